@@ -1,0 +1,99 @@
+//! The command-line runner.
+//!
+//! `leaselab run FILE` plays a scenario file to its end and prints the report
+//! (`leaselab.report/1`) as JSON on stdout, exit 0. An unreadable or invalid file prints what is
+//! wrong and where (the field path) on stderr, exit 2. `leaselab run --builtin ID` plays a
+//! built-in scenario; `leaselab list` lists them.
+
+#[cfg(not(target_arch = "wasm32"))]
+fn main() -> std::process::ExitCode {
+    cli::main()
+}
+
+#[cfg(target_arch = "wasm32")]
+fn main() {}
+
+#[cfg(not(target_arch = "wasm32"))]
+mod cli {
+    use std::path::PathBuf;
+    use std::process::ExitCode;
+
+    use clap::{Parser, Subcommand};
+    use leaselab::scenario::{self, library, Report, Scenario};
+
+    /// Play LeaseLab scenarios on the deterministic lease / fencing engine.
+    #[derive(Parser)]
+    #[command(name = "leaselab", version)]
+    struct Cli {
+        #[command(subcommand)]
+        command: Cmd,
+    }
+
+    #[derive(Subcommand)]
+    enum Cmd {
+        /// Play a scenario to its end and print the report (JSON) on stdout.
+        Run {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Play a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+            /// Print the report on one line.
+            #[arg(long)]
+            compact: bool,
+        },
+        /// List the built-in scenarios.
+        List,
+    }
+
+    pub fn main() -> ExitCode {
+        let cli = Cli::parse();
+        match cli.command {
+            Cmd::List => {
+                for id in library::ids() {
+                    let title = library::get(id).and_then(Result::ok).and_then(|s| s.title).map(|t| t.en);
+                    println!("{id}\t{}", title.unwrap_or_default());
+                }
+                ExitCode::SUCCESS
+            }
+            Cmd::Run { file, builtin, compact } => match load(file, builtin) {
+                Ok(s) => match Report::run(&s) {
+                    Ok(report) => {
+                        let json = if compact { serde_json::to_string(&report) } else { serde_json::to_string_pretty(&report) };
+                        match json {
+                            Ok(text) => {
+                                println!("{text}");
+                                ExitCode::SUCCESS
+                            }
+                            Err(e) => fail(&format!("could not write the report: {e}")),
+                        }
+                    }
+                    Err(e) => fail(&format!("invalid scenario: {e}")),
+                },
+                Err(message) => fail(&message),
+            },
+        }
+    }
+
+    fn fail(message: &str) -> ExitCode {
+        eprintln!("leaselab: {message}");
+        ExitCode::from(2)
+    }
+
+    fn load(file: Option<PathBuf>, builtin: Option<String>) -> Result<Scenario, String> {
+        if let Some(id) = builtin {
+            return match library::get(&id) {
+                Some(r) => r.map_err(|e| format!("built-in scenario {id}: {e}")),
+                None => Err(format!("no built-in scenario \"{id}\"; `leaselab list` shows them")),
+            };
+        }
+        let path = file.ok_or("no scenario file given")?;
+        let text = if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read stdin: {e}"))?
+        } else {
+            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
+        };
+        scenario::parse(&text).map_err(|e| format!("{}: invalid scenario at {e}", path.display()))
+    }
+}

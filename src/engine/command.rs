@@ -1,0 +1,90 @@
+//! Interventions: what a scenario schedules and what a learner does from the page.
+//!
+//! A run is fully described by its [`Config`](super::Config) (which includes the scheduled
+//! commands) plus the commands applied live, each stamped with the virtual time it took effect;
+//! replaying both gives the same trace, bit for bit.
+
+use serde::Serialize;
+
+use super::token::WireToken;
+
+/// A command to apply at a virtual time.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ScheduledCommand {
+    /// When it applies, in ms of virtual time.
+    pub at_ms: u64,
+    pub command: Command,
+}
+
+/// Longest pause, delay or partition a command may ask for: 24 h in ms.
+pub const MAX_COMMAND_MS: u64 = 24 * 60 * 60 * 1000;
+
+/// Something done to the world from outside the protocol.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(tag = "do", rename_all = "snake_case")]
+pub enum Command {
+    /// Freeze a node completely (a stop-the-world GC pause, SIGSTOP): no timers fire and incoming
+    /// messages wait. If it believes it leads, it has just checked its belief and prepared a
+    /// write, which it sends first thing on resume. With `for_ms` it resumes by itself.
+    Pause { node: String, for_ms: Option<u64> },
+    /// Unfreeze a paused node.
+    Resume { node: String },
+    /// Kill a node: it loses all volatile state, its timers and queued messages.
+    Crash { node: String },
+    /// Start a crashed node again as a fresh candidate.
+    Restart { node: String },
+    /// Cut a node off: it sends and receives nothing until healed.
+    Partition { node: String },
+    /// Reconnect a partitioned node.
+    Heal { node: String },
+    /// The coordinator strikes the holder's name now (the dockmaster; "run the sand out").
+    RevokeLease,
+    /// Turn the resource's token check on or off.
+    SetFencing { on: bool },
+    /// The next write this node sends is held up for `by_ms` more than its drawn latency.
+    DelayNextWrite { node: String, by_ms: u64 },
+    /// A write injected from outside, straight into the resource (arrives at once); how the
+    /// checks of seed `002` are replayed. The token may be anything a JSON field can hold.
+    RawWrite { token: WireToken, value: String, op_id: Option<String> },
+}
+
+impl Command {
+    /// The node this command targets, if any.
+    pub fn node(&self) -> Option<&str> {
+        match self {
+            Command::Pause { node, .. }
+            | Command::Resume { node }
+            | Command::Crash { node }
+            | Command::Restart { node }
+            | Command::Partition { node }
+            | Command::Heal { node }
+            | Command::DelayNextWrite { node, .. } => Some(node),
+            Command::RevokeLease | Command::SetFencing { .. } | Command::RawWrite { .. } => None,
+        }
+    }
+
+    /// Field-level checks of the command's own arguments.
+    ///
+    /// # Errors
+    /// `(field, message)` for a zero or over-long duration, or an over-long value or op id.
+    pub fn check(&self) -> Result<(), (&'static str, String)> {
+        match self {
+            Command::Pause { for_ms: Some(ms), .. } if *ms == 0 || *ms > MAX_COMMAND_MS => {
+                Err(("for_ms", "must be between 1 and 86400000 (24 h)".into()))
+            }
+            Command::DelayNextWrite { by_ms, .. } if *by_ms == 0 || *by_ms > MAX_COMMAND_MS => {
+                Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
+            }
+            Command::RawWrite { value, op_id, .. } => {
+                if value.len() > 200 {
+                    return Err(("value", "must be at most 200 characters".into()));
+                }
+                if op_id.as_ref().is_some_and(|id| id.is_empty() || id.len() > 64) {
+                    return Err(("op_id", "must be 1 to 64 characters".into()));
+                }
+                Ok(())
+            }
+            _ => Ok(()),
+        }
+    }
+}

@@ -1,0 +1,820 @@
+//! The simulation: a deterministic discrete-event model of lease-based leader election with
+//! fencing tokens.
+//!
+//! Virtual time is an integer number of milliseconds; the only randomness is one seeded PRNG
+//! ([`rng::Rng`]); there is no wall clock and no global state; [`Sim`] is `Clone`. The same
+//! [`Config`] plus the same live commands, applied at the same virtual times, give the same
+//! trace bit for bit, which [`Sim::trace_hash`] proves.
+//!
+//! One file per concept: [`coordinator`] (the Lease and the token issuer), [`node`] (candidates
+//! and leaders), [`resource`] (the fenced resource), [`oracle`] (the safety checker), [`trace`]
+//! (what happened), [`snapshot`] (what the world looks like now). This file is the event loop
+//! that moves messages and timers between them.
+
+pub mod command;
+pub mod config;
+pub mod coordinator;
+pub mod node;
+pub mod oracle;
+pub mod resource;
+pub mod rng;
+pub mod snapshot;
+pub mod token;
+pub mod trace;
+
+use std::collections::BTreeMap;
+
+pub use command::{Command, ScheduledCommand};
+pub use config::{
+    Config, ConfigError, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
+    WorkConfig, MAX_NODES, MAX_UNTIL_MS,
+};
+pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
+pub use token::WireToken;
+pub use trace::{Endpoint, MessageKind, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
+
+use coordinator::{AcquireResult, Coordinator};
+use node::{Held, Leadership, Node, TimerKind};
+use resource::Resource;
+use rng::Rng;
+use trace::TraceHasher;
+
+/// A message between the actors.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Message {
+    id: u64,
+    sent_ms: u64,
+    body: Body,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Body {
+    AcquireRequest { node: usize, incarnation: u32 },
+    AcquireReply { node: usize, incarnation: u32, request_sent_ms: u64, token: Option<u64> },
+    RenewRequest { node: usize, incarnation: u32, token: u64 },
+    RenewReply { node: usize, incarnation: u32, request_sent_ms: u64, token: u64, ok: bool },
+    Write { node: usize, op_id: String, value: String, token: u64 },
+}
+
+impl Body {
+    fn kind(&self) -> MessageKind {
+        match self {
+            Body::AcquireRequest { .. } => MessageKind::AcquireRequest,
+            Body::AcquireReply { .. } => MessageKind::AcquireReply,
+            Body::RenewRequest { .. } => MessageKind::RenewRequest,
+            Body::RenewReply { .. } => MessageKind::RenewReply,
+            Body::Write { .. } => MessageKind::Write,
+        }
+    }
+
+    /// The node at the far end of the message (every message has exactly one).
+    fn node(&self) -> usize {
+        match self {
+            Body::AcquireRequest { node, .. }
+            | Body::AcquireReply { node, .. }
+            | Body::RenewRequest { node, .. }
+            | Body::RenewReply { node, .. }
+            | Body::Write { node, .. } => *node,
+        }
+    }
+
+    /// Whether the message travels towards the node (a reply).
+    fn to_node(&self) -> bool {
+        matches!(self, Body::AcquireReply { .. } | Body::RenewReply { .. })
+    }
+
+    fn token(&self) -> Option<WireToken> {
+        match self {
+            Body::AcquireRequest { .. } => None,
+            Body::AcquireReply { token, .. } => token.map(WireToken::Number),
+            Body::RenewRequest { token, .. } | Body::RenewReply { token, .. } | Body::Write { token, .. } => {
+                Some(WireToken::Number(*token))
+            }
+        }
+    }
+}
+
+/// Something scheduled to happen at a virtual time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Item {
+    Start { node: usize },
+    Timer { node: usize, incarnation: u32, kind: TimerKind, generation: u64 },
+    Deliver(Message),
+    Scheduled { index: usize },
+    AutoResume { node: usize, pause: u64 },
+    ExpiryCheck { renew_time_ms: u64 },
+    End,
+}
+
+/// A running simulation.
+#[derive(Clone, Debug)]
+pub struct Sim {
+    config: Config,
+    now_ms: u64,
+    rng: Rng,
+    /// Pending items, ordered by (time, insertion order): ties resolve deterministically.
+    queue: BTreeMap<(u64, u64), Item>,
+    next_seq: u64,
+    next_message_id: u64,
+    coordinator: Coordinator,
+    nodes: Vec<Node<Message>>,
+    resource: Resource,
+    /// The `renewTime` whose expiry was already reported, so it is reported once.
+    expiry_reported_for: Option<u64>,
+    raw_writes: u64,
+    trace: Vec<TraceEntry>,
+    hasher: TraceHasher,
+    interventions: Vec<ScheduledCommand>,
+    ended: bool,
+}
+
+impl Sim {
+    /// Start a run. Nothing happens until time is advanced.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the configuration breaks a rule of [`Config::check`].
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        config.check()?;
+        let mut sim = Self {
+            now_ms: 0,
+            rng: Rng::new(config.seed),
+            queue: BTreeMap::new(),
+            next_seq: 0,
+            next_message_id: 0,
+            coordinator: Coordinator::new(config.lease.duration_ms, config.issuer.first_token),
+            nodes: config.nodes.iter().map(|n| Node::new(n.id.clone())).collect(),
+            resource: Resource::new(config.resource.fencing, config.resource.equal_token),
+            expiry_reported_for: None,
+            raw_writes: 0,
+            trace: Vec::new(),
+            hasher: TraceHasher::default(),
+            interventions: Vec::new(),
+            ended: false,
+            config,
+        };
+        // Scheduled commands first, so at the same millisecond they apply before anything the
+        // run itself schedules later, and among themselves in file order.
+        for index in 0..sim.config.events.len() {
+            let at = sim.config.events[index].at_ms;
+            sim.schedule(at, Item::Scheduled { index });
+        }
+        for node in 0..sim.nodes.len() {
+            let at = sim.config.nodes[node].start_ms;
+            sim.schedule(at, Item::Start { node });
+        }
+        let until = sim.config.until_ms;
+        sim.schedule(until, Item::End);
+        Ok(sim)
+    }
+
+    /// Replay a run: the configuration plus live commands, each applied after everything at or
+    /// before its `at_ms`, exactly as [`Sim::apply`] did when they were first given.
+    ///
+    /// # Errors
+    /// As [`Sim::new`]; or a command that names an unknown node or has bad arguments.
+    pub fn replay(config: Config, interventions: &[ScheduledCommand]) -> Result<Self, ConfigError> {
+        let mut sim = Self::new(config)?;
+        for ScheduledCommand { at_ms, command } in interventions {
+            sim.advance_to(*at_ms);
+            sim.apply(command.clone())?;
+        }
+        Ok(sim)
+    }
+
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// Current virtual time, in ms.
+    pub fn now_ms(&self) -> u64 {
+        self.now_ms
+    }
+
+    /// Whether the run has reached `until_ms`.
+    pub fn finished(&self) -> bool {
+        self.ended
+    }
+
+    /// Every trace entry so far.
+    pub fn trace(&self) -> &[TraceEntry] {
+        &self.trace
+    }
+
+    /// FNV-1a hash of the whole trace so far, 16 hex digits.
+    pub fn trace_hash(&self) -> String {
+        self.hasher.hex()
+    }
+
+    /// The commands applied live, with the times they took effect.
+    pub fn interventions(&self) -> &[ScheduledCommand] {
+        &self.interventions
+    }
+
+    /// The time of the next pending item, if any.
+    pub fn next_event_ms(&self) -> Option<u64> {
+        self.queue.keys().next().map(|(t, _)| *t)
+    }
+
+    /// Process everything scheduled at or before `t_ms` (capped at `until_ms`), then set the
+    /// clock to that time. Returns how many trace entries were added.
+    pub fn advance_to(&mut self, t_ms: u64) -> usize {
+        let target = t_ms.min(self.config.until_ms);
+        let before = self.trace.len();
+        while let Some(entry) = self.queue.first_entry() {
+            if entry.key().0 > target {
+                break;
+            }
+            let ((at, _), item) = entry.remove_entry();
+            self.now_ms = self.now_ms.max(at);
+            self.process(item);
+        }
+        self.now_ms = self.now_ms.max(target);
+        self.trace.len() - before
+    }
+
+    /// Process pending items until at least one trace entry appears or the run ends: one
+    /// "engine event" for the step button. Returns the number of entries added.
+    pub fn step(&mut self) -> usize {
+        let before = self.trace.len();
+        while self.trace.len() == before {
+            let Some(entry) = self.queue.first_entry() else { break };
+            let ((at, _), item) = entry.remove_entry();
+            self.now_ms = self.now_ms.max(at);
+            self.process(item);
+        }
+        self.trace.len() - before
+    }
+
+    /// Run to `until_ms`.
+    pub fn run_to_end(&mut self) {
+        self.advance_to(self.config.until_ms);
+    }
+
+    /// Apply a command now, after everything scheduled at or before the current time, and record
+    /// it so the run can be replayed ([`Sim::replay`]).
+    ///
+    /// # Errors
+    /// A command that names an unknown node or has bad arguments; the world is left unchanged.
+    pub fn apply(&mut self, command: Command) -> Result<(), ConfigError> {
+        if let Some(node) = command.node() {
+            if self.node_index(node).is_none() {
+                return Err(ConfigError { path: "node".into(), message: format!("unknown node \"{node}\"") });
+            }
+        }
+        command.check().map_err(|(field, message)| ConfigError { path: field.into(), message })?;
+        let now = self.now_ms;
+        self.advance_to(now);
+        self.interventions.push(ScheduledCommand { at_ms: now, command: command.clone() });
+        self.execute(command);
+        Ok(())
+    }
+
+    /// The world now, as plain data.
+    pub fn snapshot(&self) -> Snapshot {
+        let now = self.now_ms;
+        let c = &self.coordinator;
+        let lease = LeaseView {
+            holder_identity: c.holder.clone(),
+            lease_duration_ms: c.duration_ms,
+            acquire_time_ms: c.acquire_time_ms,
+            renew_time_ms: c.renew_time_ms,
+            lease_transitions: c.lease_transitions,
+            token: c.token,
+            newest_granted: c.newest_granted(),
+            expires_ms: c.expires_ms(),
+            expired: c.holder.is_some() && !c.is_live(now),
+        };
+        let deadline = self.config.lease.renew_deadline_ms;
+        let nodes = self
+            .nodes
+            .iter()
+            .map(|n| NodeView {
+                id: n.id.clone(),
+                role: if n.crashed {
+                    Role::Crashed
+                } else if n.paused {
+                    Role::Paused
+                } else if n.leadership.is_some() {
+                    Role::Leader
+                } else {
+                    Role::Candidate
+                },
+                believes_leader: n.leadership.is_some(),
+                token: n.leadership.map(|l| l.token),
+                partitioned: n.partitioned,
+                started: n.started,
+                last_renew_ok_ms: n.leadership.map(|l| l.last_ok_sent_ms),
+                renew_deadline_ms: n.leadership.map(|l| l.last_ok_sent_ms.saturating_add(deadline)),
+                prepared_write: n.prepared.clone(),
+                next_write_delay_ms: n.next_write_delay_ms,
+                writes_sent: n.writes_sent,
+            })
+            .collect();
+        let r = &self.resource;
+        let resource = ResourceView {
+            fencing: r.fencing,
+            equal_token: r.equal_token,
+            high_water: r.high_water,
+            value: r.value.clone(),
+            value_from: r.value_from.clone(),
+            value_token: r.value_token.clone(),
+            accepted: r.accepted,
+            rejected: r.rejected,
+        };
+        let mut in_flight: Vec<MessageView> = self
+            .queue
+            .values()
+            .filter_map(|item| match item {
+                Item::Deliver(m) => Some(self.message_view(m)),
+                _ => None,
+            })
+            .collect();
+        // Held messages reached a frozen node: show them waiting at its door.
+        for n in &self.nodes {
+            for held in &n.held {
+                if let Held::Message(m) = held {
+                    in_flight.push(self.message_view(m));
+                }
+            }
+        }
+        in_flight.sort_by_key(|m| m.id);
+        Snapshot { now_ms: now, until_ms: self.config.until_ms, lease, nodes, resource, in_flight }
+    }
+
+    // ----- internals -------------------------------------------------------------------------
+
+    fn node_index(&self, id: &str) -> Option<usize> {
+        self.nodes.iter().position(|n| n.id == id)
+    }
+
+    fn message_view(&self, m: &Message) -> MessageView {
+        let (from, to) = self.endpoints(&m.body);
+        let arrive_ms = self.queue.iter().find_map(|((t, _), item)| match item {
+            Item::Deliver(x) if x.id == m.id => Some(*t),
+            _ => None,
+        });
+        MessageView {
+            id: m.id,
+            kind: m.body.kind(),
+            from,
+            to,
+            sent_ms: m.sent_ms,
+            arrive_ms: arrive_ms.unwrap_or(self.now_ms),
+            token: m.body.token(),
+        }
+    }
+
+    fn endpoints(&self, body: &Body) -> (Endpoint, Endpoint) {
+        let node = Endpoint::Node(self.nodes[body.node()].id.clone());
+        let other = if matches!(body, Body::Write { .. }) { Endpoint::Resource } else { Endpoint::Coordinator };
+        if body.to_node() {
+            (other, node)
+        } else {
+            (node, other)
+        }
+    }
+
+    fn schedule(&mut self, at_ms: u64, item: Item) {
+        self.queue.insert((at_ms, self.next_seq), item);
+        self.next_seq += 1;
+    }
+
+    fn record(&mut self, event: TraceEvent) {
+        let entry = TraceEntry { seq: self.trace.len() as u64, at_ms: self.now_ms, event };
+        self.hasher.add(&entry);
+        self.trace.push(entry);
+    }
+
+    fn arm(&mut self, node: usize, kind: TimerKind, after_ms: u64) {
+        let n = &mut self.nodes[node];
+        n.cancel(kind);
+        let item = Item::Timer { node, incarnation: n.incarnation, kind, generation: n.timer_generation[kind.index()] };
+        let at = self.now_ms.saturating_add(after_ms);
+        self.schedule(at, item);
+    }
+
+    fn process(&mut self, item: Item) {
+        match item {
+            Item::Start { node } => {
+                if !self.nodes[node].crashed && !self.nodes[node].started {
+                    self.start(node);
+                }
+            }
+            Item::Timer { node, incarnation, kind, generation } => {
+                let n = &mut self.nodes[node];
+                if n.incarnation != incarnation || n.timer_generation[kind.index()] != generation || n.crashed {
+                    return;
+                }
+                if n.paused {
+                    n.held.push_back(Held::Timer { kind, generation });
+                } else {
+                    self.on_timer(node, kind);
+                }
+            }
+            Item::Deliver(message) => self.deliver(message),
+            Item::Scheduled { index } => {
+                let command = self.config.events[index].command.clone();
+                self.execute(command);
+            }
+            Item::AutoResume { node, pause } => {
+                if self.nodes[node].paused && self.nodes[node].pause_count == pause {
+                    self.resume(node);
+                }
+            }
+            Item::ExpiryCheck { renew_time_ms } => {
+                let c = &self.coordinator;
+                if c.renew_time_ms == Some(renew_time_ms)
+                    && !c.is_live(self.now_ms)
+                    && self.expiry_reported_for != Some(renew_time_ms)
+                {
+                    if let (Some(holder), Some(token)) = (c.holder.clone(), c.token) {
+                        self.expiry_reported_for = Some(renew_time_ms);
+                        self.record(TraceEvent::LeaseExpired { holder, token });
+                    }
+                }
+            }
+            Item::End => {
+                if !self.ended {
+                    self.ended = true;
+                    self.record(TraceEvent::RunEnded);
+                }
+            }
+        }
+    }
+
+    // ----- nodes -----------------------------------------------------------------------------
+
+    fn start(&mut self, node: usize) {
+        self.nodes[node].started = true;
+        let id = self.nodes[node].id.clone();
+        self.record(TraceEvent::NodeStarted { node: id });
+        self.send_acquire(node);
+    }
+
+    fn send_acquire(&mut self, node: usize) {
+        let incarnation = self.nodes[node].incarnation;
+        self.send(Body::AcquireRequest { node, incarnation }, 0);
+        let retry = self.config.lease.retry_every_ms;
+        self.arm(node, TimerKind::Retry, retry);
+    }
+
+    fn on_timer(&mut self, node: usize, kind: TimerKind) {
+        let lease = self.config.lease;
+        let leading = self.nodes[node].leadership;
+        match (kind, leading) {
+            (TimerKind::Retry, None) => self.send_acquire(node),
+            (TimerKind::Renew, Some(l)) => {
+                if !self.step_down_if_deadline_passed(node) {
+                    let incarnation = self.nodes[node].incarnation;
+                    self.send(Body::RenewRequest { node, incarnation, token: l.token }, 0);
+                    self.arm(node, TimerKind::Renew, lease.renew_every_ms);
+                }
+            }
+            (TimerKind::Work, Some(l)) => {
+                if !self.step_down_if_deadline_passed(node) {
+                    self.send_write(node, l.token);
+                    let every = self.config.work.every_ms;
+                    self.arm(node, TimerKind::Work, every);
+                }
+            }
+            (TimerKind::Deadline, Some(_)) => {
+                self.step_down_if_deadline_passed(node);
+            }
+            _ => {}
+        }
+    }
+
+    /// client-go's renew loop gives up once `RenewDeadline` has passed without a confirmed renewal.
+    fn step_down_if_deadline_passed(&mut self, node: usize) -> bool {
+        if self.nodes[node].deadline_passed(self.now_ms, self.config.lease.renew_deadline_ms) {
+            self.step_down(node, StepDownReason::RenewDeadline);
+            true
+        } else {
+            false
+        }
+    }
+
+    fn become_leader(&mut self, node: usize, token: u64, request_sent_ms: u64) {
+        self.nodes[node].leadership = Some(Leadership { token, last_ok_sent_ms: request_sent_ms });
+        self.nodes[node].cancel(TimerKind::Retry);
+        let id = self.nodes[node].id.clone();
+        self.record(TraceEvent::BecameLeader { node: id, token });
+        let lease = self.config.lease;
+        self.arm(node, TimerKind::Renew, lease.renew_every_ms);
+        self.arm_deadline(node);
+        if !self.step_down_if_deadline_passed(node) {
+            // The work starts as soon as it learns it leads (client-go's OnStartedLeading).
+            self.send_write(node, token);
+            let every = self.config.work.every_ms;
+            self.arm(node, TimerKind::Work, every);
+        }
+    }
+
+    fn arm_deadline(&mut self, node: usize) {
+        if let Some(l) = self.nodes[node].leadership {
+            let at = l.last_ok_sent_ms.saturating_add(self.config.lease.renew_deadline_ms);
+            let after = at.saturating_sub(self.now_ms);
+            self.arm(node, TimerKind::Deadline, after);
+        }
+    }
+
+    fn step_down(&mut self, node: usize, reason: StepDownReason) {
+        let n = &mut self.nodes[node];
+        let Some(l) = n.leadership.take() else { return };
+        for kind in [TimerKind::Renew, TimerKind::Work, TimerKind::Deadline] {
+            n.cancel(kind);
+        }
+        let id = n.id.clone();
+        self.record(TraceEvent::SteppedDown { node: id, token: l.token, reason });
+        let retry = self.config.lease.retry_every_ms;
+        self.arm(node, TimerKind::Retry, retry);
+    }
+
+    fn send_write(&mut self, node: usize, token: u64) {
+        let (op_id, value) = self.nodes[node].next_write();
+        let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
+        self.nodes[node].writes_sent += 1;
+        self.send(Body::Write { node, op_id, value, token }, extra);
+    }
+
+    fn on_message(&mut self, node: usize, message: Message) {
+        match message.body {
+            Body::AcquireReply { incarnation, request_sent_ms, token, .. } => {
+                if incarnation != self.nodes[node].incarnation {
+                    return;
+                }
+                match (token, self.nodes[node].leadership) {
+                    (Some(t), None) => self.become_leader(node, t, request_sent_ms),
+                    (Some(t), Some(l)) if l.token == t => self.confirm(node, request_sent_ms),
+                    _ => {}
+                }
+            }
+            Body::RenewReply { incarnation, request_sent_ms, token, ok, .. } => {
+                if incarnation != self.nodes[node].incarnation {
+                    return;
+                }
+                match self.nodes[node].leadership {
+                    Some(l) if l.token == token && ok => self.confirm(node, request_sent_ms),
+                    Some(l) if l.token == token => self.step_down(node, StepDownReason::RenewRefused),
+                    _ => {}
+                }
+            }
+            _ => {}
+        }
+    }
+
+    fn confirm(&mut self, node: usize, request_sent_ms: u64) {
+        if let Some(l) = self.nodes[node].leadership.as_mut() {
+            l.last_ok_sent_ms = l.last_ok_sent_ms.max(request_sent_ms);
+        }
+        self.arm_deadline(node);
+    }
+
+    // ----- network ---------------------------------------------------------------------------
+
+    fn send(&mut self, body: Body, extra_delay_ms: u64) {
+        let id = self.next_message_id;
+        self.next_message_id += 1;
+        let kind = body.kind();
+        let node = body.node();
+        if !body.to_node() && self.nodes[node].partitioned {
+            self.record(TraceEvent::MessageDropped { id, kind });
+            return;
+        }
+        let net = self.config.network;
+        let latency = self.rng.range_inclusive(net.latency_min_ms, net.latency_max_ms);
+        let arrive_ms = self.now_ms.saturating_add(latency).saturating_add(extra_delay_ms);
+        let (from, to) = self.endpoints(&body);
+        let token = body.token();
+        self.record(TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token });
+        let message = Message { id, sent_ms: self.now_ms, body };
+        self.schedule(arrive_ms, Item::Deliver(message));
+    }
+
+    fn deliver(&mut self, message: Message) {
+        let node = message.body.node();
+        let n = &self.nodes[node];
+        // A node-level partition cuts the node's only link: nothing crosses it either way.
+        if n.partitioned || (message.body.to_node() && n.crashed) {
+            self.record(TraceEvent::MessageDropped { id: message.id, kind: message.body.kind() });
+            return;
+        }
+        if message.body.to_node() {
+            if n.paused {
+                self.nodes[node].held.push_back(Held::Message(message));
+            } else {
+                self.on_message(node, message);
+            }
+            return;
+        }
+        match message.body {
+            Body::AcquireRequest { incarnation, .. } => self.on_acquire(node, incarnation, message.sent_ms),
+            Body::RenewRequest { incarnation, token, .. } => self.on_renew(node, incarnation, token, message.sent_ms),
+            Body::Write { ref op_id, ref value, token, .. } => {
+                let id = self.nodes[node].id.clone();
+                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), message.sent_ms);
+            }
+            _ => {}
+        }
+    }
+
+    // ----- coordinator -----------------------------------------------------------------------
+
+    fn on_acquire(&mut self, node: usize, incarnation: u32, request_sent_ms: u64) {
+        let id = self.nodes[node].id.clone();
+        let result = self.coordinator.acquire(&id, self.now_ms);
+        let expires_ms = self.coordinator.expires_ms().unwrap_or(self.now_ms);
+        let token = match result {
+            AcquireResult::Granted { token, lease_transitions } => {
+                self.record(TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms });
+                self.schedule_expiry_check();
+                Some(token)
+            }
+            AcquireResult::Reacquired { token } => {
+                self.record(TraceEvent::LeaseReacquired { node: id, token, expires_ms });
+                self.schedule_expiry_check();
+                Some(token)
+            }
+            AcquireResult::Refused { holder } => {
+                self.record(TraceEvent::AcquireRefused { node: id, holder, expires_ms });
+                None
+            }
+        };
+        self.send(Body::AcquireReply { node, incarnation, request_sent_ms, token }, 0);
+    }
+
+    fn on_renew(&mut self, node: usize, incarnation: u32, token: u64, request_sent_ms: u64) {
+        let id = self.nodes[node].id.clone();
+        let ok = self.coordinator.renew(&id, token, self.now_ms);
+        if ok {
+            let expires_ms = self.coordinator.expires_ms().unwrap_or(self.now_ms);
+            self.record(TraceEvent::LeaseRenewed { node: id, token, expires_ms });
+            self.schedule_expiry_check();
+        } else {
+            let holder = self.coordinator.holder.clone();
+            self.record(TraceEvent::RenewRefused { node: id, token, holder });
+        }
+        self.send(Body::RenewReply { node, incarnation, request_sent_ms, token, ok }, 0);
+    }
+
+    fn schedule_expiry_check(&mut self) {
+        if let (Some(expires), Some(renew_time_ms)) = (self.coordinator.expires_ms(), self.coordinator.renew_time_ms) {
+            self.schedule(expires, Item::ExpiryCheck { renew_time_ms });
+        }
+    }
+
+    // ----- resource --------------------------------------------------------------------------
+
+    fn judge_write(&mut self, from: Option<String>, token: WireToken, value: String, op_id: String, sent_ms: u64) {
+        let j = self.resource.write(&token, &value, &op_id, from.as_deref());
+        let violation = oracle::check_write(&j, &token, self.coordinator.newest_granted(), &op_id, from.as_deref());
+        self.record(TraceEvent::WriteJudged {
+            op_id,
+            from,
+            token,
+            value,
+            sent_ms,
+            outcome: j.outcome,
+            high_water_before: j.high_water_before,
+            high_water_after: j.high_water_after,
+        });
+        if let Some(violation) = violation {
+            self.record(TraceEvent::ViolationFound { violation });
+        }
+    }
+
+    // ----- commands --------------------------------------------------------------------------
+
+    fn ignored(&mut self, command: &Command, why: &str) {
+        let command = serde_json::to_string(command).unwrap_or_else(|_| format!("{command:?}"));
+        self.record(TraceEvent::CommandIgnored { command, why: why.to_owned() });
+    }
+
+    fn execute(&mut self, command: Command) {
+        let target = command.node().and_then(|id| self.node_index(id));
+        match (&command, target) {
+            (Command::Pause { for_ms, .. }, Some(node)) => {
+                let n = &self.nodes[node];
+                if n.crashed || n.paused || !n.started {
+                    return self.ignored(&command, "the node is not running");
+                }
+                self.pause(node, *for_ms);
+            }
+            (Command::Resume { .. }, Some(node)) => {
+                if !self.nodes[node].paused {
+                    return self.ignored(&command, "the node is not paused");
+                }
+                self.resume(node);
+            }
+            (Command::Crash { .. }, Some(node)) => {
+                if self.nodes[node].crashed {
+                    return self.ignored(&command, "the node has already crashed");
+                }
+                let n = &mut self.nodes[node];
+                n.lose_volatile_state();
+                n.crashed = true;
+                n.started = true;
+                let id = n.id.clone();
+                self.record(TraceEvent::Crashed { node: id });
+            }
+            (Command::Restart { .. }, Some(node)) => {
+                if !self.nodes[node].crashed {
+                    return self.ignored(&command, "the node has not crashed");
+                }
+                let n = &mut self.nodes[node];
+                n.crashed = false;
+                n.incarnation += 1;
+                let id = n.id.clone();
+                self.record(TraceEvent::Restarted { node: id });
+                self.start(node);
+            }
+            (Command::Partition { .. }, Some(node)) => {
+                if self.nodes[node].partitioned {
+                    return self.ignored(&command, "the node is already cut off");
+                }
+                self.nodes[node].partitioned = true;
+                let id = self.nodes[node].id.clone();
+                self.record(TraceEvent::Partitioned { node: id });
+            }
+            (Command::Heal { .. }, Some(node)) => {
+                if !self.nodes[node].partitioned {
+                    return self.ignored(&command, "the node is not cut off");
+                }
+                self.nodes[node].partitioned = false;
+                let id = self.nodes[node].id.clone();
+                self.record(TraceEvent::Healed { node: id });
+            }
+            (Command::DelayNextWrite { by_ms, .. }, Some(node)) => {
+                self.nodes[node].next_write_delay_ms = Some(*by_ms);
+                let id = self.nodes[node].id.clone();
+                self.record(TraceEvent::WriteDelayArmed { node: id, by_ms: *by_ms });
+            }
+            (Command::RevokeLease, _) => {
+                let token = self.coordinator.token.unwrap_or(0);
+                let holder = self.coordinator.revoke();
+                self.record(TraceEvent::LeaseRevoked { holder, token });
+            }
+            (Command::SetFencing { on }, _) => {
+                self.resource.fencing = *on;
+                self.record(TraceEvent::FencingSet { on: *on });
+            }
+            (Command::RawWrite { token, value, op_id }, _) => {
+                self.raw_writes += 1;
+                let op_id = op_id.clone().unwrap_or_else(|| format!("raw-{}", self.raw_writes));
+                let now = self.now_ms;
+                self.judge_write(None, token.clone(), value.clone(), op_id, now);
+            }
+            (_, None) => self.ignored(&command, "unknown node"),
+        }
+    }
+
+    /// A pause lands between the leader's check and its send: the write is already prepared
+    /// with the token it believes in, and goes out first thing on resume.
+    fn pause(&mut self, node: usize, for_ms: Option<u64>) {
+        let n = &mut self.nodes[node];
+        n.paused = true;
+        n.pause_count += 1;
+        let pause = n.pause_count;
+        let id = n.id.clone();
+        let prepared = n.leadership.map(|l| {
+            let (op_id, value) = n.next_write();
+            PreparedWrite { op_id, token: l.token, value }
+        });
+        n.prepared = prepared.clone();
+        self.record(TraceEvent::Paused { node: id.clone() });
+        if let Some(p) = prepared {
+            self.record(TraceEvent::WritePrepared { node: id, op_id: p.op_id, token: p.token });
+        }
+        if let Some(ms) = for_ms {
+            let at = self.now_ms.saturating_add(ms);
+            self.schedule(at, Item::AutoResume { node, pause });
+        }
+    }
+
+    /// On resume the node first sends the write it prepared, with its old token, before it
+    /// learns anything new; then it handles what waited for it, in arrival order.
+    fn resume(&mut self, node: usize) {
+        self.nodes[node].paused = false;
+        let id = self.nodes[node].id.clone();
+        self.record(TraceEvent::Resumed { node: id });
+        if let Some(p) = self.nodes[node].prepared.take() {
+            let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
+            self.nodes[node].writes_sent += 1;
+            self.send(Body::Write { node, op_id: p.op_id, value: p.value, token: p.token }, extra);
+        }
+        while let Some(held) = self.nodes[node].held.pop_front() {
+            if self.nodes[node].paused || self.nodes[node].crashed {
+                self.nodes[node].held.push_front(held);
+                break;
+            }
+            match held {
+                Held::Timer { kind, generation } => {
+                    if self.nodes[node].timer_generation[kind.index()] == generation {
+                        self.on_timer(node, kind);
+                    }
+                }
+                Held::Message(m) => self.on_message(node, m),
+            }
+        }
+    }
+}

@@ -1,0 +1,161 @@
+//! The fenced resource (the flag-verifier and the boat).
+//!
+//! Rules from seed `002` and Kleppmann's "How to do distributed locking": the resource keeps a
+//! durable high-water mark (the largest token it has accepted) and checks every write against it
+//! in the same atomic step that applies the write. Lower tokens are refused; higher tokens are
+//! accepted and raise the mark; equal tokens follow an explicit [`EqualTokenPolicy`]; a missing
+//! or malformed token is refused and changes nothing. A stale token still passes while the
+//! resource has not yet seen a newer one: issuing a token informs no one by itself.
+
+use std::collections::BTreeSet;
+
+use serde::Serialize;
+
+use super::config::EqualTokenPolicy;
+use super::token::WireToken;
+use super::trace::WriteOutcome;
+
+/// State of the fenced resource.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Resource {
+    /// Whether tokens are checked. Off, every write is obeyed.
+    pub fencing: bool,
+    pub equal_token: EqualTokenPolicy,
+    /// The largest valid token accepted so far; 0 before any.
+    pub high_water: u64,
+    /// The value of the last accepted write.
+    pub value: Option<String>,
+    pub value_from: Option<String>,
+    pub value_token: Option<WireToken>,
+    /// Op ids already applied (kept only under the `dedupe` policy).
+    applied_ops: BTreeSet<String>,
+    pub accepted: u64,
+    pub rejected: u64,
+}
+
+/// The result of one atomic check-and-write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Judgement {
+    pub outcome: WriteOutcome,
+    pub high_water_before: u64,
+    pub high_water_after: u64,
+}
+
+impl Resource {
+    pub fn new(fencing: bool, equal_token: EqualTokenPolicy) -> Self {
+        Self {
+            fencing,
+            equal_token,
+            high_water: 0,
+            value: None,
+            value_from: None,
+            value_token: None,
+            applied_ops: BTreeSet::new(),
+            accepted: 0,
+            rejected: 0,
+        }
+    }
+
+    /// Check the token and, if it passes, apply the write: one atomic step.
+    pub fn write(&mut self, token: &WireToken, value: &str, op_id: &str, from: Option<&str>) -> Judgement {
+        let before = self.high_water;
+        let outcome = self.decide(token, op_id);
+        if outcome == WriteOutcome::Accepted {
+            if let Some(t) = token.valid() {
+                // The mark records what was seen even while fencing is off, so turning fencing
+                // back on resumes from the truth.
+                self.high_water = self.high_water.max(t);
+            }
+            self.value = Some(value.to_owned());
+            self.value_from = from.map(str::to_owned);
+            self.value_token = Some(token.clone());
+            if self.equal_token == EqualTokenPolicy::Dedupe {
+                self.applied_ops.insert(op_id.to_owned());
+            }
+            self.accepted += 1;
+        } else {
+            self.rejected += 1;
+        }
+        Judgement { outcome, high_water_before: before, high_water_after: self.high_water }
+    }
+
+    fn decide(&self, token: &WireToken, op_id: &str) -> WriteOutcome {
+        if !self.fencing {
+            return WriteOutcome::Accepted;
+        }
+        let Some(t) = token.valid() else {
+            return WriteOutcome::RejectedInvalid;
+        };
+        if t < self.high_water || (t == self.high_water && self.equal_token == EqualTokenPolicy::Reject) {
+            return WriteOutcome::RejectedStale;
+        }
+        if self.equal_token == EqualTokenPolicy::Dedupe && self.applied_ops.contains(op_id) {
+            return WriteOutcome::Duplicate;
+        }
+        WriteOutcome::Accepted
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use WriteOutcome::*;
+
+    fn n(t: u64) -> WireToken {
+        WireToken::Number(t)
+    }
+
+    /// The sequence of checks in seed `002`'s model, step by step.
+    #[test]
+    fn seed_002_sequence() {
+        let mut r = Resource::new(true, EqualTokenPolicy::Accept);
+        // Issuance alone has not told the resource about term 2: the old token passes.
+        assert_eq!(r.write(&n(1), "arrived-before-new-epoch", "a", None).outcome, Accepted);
+        assert_eq!(r.write(&n(2), "from-new-leader", "b", None).outcome, Accepted);
+        let j = r.write(&n(1), "must-not-land", "c", None);
+        assert_eq!(j.outcome, RejectedStale);
+        assert_eq!((j.high_water_after, r.value.as_deref()), (2, Some("from-new-leader")));
+        assert_eq!(r.write(&n(2), "second-write-in-same-epoch", "d", None).outcome, Accepted);
+        assert_eq!(r.high_water, 2);
+        for bad in [WireToken::Malformed("null".into()), WireToken::Malformed("\"2\"".into()), WireToken::Malformed("true".into())] {
+            assert_eq!(r.write(&bad, "must-not-land", "x", None).outcome, RejectedInvalid);
+            assert_eq!((r.high_water, r.value.as_deref()), (2, Some("second-write-in-same-epoch")));
+        }
+        assert_eq!(r.write(&n(3), "newest", "e", None).outcome, Accepted);
+        assert_eq!(r.write(&n(2), "must-not-land", "f", None).outcome, RejectedStale);
+        assert_eq!((r.high_water, r.value.as_deref()), (3, Some("newest")));
+    }
+
+    #[test]
+    fn zero_and_missing_tokens_are_invalid_not_unchecked() {
+        let mut r = Resource::new(true, EqualTokenPolicy::Accept);
+        r.write(&n(42), "v", "a", None);
+        assert_eq!(r.write(&n(0), "w", "b", None).outcome, RejectedInvalid);
+        assert_eq!(r.write(&WireToken::Missing, "w", "c", None).outcome, RejectedInvalid);
+        assert_eq!((r.high_water, r.value.as_deref(), r.rejected), (42, Some("v"), 2));
+    }
+
+    #[test]
+    fn equal_token_policies() {
+        let mut reject = Resource::new(true, EqualTokenPolicy::Reject);
+        assert_eq!(reject.write(&n(5), "v", "a", None).outcome, Accepted);
+        assert_eq!(reject.write(&n(5), "w", "b", None).outcome, RejectedStale);
+
+        let mut dedupe = Resource::new(true, EqualTokenPolicy::Dedupe);
+        assert_eq!(dedupe.write(&n(5), "v", "a", None).outcome, Accepted);
+        assert_eq!(dedupe.write(&n(5), "v", "a", None).outcome, Duplicate);
+        assert_eq!(dedupe.write(&n(5), "w", "b", None).outcome, Accepted);
+        assert_eq!(dedupe.accepted, 2);
+    }
+
+    #[test]
+    fn fencing_off_obeys_everything_but_still_records_the_mark() {
+        let mut r = Resource::new(false, EqualTokenPolicy::Accept);
+        assert_eq!(r.write(&n(8), "lin", "a", Some("lin")).outcome, Accepted);
+        assert_eq!(r.write(&n(7), "chen", "b", Some("chen")).outcome, Accepted);
+        assert_eq!(r.write(&WireToken::Missing, "x", "c", None).outcome, Accepted);
+        assert_eq!(r.high_water, 8);
+        r.fencing = true;
+        assert_eq!(r.write(&n(7), "chen", "d", Some("chen")).outcome, RejectedStale);
+    }
+}

@@ -1,0 +1,171 @@
+//! The trace: every observable thing the engine did, in order, with its virtual time.
+//!
+//! The story layer narrates these events and the scene animates them; the report lists the
+//! grants and writes found here; and [`TraceHasher`] folds every entry into the `trace_hash`
+//! that proves two runs were identical.
+
+use serde::Serialize;
+
+use super::token::WireToken;
+
+/// One trace entry.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct TraceEntry {
+    /// Position in the trace, from 0.
+    pub seq: u64,
+    /// Virtual time, in ms.
+    pub at_ms: u64,
+    pub event: TraceEvent,
+}
+
+/// Why a leader stopped believing it leads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StepDownReason {
+    /// No successful renewal for `renew_deadline_ms` on its own clock (client-go `RenewDeadline`).
+    RenewDeadline,
+    /// The coordinator refused its renewal (someone else holds the lease, or it expired).
+    RenewRefused,
+}
+
+/// Kinds of protocol message.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageKind {
+    AcquireRequest,
+    AcquireReply,
+    RenewRequest,
+    RenewReply,
+    Write,
+}
+
+/// Where a message goes or comes from.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind", content = "id")]
+pub enum Endpoint {
+    Node(String),
+    Coordinator,
+    Resource,
+    /// The outside world (a raw write from the scenario).
+    Outside,
+}
+
+/// What the resource did with a write.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum WriteOutcome {
+    Accepted,
+    /// The token is below the high-water mark (or equal, under the `reject` policy).
+    RejectedStale,
+    /// The token is missing or malformed.
+    RejectedInvalid,
+    /// The `dedupe` policy has already applied this op id; nothing applied.
+    Duplicate,
+}
+
+/// A safety violation found by the oracle.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Violation {
+    /// The resource accepted a write whose token is older than the newest token the coordinator
+    /// had granted. `resource_had_seen_newer` says whether the resource already knew a newer
+    /// token (only possible with fencing off: the boat obeying two flag-bearers).
+    StaleWriteAccepted {
+        op_id: String,
+        from: Option<String>,
+        token: u64,
+        newest_granted: u64,
+        resource_had_seen_newer: bool,
+    },
+    /// With fencing off, the resource accepted a write with a missing or malformed token.
+    InvalidTokenAccepted { op_id: String, from: Option<String>, token: WireToken },
+}
+
+/// Something that happened.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "type")]
+pub enum TraceEvent {
+    /// A node process started (at its `start_ms`, or on restart) as a candidate.
+    NodeStarted { node: String },
+    /// A message left its sender; it arrives at `arrive_ms` unless dropped.
+    MessageSent { id: u64, kind: MessageKind, from: Endpoint, to: Endpoint, arrive_ms: u64, token: Option<WireToken> },
+    /// A message was lost: its sender or receiver was cut off, or the receiver had crashed.
+    MessageDropped { id: u64, kind: MessageKind },
+    /// The coordinator's compare-and-swap succeeded: a new term with a new token.
+    LeaseGranted { node: String, token: u64, lease_transitions: u32, expires_ms: u64 },
+    /// The lease holder asked again while still holding it: same term, same token, renewTime moved.
+    LeaseReacquired { node: String, token: u64, expires_ms: u64 },
+    /// The compare-and-swap failed: someone else holds an unexpired lease.
+    AcquireRefused { node: String, holder: String, expires_ms: u64 },
+    /// A renewal succeeded: renewTime moved (a fresh mark carved, the hourglass flipped).
+    LeaseRenewed { node: String, token: u64, expires_ms: u64 },
+    /// A renewal was refused (not the holder, not the current token, or already expired).
+    RenewRefused { node: String, token: u64, holder: Option<String> },
+    /// The coordinator's clock passed `renewTime + leaseDuration` with no renewal: the sand ran out.
+    LeaseExpired { holder: String, token: u64 },
+    /// The coordinator struck the holder's name on command.
+    LeaseRevoked { holder: Option<String>, token: u64 },
+    /// A node learned it won and now believes it leads.
+    BecameLeader { node: String, token: u64 },
+    /// A node stopped believing it leads.
+    SteppedDown { node: String, token: u64, reason: StepDownReason },
+    /// A paused leader had checked its belief and prepared this write just before freezing.
+    WritePrepared { node: String, op_id: String, token: u64 },
+    /// A write reached the resource and was judged, atomically with applying it.
+    WriteJudged {
+        op_id: String,
+        from: Option<String>,
+        token: WireToken,
+        value: String,
+        sent_ms: u64,
+        outcome: WriteOutcome,
+        high_water_before: u64,
+        high_water_after: u64,
+    },
+    /// The oracle found a violation.
+    ViolationFound { violation: Violation },
+    Paused { node: String },
+    Resumed { node: String },
+    Crashed { node: String },
+    Restarted { node: String },
+    Partitioned { node: String },
+    Healed { node: String },
+    FencingSet { on: bool },
+    /// The next write of `node` will be held up by `by_ms`.
+    WriteDelayArmed { node: String, by_ms: u64 },
+    /// A command was ignored because it made no sense in the current state (e.g. resuming a node
+    /// that is not paused); `why` is an English explanation.
+    CommandIgnored { command: String, why: String },
+    /// The run reached `until_ms`.
+    RunEnded,
+}
+
+/// 64-bit FNV-1a over the canonical JSON of each trace entry.
+///
+/// Not cryptographic: it proves that two runs produced the same trace, bit for bit, on any
+/// platform (native and wasm32 produce the same JSON and the same hash).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TraceHasher(u64);
+
+impl Default for TraceHasher {
+    fn default() -> Self {
+        Self(0xcbf2_9ce4_8422_2325)
+    }
+}
+
+impl TraceHasher {
+    /// Folds one entry into the hash.
+    pub fn add(&mut self, entry: &TraceEntry) {
+        // Serializing plain data with string keys cannot fail; fall back to Debug if it ever did.
+        let bytes = serde_json::to_vec(entry).unwrap_or_else(|_| format!("{entry:?}").into_bytes());
+        for b in bytes.iter().chain(b"\n") {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    }
+
+    /// The hash as 16 lowercase hex digits.
+    pub fn hex(&self) -> String {
+        format!("{:016x}", self.0)
+    }
+}

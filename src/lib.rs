@@ -1,0 +1,11 @@
+//! LeaseLab: a deterministic lease / fencing-token engine, the public scenario and report
+//! formats, the story layer that tells each fable, and (on wasm32) the browser app.
+//!
+//! Data flows one way: [`scenario`] → [`engine`] → snapshots and trace events → [`story`] → `ui`.
+
+pub mod engine;
+pub mod scenario;
+pub mod story;
+
+#[cfg(target_arch = "wasm32")]
+pub mod ui;

@@ -1,0 +1,351 @@
+//! Reading `leaselab.scenario/1` files.
+
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{Fable, Localized, Scenario, ScenarioError};
+use crate::engine::{
+    Command, Config, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
+    ScheduledCommand, WireToken, WorkConfig,
+};
+
+/// The format tag every scenario file must carry.
+pub const FORMAT: &str = "leaselab.scenario/1";
+
+/// Largest scenario file accepted, in bytes.
+const MAX_BYTES: usize = 1 << 20;
+/// Most events a scenario may schedule.
+const MAX_EVENTS: usize = 10_000;
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct File {
+    format: String,
+    #[serde(default = "default_id")]
+    id: String,
+    #[serde(default)]
+    fable: Fable,
+    title: Option<Localized>,
+    summary: Option<Localized>,
+    #[serde(default = "default_seed")]
+    seed: u64,
+    #[serde(default = "default_until")]
+    until_ms: u64,
+    #[serde(default = "default_nodes")]
+    nodes: Vec<NodeFile>,
+    #[serde(default)]
+    lease: LeaseFile,
+    #[serde(default)]
+    network: NetworkFile,
+    #[serde(default)]
+    resource: ResourceFile,
+    #[serde(default)]
+    work: WorkFile,
+    #[serde(default)]
+    issuer: IssuerFile,
+    #[serde(default)]
+    events: Vec<EventFile>,
+}
+
+fn default_id() -> String {
+    "custom".into()
+}
+fn default_seed() -> u64 {
+    1
+}
+fn default_until() -> u64 {
+    60_000
+}
+fn default_nodes() -> Vec<NodeFile> {
+    ["chen", "lin"].iter().map(|id| NodeFile { id: (*id).into(), start_ms: 0, name: None }).collect()
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct NodeFile {
+    id: String,
+    #[serde(default)]
+    start_ms: u64,
+    name: Option<Localized>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LeaseFile {
+    duration_ms: Option<u64>,
+    renew_every_ms: Option<u64>,
+    renew_deadline_ms: Option<u64>,
+    retry_every_ms: Option<u64>,
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct NetworkFile {
+    latency_ms: Option<LatencyFile>,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct LatencyFile {
+    min: u64,
+    max: u64,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct ResourceFile {
+    #[serde(default = "yes")]
+    fencing: bool,
+    #[serde(default)]
+    equal_token: EqualTokenPolicyFile,
+}
+
+impl Default for ResourceFile {
+    fn default() -> Self {
+        Self { fencing: true, equal_token: EqualTokenPolicyFile::Accept }
+    }
+}
+
+fn yes() -> bool {
+    true
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum EqualTokenPolicyFile {
+    #[default]
+    Accept,
+    Reject,
+    Dedupe,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct WorkFile {
+    every_ms: u64,
+}
+
+impl Default for WorkFile {
+    fn default() -> Self {
+        Self { every_ms: WorkConfig::default().every_ms }
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct IssuerFile {
+    first_token: u64,
+}
+
+impl Default for IssuerFile {
+    fn default() -> Self {
+        Self { first_token: IssuerConfig::default().first_token }
+    }
+}
+
+#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+enum Action {
+    Pause,
+    Resume,
+    Crash,
+    Restart,
+    Partition,
+    Heal,
+    RevokeLease,
+    SetFencing,
+    DelayNextWrite,
+    RawWrite,
+}
+
+#[derive(Deserialize)]
+#[serde(deny_unknown_fields)]
+struct EventFile {
+    at_ms: u64,
+    #[serde(rename = "do")]
+    action: Action,
+    node: Option<String>,
+    for_ms: Option<u64>,
+    by_ms: Option<u64>,
+    on: Option<bool>,
+    /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
+    #[serde(default, deserialize_with = "present")]
+    token: Option<Value>,
+    value: Option<String>,
+    op_id: Option<String>,
+}
+
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
+    Value::deserialize(d).map(Some)
+}
+
+fn error(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+    ScenarioError { path: path.into(), message: message.into(), line_column: None }
+}
+
+/// Parse and validate a scenario file.
+///
+/// # Errors
+/// A [`ScenarioError`] naming the field: malformed JSON (with line and column), a wrong type, an
+/// unknown field, a missing or wrong `format`, an event field that does not belong to its action,
+/// or a broken rule of [`Config::check`] (zero durations, `renew_deadline_ms` not below
+/// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
+pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    if json.len() > MAX_BYTES {
+        return Err(error(".", format!("the file is {} bytes; at most {MAX_BYTES} are accepted", json.len())));
+    }
+    let de = &mut serde_json::Deserializer::from_str(json);
+    let file: File = serde_path_to_error::deserialize(de).map_err(|e| {
+        let path = e.path().to_string();
+        let inner = e.into_inner();
+        let line_column = (inner.line() > 0).then(|| (inner.line(), inner.column()));
+        // serde_json appends " at line L column C"; the position is reported separately.
+        let message = inner.to_string();
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        ScenarioError { path, message, line_column }
+    })?;
+    if file.format != FORMAT {
+        return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"", file.format)));
+    }
+    if file.id.is_empty() || file.id.len() > 64 {
+        return Err(error("id", "must be 1 to 64 characters"));
+    }
+    if file.events.len() > MAX_EVENTS {
+        return Err(error("events", format!("has {} events; at most {MAX_EVENTS} are accepted", file.events.len())));
+    }
+    let defaults = LeaseConfig::with_duration(file.lease.duration_ms.unwrap_or(LeaseConfig::default().duration_ms));
+    let lease = LeaseConfig {
+        duration_ms: defaults.duration_ms,
+        renew_every_ms: file.lease.renew_every_ms.unwrap_or(defaults.renew_every_ms),
+        renew_deadline_ms: file.lease.renew_deadline_ms.unwrap_or(defaults.renew_deadline_ms),
+        retry_every_ms: file.lease.retry_every_ms.unwrap_or(defaults.retry_every_ms),
+    };
+    let network = match file.network.latency_ms {
+        Some(l) => NetworkConfig { latency_min_ms: l.min, latency_max_ms: l.max },
+        None => NetworkConfig::default(),
+    };
+    let equal_token = match file.resource.equal_token {
+        EqualTokenPolicyFile::Accept => EqualTokenPolicy::Accept,
+        EqualTokenPolicyFile::Reject => EqualTokenPolicy::Reject,
+        EqualTokenPolicyFile::Dedupe => EqualTokenPolicy::Dedupe,
+    };
+    let events = file.events.into_iter().enumerate().map(|(i, e)| event(i, e)).collect::<Result<Vec<_>, _>>()?;
+    let node_names = file.nodes.iter().map(|n| n.name.clone()).collect();
+    let config = Config {
+        seed: file.seed,
+        until_ms: file.until_ms,
+        nodes: file.nodes.into_iter().map(|n| NodeConfig { id: n.id, start_ms: n.start_ms }).collect(),
+        lease,
+        network,
+        resource: ResourceConfig { fencing: file.resource.fencing, equal_token },
+        work: WorkConfig { every_ms: file.work.every_ms },
+        issuer: IssuerConfig { first_token: file.issuer.first_token },
+        events,
+    };
+    config.check().map_err(|e| error(e.path, e.message))?;
+    Ok(Scenario { id: file.id, fable: file.fable, title: file.title, summary: file.summary, node_names, config })
+}
+
+/// Turn one event entry into a command, checking that it carries exactly the fields its action
+/// takes.
+fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
+    let at = |field: &str| format!("events[{i}].{field}");
+    let given: [(&str, bool); 7] = [
+        ("node", e.node.is_some()),
+        ("for_ms", e.for_ms.is_some()),
+        ("by_ms", e.by_ms.is_some()),
+        ("on", e.on.is_some()),
+        ("token", e.token.is_some()),
+        ("value", e.value.is_some()),
+        ("op_id", e.op_id.is_some()),
+    ];
+    let (name, required, optional): (&str, &[&str], &[&str]) = match e.action {
+        Action::Pause => ("pause", &["node"], &["for_ms"]),
+        Action::Resume => ("resume", &["node"], &[]),
+        Action::Crash => ("crash", &["node"], &[]),
+        Action::Restart => ("restart", &["node"], &[]),
+        Action::Partition => ("partition", &["node"], &[]),
+        Action::Heal => ("heal", &["node"], &[]),
+        Action::RevokeLease => ("revoke_lease", &[], &[]),
+        Action::SetFencing => ("set_fencing", &["on"], &[]),
+        Action::DelayNextWrite => ("delay_next_write", &["node", "by_ms"], &[]),
+        // A raw write may omit `token` on purpose: that is the "missing token" check.
+        Action::RawWrite => ("raw_write", &["value"], &["token", "op_id"]),
+    };
+    for (field, is_given) in given {
+        if is_given && !required.contains(&field) && !optional.contains(&field) {
+            return Err(error(at(field), format!("does not apply to \"do\": \"{name}\"")));
+        }
+        if !is_given && required.contains(&field) {
+            return Err(error(at(field), format!("is required by \"do\": \"{name}\"")));
+        }
+    }
+    let node = || e.node.clone().unwrap_or_default();
+    let command = match e.action {
+        Action::Pause => Command::Pause { node: node(), for_ms: e.for_ms },
+        Action::Resume => Command::Resume { node: node() },
+        Action::Crash => Command::Crash { node: node() },
+        Action::Restart => Command::Restart { node: node() },
+        Action::Partition => Command::Partition { node: node() },
+        Action::Heal => Command::Heal { node: node() },
+        Action::RevokeLease => Command::RevokeLease,
+        Action::SetFencing => Command::SetFencing { on: e.on.unwrap_or(true) },
+        Action::DelayNextWrite => Command::DelayNextWrite { node: node(), by_ms: e.by_ms.unwrap_or(0) },
+        Action::RawWrite => Command::RawWrite {
+            token: wire_token(e.token.as_ref()),
+            value: e.value.clone().unwrap_or_default(),
+            op_id: e.op_id.clone(),
+        },
+    };
+    Ok(ScheduledCommand { at_ms: e.at_ms, command })
+}
+
+/// Classify a JSON token the way the resource will see it.
+pub(crate) fn wire_token(value: Option<&Value>) -> WireToken {
+    match value {
+        None => WireToken::Missing,
+        Some(Value::Number(n)) => match n.as_u64() {
+            Some(t) => WireToken::Number(t),
+            None => WireToken::Malformed(n.to_string()),
+        },
+        Some(other) => WireToken::Malformed(other.to_string()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn minimal_file_gets_kubernetes_defaults() {
+        let s = parse(r#"{"format": "leaselab.scenario/1"}"#).expect("minimal file");
+        let c = &s.config;
+        assert_eq!((c.lease.duration_ms, c.lease.renew_deadline_ms, c.lease.retry_every_ms), (15_000, 10_000, 2_000));
+        assert_eq!(c.lease.renew_every_ms, 5_000, "renew every third of the lease");
+        assert!(c.resource.fencing);
+        assert_eq!(c.resource.equal_token, EqualTokenPolicy::Accept);
+        assert_eq!(c.issuer.first_token, 1);
+        assert_eq!(c.nodes.len(), 2);
+    }
+
+    #[test]
+    fn tokens_are_classified_as_the_resource_sees_them() {
+        let v = |s: &str| serde_json::from_str::<Value>(s).expect("json");
+        assert_eq!(wire_token(None), WireToken::Missing);
+        assert_eq!(wire_token(Some(&v("8"))), WireToken::Number(8));
+        assert_eq!(wire_token(Some(&v("0"))), WireToken::Number(0));
+        for bad in ["null", "\"2\"", "true", "1.5", "-3", "18446744073709551616", "[]", "{}"] {
+            assert!(matches!(wire_token(Some(&v(bad))), WireToken::Malformed(_)), "{bad}");
+            assert_eq!(wire_token(Some(&v(bad))).valid(), None);
+        }
+    }
+
+    #[test]
+    fn event_fields_must_match_the_action() {
+        let e = parse(r#"{"format":"leaselab.scenario/1","events":[{"at_ms":1,"do":"pause"}]}"#).unwrap_err();
+        assert_eq!(e.path, "events[0].node");
+        let e = parse(r#"{"format":"leaselab.scenario/1","events":[{"at_ms":1,"do":"heal","node":"chen","by_ms":3}]}"#)
+            .unwrap_err();
+        assert_eq!(e.path, "events[0].by_ms");
+    }
+}

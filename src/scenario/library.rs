@@ -1,0 +1,29 @@
+//! The built-in scenarios: JSON files under `assets/scenarios/`, compiled in, loaded by the app
+//! and by the tests alike.
+
+use super::{parse, Scenario, ScenarioError};
+
+/// `(id, file contents)` of every built-in scenario, in menu order.
+pub const FILES: &[(&str, &str)] = &[
+    ("harbor-zombie", include_str!("../../assets/scenarios/harbor-zombie.json")),
+    ("harbor-no-fencing", include_str!("../../assets/scenarios/harbor-no-fencing.json")),
+    ("fencing-checks", include_str!("../../assets/scenarios/fencing-checks.json")),
+    ("gc-pause-41-42", include_str!("../../assets/scenarios/gc-pause-41-42.json")),
+];
+
+/// The id of the scenario the app opens with.
+pub const DEFAULT_ID: &str = "harbor-zombie";
+
+/// Ids of the built-in scenarios, in menu order.
+pub fn ids() -> impl Iterator<Item = &'static str> {
+    FILES.iter().map(|(id, _)| *id)
+}
+
+/// Load a built-in scenario by id; `None` for an unknown id.
+///
+/// # Errors
+/// Never for the shipped files (a test parses every one); the `Result` keeps a broken build from
+/// panicking the page.
+pub fn get(id: &str) -> Option<Result<Scenario, ScenarioError>> {
+    FILES.iter().find(|(i, _)| *i == id).map(|(_, json)| parse(json))
+}

@@ -1,0 +1,71 @@
+//! The public scenario format (`leaselab.scenario/1`), the report format (`leaselab.report/1`)
+//! and the built-in scenario library.
+//!
+//! A scenario is a JSON file written by lesson authors: every field but `format` has a
+//! documented default, unknown fields are errors, and every error names the field path
+//! (`lease.renew_deadline_ms`, `events[2].node`) so a typo never passes silently. The format is
+//! documented field by field in `docs/scenario-format.md`.
+
+mod format;
+pub mod library;
+pub mod report;
+
+use serde::Serialize;
+
+use crate::engine::Config;
+
+pub use format::{parse, FORMAT};
+pub use report::{Report, REPORT_FORMAT};
+
+/// Text in both of the app's languages.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Localized {
+    pub en: String,
+    pub zh: String,
+}
+
+/// Which fable tells the run.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Fable {
+    /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).
+    #[default]
+    Harbor,
+}
+
+/// A parsed, validated scenario: engine configuration plus the words around it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Scenario {
+    /// Short id, e.g. `harbor-zombie`.
+    pub id: String,
+    pub fable: Fable,
+    /// Title and short explanation, if the file gives them.
+    pub title: Option<Localized>,
+    pub summary: Option<Localized>,
+    /// Display names of the nodes, in node order (`None`: show the id).
+    pub node_names: Vec<Option<Localized>>,
+    pub config: Config,
+}
+
+/// What is wrong with a scenario file, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ScenarioError {
+    /// Field path such as `lease.duration_ms` or `events[1].node`; `.` for the whole document.
+    pub path: String,
+    /// What is wrong, in English.
+    pub message: String,
+    /// 1-based line and column when the JSON itself could not be read there.
+    pub line_column: Option<(usize, usize)>,
+}
+
+impl std::fmt::Display for ScenarioError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line_column {
+            Some((line, column)) => write!(f, "{}: {} (line {line}, column {column})", self.path, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for ScenarioError {}

@@ -1,0 +1,158 @@
+//! The run report (`leaselab.report/1`): what the runner prints and tests assert on.
+
+use serde::Serialize;
+use serde_json::Value;
+
+use super::Scenario;
+use crate::engine::{Sim, TraceEvent, Violation, WireToken, WriteOutcome};
+
+/// The format tag of every report.
+pub const REPORT_FORMAT: &str = "leaselab.report/1";
+
+/// A run's outcome.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Report {
+    pub format: &'static str,
+    pub scenario: String,
+    pub seed: u64,
+    /// Virtual time the run reached, in ms.
+    pub until_ms: u64,
+    /// Each new term the coordinator granted.
+    pub grants: Vec<Grant>,
+    /// Every write that reached the resource, in arrival order.
+    pub writes: Vec<Write>,
+    #[serde(rename = "final")]
+    pub final_state: Final,
+    pub violations: Vec<ViolationRecord>,
+    /// Number of trace entries.
+    pub trace_len: usize,
+    /// FNV-1a hash of the whole trace: equal hashes mean identical runs.
+    pub trace_hash: String,
+}
+
+/// A grant of a new term.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Grant {
+    pub at_ms: u64,
+    pub node: String,
+    pub token: u64,
+    pub lease_transitions: u32,
+}
+
+/// A write as the resource judged it.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Write {
+    /// The sending node, or `null` for a raw write from outside.
+    pub from: Option<String>,
+    /// The token exactly as sent; the field is absent when the write carried none.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub token: Option<Value>,
+    pub value: String,
+    pub op_id: String,
+    pub sent_ms: u64,
+    pub arrived_ms: u64,
+    pub outcome: WriteOutcome,
+    pub high_water_after: u64,
+}
+
+/// The world when the run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Final {
+    /// `holderIdentity` (still set after expiry until someone else takes the lease).
+    pub holder: Option<String>,
+    pub token: Option<u64>,
+    pub lease_transitions: u32,
+    pub high_water: u64,
+    pub value: Option<String>,
+    pub nodes: Vec<FinalNode>,
+}
+
+/// A node when the run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FinalNode {
+    pub id: String,
+    /// `leader` | `candidate` | `paused` | `crashed`.
+    pub role: &'static str,
+}
+
+/// A violation with the time it was found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ViolationRecord {
+    pub at_ms: u64,
+    #[serde(flatten)]
+    pub violation: Violation,
+}
+
+fn token_json(token: &WireToken) -> Option<Value> {
+    match token {
+        WireToken::Number(n) => Some(Value::from(*n)),
+        WireToken::Missing => None,
+        WireToken::Malformed(raw) => Some(serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()))),
+    }
+}
+
+impl Report {
+    /// The report of `sim` as it stands (run it to the end first for a full report).
+    pub fn new(scenario: &Scenario, sim: &Sim) -> Self {
+        let mut grants = Vec::new();
+        let mut writes = Vec::new();
+        let mut violations = Vec::new();
+        for entry in sim.trace() {
+            match &entry.event {
+                TraceEvent::LeaseGranted { node, token, lease_transitions, .. } => grants.push(Grant {
+                    at_ms: entry.at_ms,
+                    node: node.clone(),
+                    token: *token,
+                    lease_transitions: *lease_transitions,
+                }),
+                TraceEvent::WriteJudged { op_id, from, token, value, sent_ms, outcome, high_water_after, .. } => {
+                    writes.push(Write {
+                        from: from.clone(),
+                        token: token_json(token),
+                        value: value.clone(),
+                        op_id: op_id.clone(),
+                        sent_ms: *sent_ms,
+                        arrived_ms: entry.at_ms,
+                        outcome: *outcome,
+                        high_water_after: *high_water_after,
+                    })
+                }
+                TraceEvent::ViolationFound { violation } => {
+                    violations.push(ViolationRecord { at_ms: entry.at_ms, violation: violation.clone() })
+                }
+                _ => {}
+            }
+        }
+        let snap = sim.snapshot();
+        Report {
+            format: REPORT_FORMAT,
+            scenario: scenario.id.clone(),
+            seed: scenario.config.seed,
+            until_ms: snap.now_ms,
+            grants,
+            writes,
+            final_state: Final {
+                holder: snap.lease.holder_identity.clone(),
+                token: snap.lease.token,
+                lease_transitions: snap.lease.lease_transitions,
+                high_water: snap.resource.high_water,
+                value: snap.resource.value.clone(),
+                nodes: snap.nodes.iter().map(|n| FinalNode { id: n.id.clone(), role: n.role.as_str() }).collect(),
+            },
+            violations,
+            trace_len: sim.trace().len(),
+            trace_hash: sim.trace_hash(),
+        }
+    }
+
+    /// Run `scenario` from the start to its end and report.
+    ///
+    /// # Errors
+    /// The engine's [`crate::engine::ConfigError`] if the configuration is invalid (a parsed
+    /// scenario has already passed the same checks).
+    pub fn run(scenario: &Scenario) -> Result<Self, crate::engine::ConfigError> {
+        let mut sim = Sim::new(scenario.config.clone())?;
+        sim.run_to_end();
+        Ok(Self::new(scenario, &sim))
+    }
+}

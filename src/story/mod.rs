@@ -1,0 +1,15 @@
+//! The story layer: maps engine state and trace events onto each fable's characters and words,
+//! in English and Simplified Chinese. Pure Rust, no UI types: the components in `ui` draw what
+//! this layer says.
+//!
+//! - [`i18n`]: the translation table. Every user-visible string lives here in both languages.
+//! - [`cast`]: who is who (display names of nodes, per language).
+//! - [`narrate`]: one log line per trace event, in story words and technical words.
+
+pub mod cast;
+pub mod i18n;
+pub mod narrate;
+
+pub use cast::Cast;
+pub use i18n::{fill, Lang};
+pub use narrate::{narrate, Narration, Tone};
