@@ -31,7 +31,7 @@ pub use config::{
 };
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
-pub use trace::{Endpoint, MessageKind, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
+pub use trace::{Endpoint, IgnoredBecause, MessageKind, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
 
 use coordinator::{AcquireResult, Coordinator};
 use node::{Held, Leadership, Node, TimerKind};
@@ -685,9 +685,9 @@ impl Sim {
 
     // ----- commands --------------------------------------------------------------------------
 
-    fn ignored(&mut self, command: &Command, why: &str) {
+    fn ignored(&mut self, command: &Command, why: IgnoredBecause) {
         let command = serde_json::to_string(command).unwrap_or_else(|_| format!("{command:?}"));
-        self.record(TraceEvent::CommandIgnored { command, why: why.to_owned() });
+        self.record(TraceEvent::CommandIgnored { command, why });
     }
 
     fn execute(&mut self, command: Command) {
@@ -696,19 +696,19 @@ impl Sim {
             (Command::Pause { for_ms, .. }, Some(node)) => {
                 let n = &self.nodes[node];
                 if n.crashed || n.paused || !n.started {
-                    return self.ignored(&command, "the node is not running");
+                    return self.ignored(&command, IgnoredBecause::NotRunning);
                 }
                 self.pause(node, *for_ms);
             }
             (Command::Resume { .. }, Some(node)) => {
                 if !self.nodes[node].paused {
-                    return self.ignored(&command, "the node is not paused");
+                    return self.ignored(&command, IgnoredBecause::NotPaused);
                 }
                 self.resume(node);
             }
             (Command::Crash { .. }, Some(node)) => {
                 if self.nodes[node].crashed {
-                    return self.ignored(&command, "the node has already crashed");
+                    return self.ignored(&command, IgnoredBecause::AlreadyCrashed);
                 }
                 let n = &mut self.nodes[node];
                 n.lose_volatile_state();
@@ -719,7 +719,7 @@ impl Sim {
             }
             (Command::Restart { .. }, Some(node)) => {
                 if !self.nodes[node].crashed {
-                    return self.ignored(&command, "the node has not crashed");
+                    return self.ignored(&command, IgnoredBecause::NotCrashed);
                 }
                 let n = &mut self.nodes[node];
                 n.crashed = false;
@@ -730,7 +730,7 @@ impl Sim {
             }
             (Command::Partition { .. }, Some(node)) => {
                 if self.nodes[node].partitioned {
-                    return self.ignored(&command, "the node is already cut off");
+                    return self.ignored(&command, IgnoredBecause::AlreadyPartitioned);
                 }
                 self.nodes[node].partitioned = true;
                 let id = self.nodes[node].id.clone();
@@ -738,7 +738,7 @@ impl Sim {
             }
             (Command::Heal { .. }, Some(node)) => {
                 if !self.nodes[node].partitioned {
-                    return self.ignored(&command, "the node is not cut off");
+                    return self.ignored(&command, IgnoredBecause::NotPartitioned);
                 }
                 self.nodes[node].partitioned = false;
                 let id = self.nodes[node].id.clone();
@@ -764,7 +764,7 @@ impl Sim {
                 let now = self.now_ms;
                 self.judge_write(None, token.clone(), value.clone(), op_id, now);
             }
-            (_, None) => self.ignored(&command, "unknown node"),
+            (_, None) => self.ignored(&command, IgnoredBecause::UnknownNode),
         }
     }
 

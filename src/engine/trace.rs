@@ -81,6 +81,20 @@ pub enum Violation {
     InvalidTokenAccepted { op_id: String, from: Option<String>, token: WireToken },
 }
 
+/// Why a command changed nothing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum IgnoredBecause {
+    /// Pause: the node is crashed, already paused, or not started yet.
+    NotRunning,
+    NotPaused,
+    AlreadyCrashed,
+    NotCrashed,
+    AlreadyPartitioned,
+    NotPartitioned,
+    UnknownNode,
+}
+
 /// Something that happened.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "type")]
@@ -134,8 +148,8 @@ pub enum TraceEvent {
     /// The next write of `node` will be held up by `by_ms`.
     WriteDelayArmed { node: String, by_ms: u64 },
     /// A command was ignored because it made no sense in the current state (e.g. resuming a node
-    /// that is not paused); `why` is an English explanation.
-    CommandIgnored { command: String, why: String },
+    /// that is not paused). `command` is the command as JSON.
+    CommandIgnored { command: String, why: IgnoredBecause },
     /// The run reached `until_ms`.
     RunEnded,
 }

@@ -8,6 +8,7 @@ use crate::scenario::Scenario;
 pub struct Cast {
     /// `(id, [en, zh])` in node order.
     names: Vec<(String, [String; 2])>,
+    renew_deadline_ms: u64,
 }
 
 impl Cast {
@@ -29,7 +30,12 @@ impl Cast {
                 (node.id.clone(), pair)
             })
             .collect();
-        Self { names }
+        Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms }
+    }
+
+    /// The scenario's renew deadline, in ms (narration quotes it).
+    pub fn renew_deadline_ms(&self) -> u64 {
+        self.renew_deadline_ms
     }
 
     /// The name of node `id` in `lang`; an unknown id is shown as it is.

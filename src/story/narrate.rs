@@ -1,19 +1,23 @@
-//! One log line per trace event, told twice: in the fable's words and in the field's terms.
-//! (Placeholder texts; the full table is being written.)
+//! One log line per trace event, told twice: in the harbor fable's words (seed `000`) and in the
+//! field's terms. The texts are a translation table ([`Line`]): each line exists in English and
+//! Simplified Chinese or the crate does not compile.
 
 use serde::Serialize;
 
 use super::cast::Cast;
-use super::i18n::Lang;
-use crate::engine::TraceEntry;
+use super::i18n::{fill, Lang};
+use crate::engine::{IgnoredBecause, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Tone {
     Info,
+    /// Safety held (a grant, a stale flag voided).
     Good,
+    /// Trouble brewing (a pause, an expiry).
     Warn,
+    /// Harm done (a violation, a crash).
     Bad,
 }
 
@@ -27,12 +31,453 @@ pub struct Narration {
     /// The same event in technical terms.
     pub technical: String,
     pub tone: Tone,
-    /// Routine events (renewals, refused retries, messages) a compact log may hide.
+    /// Routine events (renewals, refused retries, writes in the same term, lost messages) that a
+    /// compact log may hide.
     pub minor: bool,
 }
 
-/// Narrate one trace entry; `None` for events not worth a log line (messages being sent).
+/// The log's translation table: `(story, technical)` templates in English and Chinese.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Line {
+    NodeStarted,
+    MessageDropped,
+    LeaseGranted,
+    LeaseReacquired,
+    AcquireRefused,
+    LeaseRenewed,
+    RenewRefused,
+    LeaseExpired,
+    LeaseRevoked,
+    LeaseRevokedEmpty,
+    BecameLeader,
+    SteppedDownDeadline,
+    SteppedDownRefused,
+    WritePrepared,
+    WriteAccepted,
+    WriteRejectedStale,
+    WriteRejectedInvalid,
+    WriteDuplicate,
+    ViolationStaleSeenNewer,
+    ViolationStaleBeforeSeen,
+    ViolationInvalidAccepted,
+    Paused,
+    Resumed,
+    Crashed,
+    Restarted,
+    Partitioned,
+    Healed,
+    FencingOn,
+    FencingOff,
+    WriteDelayArmed,
+    CommandIgnored,
+    RunEnded,
+    /// The sender of a write from outside the harbor (a raw write).
+    Outsider,
+    /// A holder shown when the plaque is empty.
+    Nobody,
+}
+
+impl Line {
+    /// Every line, for table checks.
+    pub const ALL: [Line; 34] = [
+        Line::NodeStarted,
+        Line::MessageDropped,
+        Line::LeaseGranted,
+        Line::LeaseReacquired,
+        Line::AcquireRefused,
+        Line::LeaseRenewed,
+        Line::RenewRefused,
+        Line::LeaseExpired,
+        Line::LeaseRevoked,
+        Line::LeaseRevokedEmpty,
+        Line::BecameLeader,
+        Line::SteppedDownDeadline,
+        Line::SteppedDownRefused,
+        Line::WritePrepared,
+        Line::WriteAccepted,
+        Line::WriteRejectedStale,
+        Line::WriteRejectedInvalid,
+        Line::WriteDuplicate,
+        Line::ViolationStaleSeenNewer,
+        Line::ViolationStaleBeforeSeen,
+        Line::ViolationInvalidAccepted,
+        Line::Paused,
+        Line::Resumed,
+        Line::Crashed,
+        Line::Restarted,
+        Line::Partitioned,
+        Line::Healed,
+        Line::FencingOn,
+        Line::FencingOff,
+        Line::WriteDelayArmed,
+        Line::CommandIgnored,
+        Line::RunEnded,
+        Line::Outsider,
+        Line::Nobody,
+    ];
+
+    /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
+    /// (node id), `{token}`, `{hwm}`, `{newest}`, `{t}` (seconds), and others named in place.
+    pub fn text(self, lang: Lang) -> [&'static str; 2] {
+        use Line::*;
+        let [en, zh]: [[&'static str; 2]; 2] = match self {
+            NodeStarted => [
+                ["{name} comes to the breakwater, hoping to take the flag.", "{id} starts as a candidate and asks to acquire the lease."],
+                ["{name}来到防波堤，想接过旗子。", "{id} 以候选者身份启动，请求获取租约。"],
+            ],
+            MessageDropped => [
+                ["A message is lost in the fog.", "Message #{msg} ({what}) dropped: its node is cut off or gone."],
+                ["一条消息消失在雾里。", "消息 #{msg}（{what}）被丢弃：它的节点已断开或已崩溃。"],
+            ],
+            LeaseGranted => [
+                ["The dockmaster writes {name} on the plaque and the number climbs to {token}. The hourglass is turned.", "Acquire (compare-and-swap) succeeded: holderIdentity = {id}, fencing token {token}, leaseTransitions = {transitions}, expires at {expires} s."],
+                ["领班把{name}的名字写上木牌，编号升到 {token}，沙漏翻转。", "获取（compare-and-swap）成功：holderIdentity = {id}，fencing token {token}，leaseTransitions = {transitions}，{expires} 秒到期。"],
+            ],
+            LeaseReacquired => [
+                ["{name} asks again while still on the plaque: the number stays {token} and the hourglass is turned again.", "{id} re-acquired its own live lease: same term, token {token}; renewTime moved, expires at {expires} s."],
+                ["{name}还在木牌上时又来申请：编号仍是 {token}，沙漏重新翻转。", "{id} 重新获取了自己仍有效的租约：同一任期，令牌 {token}；renewTime 前移，{expires} 秒到期。"],
+            ],
+            AcquireRefused => [
+                ["{name} asks for the post, but {holder} is still on the plaque.", "Acquire refused for {id}: holderIdentity = {holder} holds the lease until {expires} s."],
+                ["{name}想接班，可木牌上还是{holder}。", "{id} 获取失败：holderIdentity = {holder}，租约有效至 {expires} 秒。"],
+            ],
+            LeaseRenewed => [
+                ["{name} carves a fresh mark on the wall and the hourglass flips.", "Renewal succeeded for {id} (token {token}): renewTime moved, lease valid until {expires} s."],
+                ["{name}在墙上重重划了一道，沙漏重新翻转。", "{id} 续约成功（令牌 {token}）：renewTime 前移，租约有效至 {expires} 秒。"],
+            ],
+            RenewRefused => [
+                ["{name} comes to carve a mark, but the plaque no longer bears that name.", "Renewal refused for {id} with token {token}: holderIdentity is now {holder}."],
+                ["{name}回来划道，可木牌上已经不是这个名字了。", "{id} 以令牌 {token} 续约被拒：holderIdentity 现在是 {holder}。"],
+            ],
+            LeaseExpired => [
+                ["The sand runs out for {name}: no mark was carved in time.", "Lease expired on the coordinator's clock: renewTime + leaseDurationSeconds passed (holder {id}, token {token})."],
+                ["{name}的沙漏漏尽了：没人按时来划道。", "租约按协调者的时钟过期：renewTime + leaseDurationSeconds 已过（持有者 {id}，令牌 {token}）。"],
+            ],
+            LeaseRevoked => [
+                ["The dockmaster strikes {name} from the plaque at once.", "Lease revoked: holderIdentity {id} cleared; the next grant gets a token above {token}."],
+                ["领班当场把{name}的名字从木牌上划掉。", "租约被撤销：清空 holderIdentity {id}；下一次授予的令牌将大于 {token}。"],
+            ],
+            LeaseRevokedEmpty => [
+                ["The dockmaster wipes the plaque, but no name was on it.", "Lease revoked while no one held it: nothing changed."],
+                ["领班擦了擦木牌，可上面本来就没有名字。", "无人持有时撤销租约：没有任何变化。"],
+            ],
+            BecameLeader => [
+                ["{name} raises the flag, carrying number {token}.", "{id} now believes it is the leader, with fencing token {token}, and starts its work."],
+                ["{name}举起了旗，报出编号 {token}。", "{id} 认为自己是 leader，持有 fencing token {token}，开始干活。"],
+            ],
+            SteppedDownDeadline => [
+                ["{name} notices no mark has been carved in time and lowers the flag.", "{id} stepped down: no successful renewal within the renew deadline ({deadline} ms) on its own clock."],
+                ["{name}发觉太久没能划道，放下了旗。", "{id} 主动退位：按自己的时钟，在续约截止期（{deadline} 毫秒）内没有成功续约。"],
+            ],
+            SteppedDownRefused => [
+                ["{name} learns the post is gone and lowers flag {token}.", "{id} stepped down: its renewal with token {token} was refused."],
+                ["{name}得知自己已被换下，放下了编号 {token} 的旗。", "{id} 退位：它用令牌 {token} 的续约被拒绝。"],
+            ],
+            WritePrepared => [
+                ["{name} lifts a flag with number {token}, and freezes mid-signal.", "{id} checked its belief and prepared write {op} with token {token}, then paused before sending it."],
+                ["{name}举起编号 {token} 的旗，动作停在了半空。", "{id} 检查过自己的身份，准备好了带令牌 {token} 的写入 {op}，却在发送前暂停了。"],
+            ],
+            WriteAccepted => [
+                ["The flag-verifier checks number {token} and the boat obeys {name}.", "Write {op} with token {token} accepted; high-water mark {before} → {hwm}."],
+                ["验旗人核对编号 {token}，渔船听从了{name}的旗语。", "写入 {op}（令牌 {token}）被接受；高水位 {before} → {hwm}。"],
+            ],
+            WriteRejectedStale => [
+                ["The flag-verifier voids {name}'s flag: it carries {token}, and only {hwm} counts now.", "Write {op} rejected_stale: token {token} is not above the high-water mark {hwm}."],
+                ["验旗人把{name}的旗当作废旗：它报的是 {token}，眼下只认编号 {hwm}。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 不高于高水位 {hwm}。"],
+            ],
+            WriteRejectedInvalid => [
+                ["The flag-verifier refuses a flag with no proper number ({token}).", "Write {op} rejected_invalid: token {token} is missing or malformed; nothing changed."],
+                ["验旗人拒收一面没有正当编号（{token}）的旗。", "写入 {op} 被拒（rejected_invalid）：令牌 {token} 缺失或格式错误；什么都没改变。"],
+            ],
+            WriteDuplicate => [
+                ["The verifier has already obeyed this very signal from {name}; it is not obeyed twice.", "Write {op} is a duplicate of an applied operation: nothing applied (equal_token = dedupe)."],
+                ["验旗人已经执行过{name}的这条旗语，不会再执行第二次。", "写入 {op} 与已执行的操作重复：不再执行（equal_token = dedupe）。"],
+            ],
+            ViolationStaleSeenNewer => [
+                ["The boat obeys {name}'s old number {token} though {newest} is on duty: two flags obeyed, and the boat is driven onto the rocks!", "Safety violation: stale write {op} accepted (token {token} < newest granted {newest}) after the resource had already seen a newer token."],
+                ["{newest} 号当值，渔船却听了{name}的旧编号 {token}：两面旗都被听从，渔船撞上了暗礁！", "安全违规：旧写入 {op} 被接受（令牌 {token} < 最新授予 {newest}），而资源此前已见过更新的令牌。"],
+            ],
+            ViolationStaleBeforeSeen => [
+                ["The boat obeys {name}'s old number {token}: the verifier has not yet seen number {newest}.", "Stale write {op} accepted before the resource saw token {newest}: a fence only stops what arrives after the newer term."],
+                ["渔船听了{name}的旧编号 {token}：验旗人还没见过编号 {newest}。", "旧写入 {op} 在资源见到令牌 {newest} 之前被接受：围栏只能挡住新任期之后到达的请求。"],
+            ],
+            ViolationInvalidAccepted => [
+                ["With nobody checking numbers, the boat obeys a flag with no proper number ({token}).", "Unchecked write {op} with token {token} accepted (fencing off)."],
+                ["没人核对编号，渔船听从了一面没有正当编号（{token}）的旗。", "未经检查的写入 {op}（令牌 {token}）被接受（围栏已关闭）。"],
+            ],
+            Paused => [
+                ["{name} falls asleep in a sheltered corner of the breakwater.", "{id} paused (stop-the-world GC, SIGSTOP): no timers fire, messages wait."],
+                ["{name}在防波堤的背风角里昏睡过去。", "{id} 暂停（全停顿 GC、SIGSTOP）：计时器不触发，消息排队等待。"],
+            ],
+            Resumed => [
+                ["{name} wakes up, with no idea anything has changed.", "{id} resumed: it first does what it prepared before the pause."],
+                ["{name}悠悠转醒，浑然不知一切已变。", "{id} 恢复运行：先执行暂停前准备好的动作。"],
+            ],
+            Crashed => [
+                ["{name} is carried off the breakwater and forgets everything.", "{id} crashed: its volatile state is lost."],
+                ["{name}被抬下了防波堤，什么都不记得了。", "{id} 崩溃：易失状态全部丢失。"],
+            ],
+            Restarted => [
+                ["{name} comes back to the breakwater as a newcomer.", "{id} restarted as a fresh candidate."],
+                ["{name}重新回到防波堤，像个新来的人。", "{id} 重启，成为全新的候选者。"],
+            ],
+            Partitioned => [
+                ["Fog cuts {name} off: no word reaches them and none leaves.", "{id} partitioned: it sends and receives nothing."],
+                ["大雾隔开了{name}：消息进不来，也出不去。", "{id} 网络分区：收不到也发不出任何消息。"],
+            ],
+            Healed => [
+                ["The fog around {name} lifts.", "{id} healed: messages flow again."],
+                ["{name}身边的雾散了。", "{id} 分区恢复：消息重新流通。"],
+            ],
+            FencingOn => [
+                ["The flag-verifier takes up the post: every flag must carry the current number.", "Fencing on: the resource rejects tokens below its high-water mark."],
+                ["验旗人回到岗位：每面旗都必须报出当值编号。", "围栏开启：资源拒绝低于高水位的令牌。"],
+            ],
+            FencingOff => [
+                ["The flag-verifier leaves the post: the boat will obey any flag.", "Fencing off: the resource accepts every write."],
+                ["验旗人离开了岗位：渔船会听从任何一面旗。", "围栏关闭：资源接受所有写入。"],
+            ],
+            WriteDelayArmed => [
+                ["A headwind will slow {name}'s next flag by {delay} s.", "The next write from {id} is delayed by {delay_ms} ms."],
+                ["一阵逆风会让{name}的下一面旗晚到 {delay} 秒。", "{id} 的下一次写入将延迟 {delay_ms} 毫秒。"],
+            ],
+            CommandIgnored => [
+                ["Nothing happens: that makes no sense right now.", "Command ignored ({why}): {command}"],
+                ["什么也没发生：此刻这样做没有意义。", "命令被忽略（{why}）：{command}"],
+            ],
+            RunEnded => [
+                ["Evening falls on the harbor.", "The run ended at {t} s of virtual time."],
+                ["暮色降临渔港。", "运行在虚拟时间 {t} 秒结束。"],
+            ],
+            Outsider => [["a messenger from outside", "outside"], ["外来的信使", "外部"]],
+            Nobody => [["nobody", "none"], ["无人", "无"]],
+        };
+        lang.pick([en, zh])
+    }
+}
+
+/// Milliseconds as seconds with one decimal, e.g. `30.5`.
+fn secs(ms: u64) -> String {
+    format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+}
+
+struct Out {
+    kind: &'static str,
+    line: Line,
+    tone: Tone,
+    minor: bool,
+    values: Vec<(&'static str, String)>,
+}
+
+/// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
 pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration> {
-    let _ = (entry, cast, lang);
-    None
+    let name = |id: &str| cast.name(id, lang);
+    let out = |kind, line, tone, minor, values: Vec<(&'static str, String)>| Out { kind, line, tone, minor, values };
+    let node = |id: &str| vec![("name", name(id)), ("id", id.to_owned())];
+    let with = |mut v: Vec<(&'static str, String)>, more: &[(&'static str, String)]| {
+        v.extend_from_slice(more);
+        v
+    };
+    let o = match &entry.event {
+        TraceEvent::MessageSent { .. } => return None,
+        TraceEvent::NodeStarted { node: id } => out("node-started", Line::NodeStarted, Tone::Info, false, node(id)),
+        TraceEvent::MessageDropped { id, kind } => {
+            let what = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            out("message-dropped", Line::MessageDropped, Tone::Warn, true, vec![("msg", id.to_string()), ("what", what)])
+        }
+        TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms } => out(
+            "lease-granted",
+            Line::LeaseGranted,
+            Tone::Good,
+            false,
+            with(node(id), &[("token", token.to_string()), ("transitions", lease_transitions.to_string()), ("expires", secs(*expires_ms))]),
+        ),
+        TraceEvent::LeaseReacquired { node: id, token, expires_ms } => out(
+            "lease-reacquired",
+            Line::LeaseReacquired,
+            Tone::Info,
+            true,
+            with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
+        ),
+        TraceEvent::AcquireRefused { node: id, holder, expires_ms } => out(
+            "acquire-refused",
+            Line::AcquireRefused,
+            Tone::Info,
+            true,
+            with(node(id), &[("holder", name(holder)), ("expires", secs(*expires_ms))]),
+        ),
+        TraceEvent::LeaseRenewed { node: id, token, expires_ms } => out(
+            "lease-renewed",
+            Line::LeaseRenewed,
+            Tone::Info,
+            true,
+            with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
+        ),
+        TraceEvent::RenewRefused { node: id, token, holder } => {
+            let holder = holder.as_deref().map(name).unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+            out("renew-refused", Line::RenewRefused, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("holder", holder)]))
+        }
+        TraceEvent::LeaseExpired { holder, token } => {
+            out("lease-expired", Line::LeaseExpired, Tone::Warn, false, with(node(holder), &[("token", token.to_string())]))
+        }
+        TraceEvent::LeaseRevoked { holder: Some(h), token } => {
+            out("lease-revoked", Line::LeaseRevoked, Tone::Warn, false, with(node(h), &[("token", token.to_string())]))
+        }
+        TraceEvent::LeaseRevoked { holder: None, .. } => out("lease-revoked", Line::LeaseRevokedEmpty, Tone::Info, false, vec![]),
+        TraceEvent::BecameLeader { node: id, token } => {
+            out("became-leader", Line::BecameLeader, Tone::Good, false, with(node(id), &[("token", token.to_string())]))
+        }
+        TraceEvent::SteppedDown { node: id, token, reason } => {
+            let line = match reason {
+                StepDownReason::RenewDeadline => Line::SteppedDownDeadline,
+                StepDownReason::RenewRefused => Line::SteppedDownRefused,
+            };
+            let deadline = entry_deadline(cast);
+            out("stepped-down", line, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("deadline", deadline)]))
+        }
+        TraceEvent::WritePrepared { node: id, op_id, token } => out(
+            "write-prepared",
+            Line::WritePrepared,
+            Tone::Warn,
+            false,
+            with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
+        ),
+        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, .. } => {
+            let sender = match from {
+                Some(id) => node(id),
+                None => vec![("name", Line::Outsider.text(lang)[0].to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
+            };
+            let values = with(
+                sender,
+                &[
+                    ("token", token.label()),
+                    ("op", op_id.clone()),
+                    ("before", high_water_before.to_string()),
+                    ("hwm", high_water_after.to_string()),
+                ],
+            );
+            match outcome {
+                WriteOutcome::Accepted => {
+                    // A write in the same term, seen many times, is routine; a new mark is news.
+                    let minor = high_water_after == high_water_before && from.is_some();
+                    out("write-accepted", Line::WriteAccepted, Tone::Info, minor, values)
+                }
+                WriteOutcome::RejectedStale => out("write-rejected-stale", Line::WriteRejectedStale, Tone::Good, false, values),
+                WriteOutcome::RejectedInvalid => {
+                    out("write-rejected-invalid", Line::WriteRejectedInvalid, Tone::Good, false, values)
+                }
+                WriteOutcome::Duplicate => out("write-duplicate", Line::WriteDuplicate, Tone::Info, false, values),
+            }
+        }
+        TraceEvent::ViolationFound { violation } => match violation {
+            Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer } => {
+                let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.text(lang)[0].to_owned());
+                let line = if *resource_had_seen_newer { Line::ViolationStaleSeenNewer } else { Line::ViolationStaleBeforeSeen };
+                out(
+                    "violation",
+                    line,
+                    Tone::Bad,
+                    false,
+                    vec![("name", who), ("token", token.to_string()), ("newest", newest_granted.to_string()), ("op", op_id.clone())],
+                )
+            }
+            Violation::InvalidTokenAccepted { op_id, token, .. } => out(
+                "violation",
+                Line::ViolationInvalidAccepted,
+                Tone::Bad,
+                false,
+                vec![("token", token.label()), ("op", op_id.clone())],
+            ),
+        },
+        TraceEvent::Paused { node: id } => out("paused", Line::Paused, Tone::Warn, false, node(id)),
+        TraceEvent::Resumed { node: id } => out("resumed", Line::Resumed, Tone::Info, false, node(id)),
+        TraceEvent::Crashed { node: id } => out("crashed", Line::Crashed, Tone::Bad, false, node(id)),
+        TraceEvent::Restarted { node: id } => out("restarted", Line::Restarted, Tone::Info, false, node(id)),
+        TraceEvent::Partitioned { node: id } => out("partitioned", Line::Partitioned, Tone::Warn, false, node(id)),
+        TraceEvent::Healed { node: id } => out("healed", Line::Healed, Tone::Info, false, node(id)),
+        TraceEvent::FencingSet { on: true } => out("fencing-on", Line::FencingOn, Tone::Good, false, vec![]),
+        TraceEvent::FencingSet { on: false } => out("fencing-off", Line::FencingOff, Tone::Bad, false, vec![]),
+        TraceEvent::WriteDelayArmed { node: id, by_ms } => out(
+            "write-delayed",
+            Line::WriteDelayArmed,
+            Tone::Info,
+            false,
+            with(node(id), &[("delay", secs(*by_ms)), ("delay_ms", by_ms.to_string())]),
+        ),
+        TraceEvent::CommandIgnored { command, why } => {
+            let why = match why {
+                IgnoredBecause::NotRunning => "not_running",
+                IgnoredBecause::NotPaused => "not_paused",
+                IgnoredBecause::AlreadyCrashed => "already_crashed",
+                IgnoredBecause::NotCrashed => "not_crashed",
+                IgnoredBecause::AlreadyPartitioned => "already_partitioned",
+                IgnoredBecause::NotPartitioned => "not_partitioned",
+                IgnoredBecause::UnknownNode => "unknown_node",
+            };
+            out("command-ignored", Line::CommandIgnored, Tone::Info, true, vec![("why", why.to_owned()), ("command", command.clone())])
+        }
+        TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
+    };
+    let values: Vec<(&str, &str)> = o.values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let [story, technical] = o.line.text(lang);
+    Some(Narration {
+        kind: o.kind,
+        story: fill(story, &values),
+        technical: fill(technical, &values),
+        tone: o.tone,
+        minor: o.minor,
+    })
+}
+
+fn entry_deadline(cast: &Cast) -> String {
+    cast.renew_deadline_ms().to_string()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Sim;
+    use crate::scenario::library;
+
+    fn is_cjk(c: char) -> bool {
+        ('\u{4e00}'..='\u{9fff}').contains(&c)
+    }
+
+    #[test]
+    fn every_line_exists_in_both_languages_with_the_same_placeholders() {
+        for line in Line::ALL {
+            let en = line.text(Lang::En);
+            let zh = line.text(Lang::Zh);
+            for (e, z) in en.iter().zip(zh.iter()) {
+                assert!(!e.is_empty() && !z.is_empty(), "{line:?}");
+                assert!(z.chars().any(is_cjk), "{line:?} has no Chinese: {z}");
+                let holes = |s: &str| {
+                    let mut v: Vec<String> =
+                        s.split('{').skip(1).filter_map(|p| p.split('}').next()).map(str::to_owned).collect();
+                    v.sort();
+                    v
+                };
+                assert_eq!(holes(e), holes(z), "{line:?}: placeholders differ");
+            }
+        }
+    }
+
+    /// The harbor story, as the fable tells it, comes out of the real engine's trace.
+    #[test]
+    fn harbor_zombie_is_told_as_the_fable_tells_it() {
+        let scenario = library::get("harbor-zombie").expect("exists").expect("parses");
+        let cast = Cast::new(&scenario);
+        let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+        sim.run_to_end();
+        let lines: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)).collect();
+        let voided = lines.iter().find(|n| n.kind == "write-rejected-stale").expect("Chen's stale flag is voided");
+        assert!(voided.story.contains("Old Chen") && voided.story.contains("carries 7") && voided.story.contains("only 8 counts"), "{}", voided.story);
+        let zh: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::Zh)).collect();
+        let voided_zh = zh.iter().find(|n| n.kind == "write-rejected-stale").expect("voided in Chinese too");
+        assert!(voided_zh.story.contains("老陈") && voided_zh.story.contains("只认编号 8"), "{}", voided_zh.story);
+        assert!(lines.iter().any(|n| n.kind == "lease-granted" && n.story.contains("Lin") && n.story.contains("8")));
+        for n in lines.iter().chain(&zh) {
+            assert!(!n.story.contains('{') && !n.technical.contains('{'), "unfilled placeholder: {n:?}");
+        }
+    }
 }
