@@ -1,0 +1,109 @@
+//! Broken scenario files: each gets exit code 2 and a message naming the field; none panics.
+
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
+fn run_cli(json: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["run", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the runner starts");
+    if let Some(mut stdin) = child.stdin.take() {
+        // A runner that exits early may close stdin; that is not what is tested here.
+        let _ = stdin.write_all(json.as_bytes());
+    }
+    child.wait_with_output().expect("the runner finishes")
+}
+
+const F: &str = r#""format": "leaselab.scenario/1""#;
+
+#[test]
+fn broken_files_name_the_field_and_exit_2() {
+    let cases: Vec<(String, &str)> = vec![
+        // Not JSON at all, or cut short.
+        ("".into(), "line 1"),
+        ("not json".into(), "line 1"),
+        (format!("{{{F}, \"seed\": 3"), "line 1"),
+        // The format tag.
+        ("{}".into(), "format"),
+        (r#"{"format": "leaselab.scenario/2"}"#.into(), "format"),
+        (r#"{"format": 1}"#.into(), "format"),
+        // Wrong types.
+        (format!("{{{F}, \"seed\": \"seven\"}}"), "seed"),
+        (format!("{{{F}, \"until_ms\": -5}}"), "until_ms"),
+        (format!("{{{F}, \"nodes\": {{\"id\": \"a\"}}}}"), "nodes"),
+        (format!("{{{F}, \"resource\": {{\"fencing\": \"yes\"}}}}"), "resource.fencing"),
+        (format!("{{{F}, \"resource\": {{\"equal_token\": \"maybe\"}}}}"), "resource.equal_token"),
+        (format!("{{{F}, \"fable\": \"castle\"}}"), "fable"),
+        // Unknown fields, at every depth.
+        (format!("{{{F}, \"sed\": 3}}"), "sed"),
+        (format!("{{{F}, \"lease\": {{\"duration\": 3000}}}}"), "lease"),
+        (format!("{{{F}, \"nodes\": [{{\"id\": \"a\", \"role\": \"leader\"}}]}}"), "nodes[0]"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\", \"when\": 3}}]}}"), "events[0]"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"explode\"}}]}}"), "events[0].do"),
+        // Impossible durations.
+        (format!("{{{F}, \"lease\": {{\"duration_ms\": 0}}}}"), "lease.duration_ms"),
+        (format!("{{{F}, \"lease\": {{\"duration_ms\": 10000, \"renew_deadline_ms\": 10000}}}}"), "lease.renew_deadline_ms"),
+        (format!("{{{F}, \"lease\": {{\"retry_every_ms\": 0}}}}"), "lease.retry_every_ms"),
+        (format!("{{{F}, \"work\": {{\"every_ms\": 0}}}}"), "work.every_ms"),
+        (format!("{{{F}, \"network\": {{\"latency_ms\": {{\"min\": 90, \"max\": 10}}}}}}"), "network.latency_ms.min"),
+        (format!("{{{F}, \"until_ms\": 0}}"), "until_ms"),
+        (format!("{{{F}, \"until_ms\": 86400001}}"), "until_ms"),
+        (format!("{{{F}, \"issuer\": {{\"first_token\": 0}}}}"), "issuer.first_token"),
+        // Nodes.
+        (format!("{{{F}, \"nodes\": [{{\"id\": \"a\"}}, {{\"id\": \"a\"}}]}}"), "nodes[1].id"),
+        (format!("{{{F}, \"nodes\": [{}]}}", (0..9).map(|i| format!("{{\"id\": \"n{i}\"}}")).collect::<Vec<_>>().join(",")), "nodes"),
+        (format!("{{{F}, \"nodes\": [{{\"id\": \"\"}}]}}"), "nodes[0].id"),
+        (format!("{{{F}, \"nodes\": [{{\"id\": \"<script>\"}}]}}"), "nodes[0].id"),
+        // Events.
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"ghost\"}}]}}"), "events[0].node"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"crash\"}}]}}"), "events[0].node"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"set_fencing\"}}]}}"), "events[0].on"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"revoke_lease\", \"node\": \"chen\"}}]}}"), "events[0].node"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\", \"for_ms\": 0}}]}}"), "events[0].for_ms"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"raw_write\", \"token\": 3}}]}}"), "events[0].value"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 90000000, \"do\": \"revoke_lease\"}}]}}"), "events[0].at_ms"),
+        // Huge numbers.
+        (format!("{{{F}, \"seed\": 18446744073709551616}}"), "seed"),
+        (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),
+        (format!("{{{F}, \"lease\": {{\"duration_ms\": 99999999999999999999999}}}}"), "lease.duration_ms"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"delay_next_write\", \"node\": \"chen\", \"by_ms\": 100000000000}}]}}"), "events[0].by_ms"),
+    ];
+    for (json, field) in cases {
+        let out = run_cli(&json);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{json}\nstderr: {stderr}");
+        assert!(stderr.contains(field), "message for {json} should name `{field}`, got: {stderr}");
+        assert!(!stderr.contains("panicked"), "{json} panicked: {stderr}");
+        assert!(out.stdout.is_empty(), "no report for a broken file");
+    }
+}
+
+#[test]
+fn a_missing_file_exits_2() {
+    let out = Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["run", "/nonexistent/x.json"]).output().expect("runs");
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("/nonexistent/x.json"));
+}
+
+#[test]
+fn a_minimal_file_runs_and_prints_a_report() {
+    let out = run_cli(r#"{"format": "leaselab.scenario/1"}"#);
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: serde_json::Value = serde_json::from_slice(&out.stdout).expect("JSON report");
+    assert_eq!(report["format"], "leaselab.report/1");
+    assert_eq!(report["grants"][0]["token"], 1);
+    assert_eq!(report["trace_hash"].as_str().map(str::len), Some(16));
+}
+
+#[test]
+fn the_same_file_gives_the_same_report_twice() {
+    let file = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/scenarios/harbor-zombie.json");
+    let run = || Command::new(env!("CARGO_BIN_EXE_leaselab")).args(["run", file]).output().expect("runs").stdout;
+    let (a, b) = (run(), run());
+    assert!(!a.is_empty());
+    assert_eq!(a, b);
+}

@@ -1,0 +1,261 @@
+//! The engine's rules, one timeline each, written as the seed documents and the reference
+//! systems describe them.
+
+mod common;
+
+use common::*;
+use leaselab::engine::{Command, Endpoint, MessageKind, Role, Sim, StepDownReason, TraceEvent, WireToken, WriteOutcome};
+
+const TWO: &str = r#"{"format":"leaselab.scenario/1","seed":3,"until_ms":60000,
+  "nodes":[{"id":"a"},{"id":"b","start_ms":1000}],
+  "lease":{"duration_ms":15000,"renew_every_ms":5000,"renew_deadline_ms":10000,"retry_every_ms":2000},
+  "network":{"latency_ms":{"min":20,"max":80}}"#;
+
+fn two(events: &str) -> String {
+    format!("{TWO}, \"events\": [{events}]}}")
+}
+
+#[test]
+fn every_message_latency_is_drawn_from_the_configured_range() {
+    let sim = run(&parse(&two("")));
+    let mut n = 0;
+    for e in sim.trace() {
+        if let TraceEvent::MessageSent { arrive_ms, .. } = &e.event {
+            let latency = arrive_ms - e.at_ms;
+            assert!((20..=80).contains(&latency), "latency {latency}");
+            n += 1;
+        }
+    }
+    assert!(n > 20);
+}
+
+#[test]
+fn a_leader_renews_every_renew_interval_and_a_candidate_retries_every_retry_period() {
+    let sim = run(&parse(&two("")));
+    let sends = |who: &str, kind: MessageKind| -> Vec<u64> {
+        sim.trace()
+            .iter()
+            .filter_map(|e| match &e.event {
+                TraceEvent::MessageSent { kind: k, from: Endpoint::Node(n), .. } if *k == kind && n == who => Some(e.at_ms),
+                _ => None,
+            })
+            .collect()
+    };
+    let renews = sends("a", MessageKind::RenewRequest);
+    assert!(renews.len() >= 10);
+    assert!(renews.windows(2).all(|w| w[1] - w[0] == 5_000), "{renews:?}");
+    let retries = sends("b", MessageKind::AcquireRequest);
+    assert_eq!(retries[0], 1_000, "b asks as soon as it starts");
+    assert!(retries.windows(2).all(|w| w[1] - w[0] == 2_000), "{retries:?}");
+    // b is refused every time: a keeps renewing.
+    assert_eq!(events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { .. })).len(), 1);
+}
+
+#[test]
+fn a_paused_leader_sends_its_prepared_write_before_learning_anything() {
+    let s = parse(&two(r#"{"at_ms":20000,"do":"pause","node":"a"},{"at_ms":45000,"do":"resume","node":"a"}"#));
+    let sim = run(&s);
+    let after: Vec<&TraceEvent> = sim.trace().iter().filter(|e| e.at_ms >= 45_000).map(|e| &e.event).collect();
+    assert!(matches!(after[0], TraceEvent::Resumed { node } if node == "a"));
+    match after[1] {
+        TraceEvent::MessageSent { kind: MessageKind::Write, token: Some(WireToken::Number(1)), .. } => {}
+        other => panic!("the first thing a does on waking is send its old-token write, got {other:?}"),
+    }
+    let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { node, .. } if node == "a"));
+    assert_eq!(down.len(), 1);
+    assert_eq!(down[0].at_ms, 45_000, "then it finds its renew deadline long past, on its own clock");
+    assert!(matches!(down[0].event, TraceEvent::SteppedDown { reason: StepDownReason::RenewDeadline, .. }));
+    // While frozen, a sent nothing at all.
+    let sent_while_paused = sim
+        .trace()
+        .iter()
+        .filter(|e| (20_000..45_000).contains(&e.at_ms))
+        .any(|e| matches!(&e.event, TraceEvent::MessageSent { from: Endpoint::Node(n), .. } if n == "a"));
+    assert!(!sent_while_paused);
+}
+
+#[test]
+fn pause_for_ms_resumes_by_itself() {
+    let sim = run(&parse(&two(r#"{"at_ms":5000,"do":"pause","node":"a","for_ms":2500}"#)));
+    let resumed = events(&sim, |e| matches!(e, TraceEvent::Resumed { .. }));
+    assert_eq!(resumed.iter().map(|e| e.at_ms).collect::<Vec<_>>(), [7_500]);
+    assert!(events(&sim, |e| matches!(e, TraceEvent::SteppedDown { .. })).is_empty(), "a short pause costs nothing");
+}
+
+#[test]
+fn a_cut_off_leader_gives_up_on_its_own_clock_before_the_lease_is_given_away() {
+    let s = parse(&two(r#"{"at_ms":20000,"do":"partition","node":"a"},{"at_ms":50000,"do":"heal","node":"a"}"#));
+    let sim = run(&s);
+    let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { node, .. } if node == "a"));
+    let granted_b = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { node, .. } if node == "b"));
+    assert_eq!((down.len(), granted_b.len()), (1, 1));
+    assert!(down[0].at_ms < granted_b[0].at_ms, "renew deadline (10 s) < lease duration (15 s)");
+    // Nothing from a crosses the partition while it lasts.
+    let dropped = events(&sim, |e| matches!(e, TraceEvent::MessageDropped { .. }));
+    assert!(!dropped.is_empty());
+    let judged_from_a = sim.trace().iter().any(|e| {
+        (20_100..50_000).contains(&e.at_ms) && matches!(&e.event, TraceEvent::WriteJudged { from: Some(n), .. } if n == "a")
+    });
+    assert!(!judged_from_a);
+    // After healing, a is refused: b holds the lease.
+    assert!(!events(&sim, |e| matches!(e, TraceEvent::AcquireRefused { node, .. } if node == "a")).is_empty());
+    assert_eq!(sim.snapshot().lease.holder_identity.as_deref(), Some("b"));
+}
+
+#[test]
+fn a_crash_forgets_everything_and_the_same_identity_gets_a_new_token_later() {
+    let s = parse(&format!(
+        "{}, \"nodes\": [{{\"id\":\"a\"}}], \"events\": [{{\"at_ms\":1000,\"do\":\"crash\",\"node\":\"a\"}},{{\"at_ms\":30000,\"do\":\"restart\",\"node\":\"a\"}}]}}",
+        r#"{"format":"leaselab.scenario/1","until_ms":40000,"issuer":{"first_token":5}"#
+    ));
+    let sim = run(&s);
+    let grants: Vec<(u64, u32)> = sim
+        .trace()
+        .iter()
+        .filter_map(|e| match e.event {
+            TraceEvent::LeaseGranted { token, lease_transitions, .. } => Some((token, lease_transitions)),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(grants, [(5, 0), (6, 0)], "a new term, a new token; the holder did not change");
+    let snap = sim.snapshot();
+    assert_eq!(snap.nodes[0].role, Role::Leader);
+    assert_eq!(snap.nodes[0].token, Some(6));
+}
+
+#[test]
+fn a_restart_while_the_old_lease_lives_rejoins_the_same_term() {
+    let s = parse(&format!(
+        "{}, \"nodes\": [{{\"id\":\"a\"}}], \"events\": [{{\"at_ms\":1000,\"do\":\"crash\",\"node\":\"a\"}},{{\"at_ms\":2000,\"do\":\"restart\",\"node\":\"a\"}}]}}",
+        r#"{"format":"leaselab.scenario/1","until_ms":10000"#
+    ));
+    let sim = run(&s);
+    assert_eq!(events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { .. })).len(), 1);
+    assert_eq!(events(&sim, |e| matches!(e, TraceEvent::LeaseReacquired { token: 1, .. })).len(), 1);
+}
+
+#[test]
+fn revoking_frees_the_lease_now_and_the_holder_learns_at_its_next_renewal() {
+    let sim = run(&parse(&two(r#"{"at_ms":12000,"do":"revoke_lease"}"#)));
+    let refused = events(&sim, |e| matches!(e, TraceEvent::RenewRefused { node, .. } if node == "a"));
+    assert!(!refused.is_empty());
+    let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { reason: StepDownReason::RenewRefused, .. }));
+    assert_eq!(down.len(), 1);
+    let b = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { node, token: 2, lease_transitions: 1, .. } if node == "b"));
+    assert_eq!(b.len(), 1, "b takes the next token at its next retry");
+    assert!(b[0].at_ms >= 12_000 && b[0].at_ms < 12_000 + 2_000 + 160);
+}
+
+#[test]
+fn a_delayed_write_arrives_late_by_the_given_time() {
+    let sim = run(&parse(&two(r#"{"at_ms":2000,"do":"delay_next_write","node":"a","by_ms":7000}"#)));
+    let sent = sim
+        .trace()
+        .iter()
+        .find_map(|e| match &e.event {
+            TraceEvent::MessageSent { kind: MessageKind::Write, arrive_ms, .. } if e.at_ms > 2_000 => Some((e.at_ms, *arrive_ms)),
+            _ => None,
+        })
+        .expect("a writes after 2 s");
+    let latency = sent.1 - sent.0;
+    assert!((7_020..=7_080).contains(&latency), "{latency}");
+    // Only the next one.
+    let later = sim.trace().iter().filter(|e| e.at_ms > sent.0).find_map(|e| match &e.event {
+        TraceEvent::MessageSent { kind: MessageKind::Write, arrive_ms, .. } => Some(arrive_ms - e.at_ms),
+        _ => None,
+    });
+    assert!(later.is_some_and(|l| l <= 80));
+}
+
+/// Reference C3 (etcd-io/etcd#10811): the deposed holder's 41 is refused if the resource saw 42
+/// first, and accepted if it arrives first. With fencing on, the oracle can only ever report the
+/// second case, and reports that the resource had not seen the newer token.
+#[test]
+fn a_stale_token_passes_until_the_resource_has_seen_the_newer_one() {
+    let base = r#"{"format":"leaselab.scenario/1","seed":41,"until_ms":60000,
+      "nodes":[{"id":"a"},{"id":"b","start_ms":1000}],
+      "lease":{"duration_ms":10000,"renew_every_ms":3000,"renew_deadline_ms":6000,"retry_every_ms":1000},
+      "network":{"latency_ms":{"min":10,"max":50}}, "work":{"every_ms":20000}, "issuer":{"first_token":41},
+      "events":[{"at_ms":4000,"do":"pause","node":"a","for_ms":12000}"#;
+    let refused = parse(&format!("{base}]}}"));
+    let accepted = parse(&format!("{base},{{\"at_ms\":5000,\"do\":\"delay_next_write\",\"node\":\"b\",\"by_ms\":5000}}]}}"));
+    let out = |s| {
+        let sim = run(s);
+        let a_write = sim.trace().iter().find_map(|e| match &e.event {
+            TraceEvent::WriteJudged { from: Some(n), token: WireToken::Number(41), outcome, high_water_before, .. }
+                if n == "a" && e.at_ms >= 16_000 => Some((*outcome, *high_water_before)),
+            _ => None,
+        });
+        (a_write, leaselab::scenario::Report::new(&builtin("harbor-zombie"), &sim).violations)
+    };
+    let (a, v) = out(&refused);
+    assert_eq!(a, Some((WriteOutcome::RejectedStale, 42)));
+    assert!(v.is_empty());
+    let (a, v) = out(&accepted);
+    assert_eq!(a, Some((WriteOutcome::Accepted, 41)), "b's first write with 42 is still on its way");
+    assert_eq!(v.len(), 1);
+    assert!(matches!(v[0].violation, leaselab::engine::Violation::StaleWriteAccepted { token: 41, newest_granted: 42, resource_had_seen_newer: false, .. }));
+}
+
+#[test]
+fn equal_token_policies_on_a_live_leader() {
+    let policy = |p: &str| {
+        let s = parse(&format!(
+            r#"{{"format":"leaselab.scenario/1","until_ms":10000,"nodes":[{{"id":"a"}}],"resource":{{"equal_token":"{p}"}},"work":{{"every_ms":3000}}}}"#
+        ));
+        outcomes(&run(&s)).into_iter().map(|(_, o)| o).collect::<Vec<_>>()
+    };
+    use WriteOutcome::*;
+    assert_eq!(policy("accept"), [Accepted, Accepted, Accepted, Accepted], "one leader writes many times per term");
+    assert_eq!(policy("reject"), [Accepted, RejectedStale, RejectedStale, RejectedStale]);
+    assert_eq!(policy("dedupe"), [Accepted, Accepted, Accepted, Accepted], "distinct op ids all apply");
+}
+
+#[test]
+fn dedupe_applies_a_retried_write_once() {
+    let s = parse(
+        r#"{"format":"leaselab.scenario/1","until_ms":5000,"nodes":[],"resource":{"equal_token":"dedupe"},"events":[
+        {"at_ms":100,"do":"raw_write","token":9,"value":"pay 10","op_id":"op-1"},
+        {"at_ms":200,"do":"raw_write","token":9,"value":"pay 10","op_id":"op-1"},
+        {"at_ms":300,"do":"raw_write","token":9,"value":"pay 20","op_id":"op-2"}]}"#,
+    );
+    let sim = run(&s);
+    let got: Vec<WriteOutcome> = outcomes(&sim).into_iter().map(|(_, o)| o).collect();
+    assert_eq!(got, [WriteOutcome::Accepted, WriteOutcome::Duplicate, WriteOutcome::Accepted]);
+    assert_eq!(sim.snapshot().resource.accepted, 2);
+}
+
+#[test]
+fn turning_fencing_off_mid_run_lets_the_next_stale_write_through() {
+    let zombie = builtin("harbor-zombie");
+    let mut sim = Sim::new(zombie.config.clone()).expect("valid");
+    sim.advance_to(59_000);
+    sim.apply(Command::SetFencing { on: false }).expect("valid command");
+    sim.run_to_end();
+    let chen = outcomes(&sim).into_iter().find(|(op, _)| op == "chen-8").expect("Chen's prepared write");
+    assert_eq!(chen.1, WriteOutcome::Accepted);
+}
+
+#[test]
+fn live_commands_are_checked_and_nonsense_is_ignored_visibly() {
+    let mut sim = Sim::new(builtin("harbor-zombie").config).expect("valid");
+    sim.advance_to(1_000);
+    assert!(sim.apply(Command::Pause { node: "nobody".into(), for_ms: None }).is_err());
+    assert!(sim.apply(Command::Pause { node: "chen".into(), for_ms: Some(0) }).is_err());
+    assert!(sim.interventions().is_empty(), "refused commands leave no trace");
+    sim.apply(Command::Resume { node: "chen".into() }).expect("well-formed");
+    assert!(matches!(sim.trace().last().map(|e| &e.event), Some(TraceEvent::CommandIgnored { .. })));
+}
+
+#[test]
+fn step_advances_one_observable_event_at_a_time() {
+    let mut sim = Sim::new(builtin("harbor-zombie").config).expect("valid");
+    let mut last = 0;
+    for _ in 0..50 {
+        let added = sim.step();
+        assert!(added >= 1);
+        assert!(sim.now_ms() >= last);
+        last = sim.now_ms();
+    }
+    assert!(!sim.finished());
+}
