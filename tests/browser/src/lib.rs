@@ -1,0 +1,770 @@
+//! Test harness for LeaseLab's browser tests.
+//!
+//! [`Browser::start`] serves the built app (`dist/`, or `$LEASELAB_DIST`) with a tiny static file
+//! server on 127.0.0.1 **under a sub-path** (`/sub/path/`, proving that the build uses relative
+//! URLs), starts Debian's `/usr/bin/chromedriver` on a free port, and opens a headless
+//! `/usr/bin/chromium` session with a fresh profile. Nothing is ever downloaded.
+//!
+//! Every test should go through [`with_browser`], which bounds the test in time, saves a
+//! screenshot and the console log on failure, and closes the session. All processes and the
+//! server are also stopped by `Drop` guards, so a panicking test cleans up too.
+//!
+//! Elements are addressed by their `data-testid` attribute.
+
+use anyhow::{anyhow, bail, ensure, Context, Result};
+use fantoccini::wd::WebDriverCompatibleCommand;
+use fantoccini::{Client, ClientBuilder, Locator};
+use serde_json::{json, Value};
+use std::collections::BTreeMap;
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{Shutdown, TcpListener, TcpStream};
+use std::os::unix::process::CommandExt;
+use std::path::{Component, Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
+
+/// The sub-path under which the test server exposes dist/.
+pub const SUB_PATH: &str = "/sub/path/";
+
+/// How often `wait_for` polls.
+const POLL: Duration = Duration::from_millis(100);
+
+/// Tests in one binary run one browser at a time (the machine has 2 cores).
+static ONE_BROWSER: Mutex<()> = Mutex::new(());
+
+// ---------------------------------------------------------------------------------------------
+// Paths and configuration
+
+/// The workspace root (two levels above this crate).
+pub fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .ancestors()
+        .nth(2)
+        .expect("tests/browser lives two levels below the workspace root")
+        .to_path_buf()
+}
+
+/// The built app: `$LEASELAB_DIST`, else `<root>/dist`.
+pub fn dist_dir() -> PathBuf {
+    std::env::var_os("LEASELAB_DIST")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| workspace_root().join("dist"))
+}
+
+/// Where screenshots go: `<root>/target/screenshots`.
+pub fn screenshot_dir() -> PathBuf {
+    workspace_root().join("target").join("screenshots")
+}
+
+fn env_path(var: &str, default: &str) -> PathBuf {
+    std::env::var_os(var)
+        .map(PathBuf::from)
+        .unwrap_or_else(|| PathBuf::from(default))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Running a test
+
+/// Starts a browser on the app, runs `body` with it for at most `limit`, then closes everything.
+/// On failure (error or time-out) saves `target/screenshots/<name>-failure.png` and prints the
+/// browser console.
+pub async fn with_browser<F>(name: &str, limit: Duration, body: F) -> Result<()>
+where
+    F: AsyncFnOnce(&Browser) -> Result<()>,
+{
+    let browser = tokio::time::timeout(Duration::from_secs(60), Browser::start())
+        .await
+        .map_err(|_| anyhow!("starting the browser took more than 60 s"))??;
+    let result = match tokio::time::timeout(limit, body(&browser)).await {
+        Ok(r) => r,
+        Err(_) => Err(anyhow!("test `{name}` timed out after {limit:?}")),
+    };
+    if result.is_err() {
+        let shot = screenshot_dir().join(format!("{name}-failure.png"));
+        let limit = Duration::from_secs(10);
+        if let Ok(Ok(())) = tokio::time::timeout(limit, browser.screenshot(&shot)).await {
+            eprintln!("failure screenshot: {}", shot.display());
+        }
+        if let Ok(Ok(all)) = tokio::time::timeout(limit, browser.console()).await {
+            eprintln!("browser console ({} entries):", all.len());
+            for e in all {
+                eprintln!("  {e}");
+            }
+        }
+        eprintln!("requests served: {:?}", browser.server.requests());
+    }
+    browser.close().await;
+    result
+}
+
+// ---------------------------------------------------------------------------------------------
+// The browser
+
+/// One console message from the browser log.
+#[derive(Clone, Debug)]
+pub struct LogEntry {
+    /// "SEVERE", "WARNING", "INFO", "DEBUG".
+    pub level: String,
+    /// e.g. "console-api", "javascript", "network".
+    pub source: String,
+    pub message: String,
+}
+
+impl LogEntry {
+    pub fn is_error(&self) -> bool {
+        self.level == "SEVERE"
+    }
+    pub fn is_panic(&self) -> bool {
+        self.message.contains("panicked at") || self.message.contains("RuntimeError: unreachable")
+    }
+}
+
+impl std::fmt::Display for LogEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "[{} {}] {}", self.level, self.source, self.message)
+    }
+}
+
+/// What an element looked like when it was read.
+#[derive(Clone, Debug, Default)]
+pub struct ElementState {
+    pub tag: String,
+    /// Rendered text (`innerText`, or `textContent` for SVG elements).
+    pub text: String,
+    pub attrs: BTreeMap<String, String>,
+    /// The `value` of form controls.
+    pub value: Option<String>,
+}
+
+impl ElementState {
+    pub fn attr(&self, name: &str) -> Option<&str> {
+        self.attrs.get(name).map(String::as_str)
+    }
+}
+
+/// A headless Chromium session on the app, served under [`SUB_PATH`].
+pub struct Browser {
+    client: Client,
+    base_url: String,
+    console_seen: Mutex<Vec<LogEntry>>,
+    // Dropped in this order, after the client.
+    driver: ChromeDriver,
+    server: StaticServer,
+    _one_at_a_time: MutexGuard<'static, ()>,
+}
+
+impl Browser {
+    // The guard is meant to be held for the whole session: each #[tokio::test] has its own
+    // thread and runtime, so a waiting test blocks only itself.
+    #[allow(clippy::await_holding_lock)]
+    pub async fn start() -> Result<Browser> {
+        let guard = ONE_BROWSER
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let dist = dist_dir();
+        ensure!(
+            dist.join("index.html").is_file(),
+            "{} has no index.html: build the app first with `cargo xtask dist` (or run everything \
+             with `cargo xtask test`)",
+            dist.display()
+        );
+        let chromium = env_path("LEASELAB_CHROMIUM", "/usr/bin/chromium");
+        let chromedriver = env_path("LEASELAB_CHROMEDRIVER", "/usr/bin/chromedriver");
+        for (p, pkg) in [(&chromium, "chromium"), (&chromedriver, "chromium-driver")] {
+            ensure!(
+                p.exists(),
+                "{} is missing: install Debian's `{pkg}` package (cargo xtask test does this)",
+                p.display()
+            );
+        }
+
+        let server = StaticServer::start(&dist, SUB_PATH)?;
+        let base_url = format!("http://127.0.0.1:{}{SUB_PATH}", server.port);
+        let driver = ChromeDriver::start(&chromedriver)?;
+
+        let profile = driver.scratch.join("profile");
+        let caps = json!({
+            "browserName": "chrome",
+            "goog:chromeOptions": {
+                "binary": chromium.to_string_lossy(),
+                "args": [
+                    "--headless=new",
+                    "--no-sandbox",
+                    "--disable-gpu",
+                    "--disable-background-networking",
+                    "--disable-component-update",
+                    "--disable-sync",
+                    "--no-first-run",
+                    "--window-size=1280,900",
+                    format!("--user-data-dir={}", profile.display()),
+                ],
+            },
+            "goog:loggingPrefs": { "browser": "ALL" },
+            "timeouts": { "pageLoad": 30_000, "script": 15_000, "implicit": 0 },
+        });
+        let caps = match caps {
+            Value::Object(map) => map,
+            _ => unreachable!(),
+        };
+        let webdriver_url = format!("http://127.0.0.1:{}", driver.port);
+        let mut last_err = None;
+        let deadline = Instant::now() + Duration::from_secs(30);
+        let client = loop {
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(caps.clone())
+                .connect(&webdriver_url)
+                .await
+            {
+                Ok(c) => break c,
+                Err(e) if Instant::now() < deadline => {
+                    last_err = Some(e);
+                    tokio::time::sleep(Duration::from_millis(200)).await;
+                }
+                Err(e) => {
+                    bail!(
+                        "could not open a Chromium session through chromedriver: {e} \
+                         (earlier: {last_err:?}); chromedriver log:\n{}",
+                        driver.log_tail()
+                    )
+                }
+            }
+        };
+        Ok(Browser {
+            client,
+            base_url,
+            console_seen: Mutex::new(Vec::new()),
+            driver,
+            server,
+            _one_at_a_time: guard,
+        })
+    }
+
+    /// The raw fantoccini client, for anything the helpers do not cover.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The app's URL (under the sub-path) with `query` appended, e.g. `"?lang=zh"` or `""`.
+    pub fn url(&self, query: &str) -> String {
+        format!("{}{query}", self.base_url)
+    }
+
+    /// Requests that the static server answered (path, status), oldest first.
+    pub fn requests(&self) -> Vec<(String, u16)> {
+        self.server.requests()
+    }
+
+    /// Navigates to the app with `query` (e.g. `"?scenario=harbor-zombie&speed=64"`).
+    pub async fn open(&self, query: &str) -> Result<()> {
+        let url = self.url(query);
+        self.client
+            .goto(&url)
+            .await
+            .with_context(|| format!("opening {url}"))
+    }
+
+    /// Runs JavaScript in the page (`arguments[i]` are `args`) and returns its result.
+    pub async fn eval(&self, script: &str, args: Vec<Value>) -> Result<Value> {
+        Ok(self.client.execute(script, args).await?)
+    }
+
+    /// The element `[data-testid=<testid>]` as it is now, or `None` if there is none.
+    pub async fn element(&self, testid: &str) -> Result<Option<ElementState>> {
+        const READ: &str = r#"
+            const el = document.querySelector('[data-testid="' + CSS.escape(arguments[0]) + '"]');
+            if (!el) return null;
+            const attrs = {};
+            for (const a of el.attributes) attrs[a.name] = a.value;
+            const text = (typeof el.innerText === 'string') ? el.innerText : el.textContent;
+            const value = ('value' in el && typeof el.value === 'string') ? el.value : null;
+            return { tag: el.tagName.toLowerCase(), text: text || '', attrs, value };
+        "#;
+        let v = self.eval(READ, vec![json!(testid)]).await?;
+        if v.is_null() {
+            return Ok(None);
+        }
+        let attrs = v["attrs"]
+            .as_object()
+            .map(|m| {
+                m.iter()
+                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
+                    .collect()
+            })
+            .unwrap_or_default();
+        Ok(Some(ElementState {
+            tag: v["tag"].as_str().unwrap_or_default().to_string(),
+            text: v["text"].as_str().unwrap_or_default().to_string(),
+            attrs,
+            value: v["value"].as_str().map(str::to_string),
+        }))
+    }
+
+    /// Polls until `[data-testid=<testid>]` exists and `pred` holds for it, or fails after
+    /// `timeout` with the last state seen.
+    pub async fn wait_for(
+        &self,
+        testid: &str,
+        pred: impl Fn(&ElementState) -> bool,
+        timeout: Duration,
+    ) -> Result<ElementState> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            let state = self.element(testid).await?;
+            if let Some(s) = &state {
+                if pred(s) {
+                    return Ok(s.clone());
+                }
+            }
+            if Instant::now() >= deadline {
+                bail!(
+                    "waited {timeout:?} for [data-testid={testid}] to match; last seen: {}",
+                    match state {
+                        None => "no such element".to_string(),
+                        Some(s) => format!("{s:?}"),
+                    }
+                );
+            }
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Polls until the JavaScript `script` (a function body, e.g. `return x > 1;`) returns
+    /// `true`, or fails after `timeout`, naming `what` was awaited.
+    pub async fn wait_until_js(&self, what: &str, script: &str, timeout: Duration) -> Result<()> {
+        let deadline = Instant::now() + timeout;
+        loop {
+            if self.eval(script, vec![]).await?.as_bool() == Some(true) {
+                return Ok(());
+            }
+            ensure!(Instant::now() < deadline, "waited {timeout:?} for {what}");
+            tokio::time::sleep(POLL).await;
+        }
+    }
+
+    /// Waits (up to `timeout`) until `[data-testid=<testid>]` exists.
+    pub async fn wait_exists(&self, testid: &str, timeout: Duration) -> Result<ElementState> {
+        self.wait_for(testid, |_| true, timeout).await
+    }
+
+    /// The text of `[data-testid=<testid>]`; fails if there is no such element.
+    pub async fn text_of(&self, testid: &str) -> Result<String> {
+        Ok(self
+            .element(testid)
+            .await?
+            .ok_or_else(|| anyhow!("no element [data-testid={testid}]"))?
+            .text)
+    }
+
+    /// An attribute of `[data-testid=<testid>]` (`None` if the attribute is absent); fails if
+    /// there is no such element.
+    pub async fn attr_of(&self, testid: &str, attr: &str) -> Result<Option<String>> {
+        Ok(self
+            .element(testid)
+            .await?
+            .ok_or_else(|| anyhow!("no element [data-testid={testid}]"))?
+            .attr(attr)
+            .map(str::to_string))
+    }
+
+    /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
+    pub async fn click(&self, testid: &str) -> Result<()> {
+        let el = self
+            .client
+            .find(Locator::Css(&testid_selector(testid)))
+            .await
+            .with_context(|| format!("finding [data-testid={testid}] to click it"))?;
+        el.click()
+            .await
+            .with_context(|| format!("clicking [data-testid={testid}]"))?;
+        Ok(())
+    }
+
+    /// Number of elements matching a CSS selector.
+    pub async fn count(&self, css: &str) -> Result<usize> {
+        let v = self
+            .eval(
+                "return document.querySelectorAll(arguments[0]).length;",
+                vec![json!(css)],
+            )
+            .await?;
+        Ok(v.as_u64().unwrap_or(0) as usize)
+    }
+
+    /// Saves a PNG screenshot of the viewport to `path` (parent directories are created).
+    pub async fn screenshot(&self, path: &Path) -> Result<()> {
+        let png = self.client.screenshot().await?;
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, png).with_context(|| format!("writing {}", path.display()))
+    }
+
+    /// Every browser console entry since the session started (any level).
+    pub async fn console(&self) -> Result<Vec<LogEntry>> {
+        let fresh = self.client.issue_cmd(GetBrowserLog).await.context(
+            "reading the browser log (POST /session/{id}/se/log) from chromedriver failed",
+        )?;
+        let mut seen = self.console_seen.lock().unwrap_or_else(|p| p.into_inner());
+        for e in fresh.as_array().cloned().unwrap_or_default() {
+            seen.push(LogEntry {
+                level: e["level"].as_str().unwrap_or_default().to_string(),
+                source: e["source"].as_str().unwrap_or_default().to_string(),
+                message: e["message"].as_str().unwrap_or_default().to_string(),
+            });
+        }
+        Ok(seen.clone())
+    }
+
+    /// Console errors (level SEVERE: `console.error`, uncaught exceptions, Rust panics, failed
+    /// resource loads) since the session started.
+    pub async fn console_errors(&self) -> Result<Vec<LogEntry>> {
+        Ok(self
+            .console()
+            .await?
+            .into_iter()
+            .filter(LogEntry::is_error)
+            .collect())
+    }
+
+    /// Fails if the console has any error or any Rust panic.
+    pub async fn assert_no_console_errors(&self) -> Result<()> {
+        let bad: Vec<LogEntry> = self
+            .console()
+            .await?
+            .into_iter()
+            .filter(|e| e.is_error() || e.is_panic())
+            .collect();
+        ensure!(
+            bad.is_empty(),
+            "browser console has {} error(s):\n{}",
+            bad.len(),
+            bad.iter()
+                .map(|e| format!("  {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        Ok(())
+    }
+
+    /// Fails if the console shows a Rust panic (other errors are tolerated).
+    pub async fn assert_no_panic(&self) -> Result<()> {
+        let bad: Vec<LogEntry> = self
+            .console()
+            .await?
+            .into_iter()
+            .filter(LogEntry::is_panic)
+            .collect();
+        ensure!(
+            bad.is_empty(),
+            "the app panicked:\n{}",
+            bad.iter()
+                .map(|e| format!("  {e}"))
+                .collect::<Vec<_>>()
+                .join("\n")
+        );
+        Ok(())
+    }
+
+    /// Ends the WebDriver session (Chromium quits), then stops chromedriver and the server.
+    pub async fn close(self) {
+        let _ = tokio::time::timeout(Duration::from_secs(10), self.client.clone().close()).await;
+        // Drop does the rest.
+    }
+
+    /// chromedriver's log, last lines (for diagnosing).
+    pub fn driver_log(&self) -> String {
+        self.driver.log_tail()
+    }
+}
+
+/// `[data-testid="…"]`.
+pub fn testid_selector(testid: &str) -> String {
+    format!(
+        "[data-testid=\"{}\"]",
+        testid.replace('\\', "\\\\").replace('"', "\\\"")
+    )
+}
+
+/// chromedriver's (non-W3C, but supported) endpoint for the browser console log. It returns the
+/// entries logged since the previous call.
+#[derive(Debug)]
+struct GetBrowserLog;
+
+impl WebDriverCompatibleCommand for GetBrowserLog {
+    fn endpoint(
+        &self,
+        base: &url::Url,
+        session: Option<&str>,
+    ) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
+        (
+            http::Method::POST,
+            Some(r#"{"type":"browser"}"#.to_string()),
+        )
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// chromedriver (and the Chromium it starts)
+
+struct ChromeDriver {
+    child: Child,
+    port: u16,
+    /// A fresh directory for the Chromium profile and chromedriver's log; removed on drop.
+    scratch: PathBuf,
+}
+
+impl ChromeDriver {
+    fn start(binary: &Path) -> Result<ChromeDriver> {
+        static COUNTER: AtomicU64 = AtomicU64::new(0);
+        let nanos = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .unwrap_or_default()
+            .as_nanos();
+        let scratch = std::env::temp_dir().join(format!(
+            "leaselab-browser-{}-{}-{nanos}",
+            std::process::id(),
+            COUNTER.fetch_add(1, Ordering::Relaxed)
+        ));
+        std::fs::create_dir_all(&scratch)?;
+        let port = free_port()?;
+        let child = Command::new(binary)
+            .arg(format!("--port={port}"))
+            .arg(format!(
+                "--log-path={}",
+                scratch.join("chromedriver.log").display()
+            ))
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            // Its own process group, so the whole tree (chromedriver + Chromium) can be killed.
+            .process_group(0)
+            .spawn()
+            .with_context(|| format!("starting {}", binary.display()))?;
+        let driver = ChromeDriver {
+            child,
+            port,
+            scratch,
+        };
+        let deadline = Instant::now() + Duration::from_secs(20);
+        while TcpStream::connect(("127.0.0.1", port)).is_err() {
+            ensure!(
+                Instant::now() < deadline,
+                "chromedriver did not listen on port {port} within 20 s; log:\n{}",
+                driver.log_tail()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        Ok(driver)
+    }
+
+    fn log_tail(&self) -> String {
+        let log =
+            std::fs::read_to_string(self.scratch.join("chromedriver.log")).unwrap_or_default();
+        let lines: Vec<&str> = log.lines().collect();
+        lines[lines.len().saturating_sub(40)..].join("\n")
+    }
+}
+
+impl Drop for ChromeDriver {
+    fn drop(&mut self) {
+        let pgid = self.child.id() as libc::pid_t;
+        // SAFETY: plain syscalls on ids this harness created.
+        unsafe {
+            libc::kill(-pgid, libc::SIGKILL);
+        }
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+        // Chromium processes that left the group still carry our unique profile path.
+        kill_processes_mentioning(&self.scratch);
+        let _ = std::fs::remove_dir_all(&self.scratch);
+    }
+}
+
+/// Kills (by pid) the processes whose command line contains `marker`.
+fn kill_processes_mentioning(marker: &Path) {
+    let marker = marker.to_string_lossy().into_owned();
+    let Ok(entries) = std::fs::read_dir("/proc") else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|s| s.parse::<libc::pid_t>().ok())
+        else {
+            continue;
+        };
+        let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
+            continue;
+        };
+        if String::from_utf8_lossy(&cmdline).contains(&marker) {
+            // SAFETY: plain syscall.
+            unsafe {
+                libc::kill(pid, libc::SIGKILL);
+            }
+        }
+    }
+}
+
+fn free_port() -> Result<u16> {
+    Ok(TcpListener::bind(("127.0.0.1", 0))?.local_addr()?.port())
+}
+
+// ---------------------------------------------------------------------------------------------
+// The static file server
+
+/// Serves `root` at `http://127.0.0.1:<port><prefix>`; everything outside `prefix` is 404, so an
+/// absolute asset URL in the app shows up as a failed load. Stopped on drop.
+pub struct StaticServer {
+    pub port: u16,
+    stop: Arc<AtomicBool>,
+    log: Arc<Mutex<Vec<(String, u16)>>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl StaticServer {
+    pub fn start(root: &Path, prefix: &str) -> Result<StaticServer> {
+        assert!(prefix.starts_with('/') && prefix.ends_with('/'));
+        let listener = TcpListener::bind(("127.0.0.1", 0))?;
+        listener.set_nonblocking(true)?;
+        let port = listener.local_addr()?.port();
+        let stop = Arc::new(AtomicBool::new(false));
+        let log = Arc::new(Mutex::new(Vec::new()));
+        let (root, prefix) = (root.to_path_buf(), prefix.to_string());
+        let (stop2, log2) = (stop.clone(), log.clone());
+        let thread = std::thread::spawn(move || {
+            while !stop2.load(Ordering::Relaxed) {
+                match listener.accept() {
+                    Ok((stream, _)) => {
+                        let (root, prefix, log) = (root.clone(), prefix.clone(), log2.clone());
+                        std::thread::spawn(move || {
+                            let _ = handle(stream, &root, &prefix, &log);
+                        });
+                    }
+                    Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
+                        std::thread::sleep(Duration::from_millis(5));
+                    }
+                    Err(_) => std::thread::sleep(Duration::from_millis(5)),
+                }
+            }
+        });
+        Ok(StaticServer {
+            port,
+            stop,
+            log,
+            thread: Some(thread),
+        })
+    }
+
+    /// (path, status) of every request answered so far.
+    pub fn requests(&self) -> Vec<(String, u16)> {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+}
+
+impl Drop for StaticServer {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+        if let Some(t) = self.thread.take() {
+            let _ = t.join();
+        }
+    }
+}
+
+fn handle(
+    mut stream: TcpStream,
+    root: &Path,
+    prefix: &str,
+    log: &Mutex<Vec<(String, u16)>>,
+) -> std::io::Result<()> {
+    stream.set_nonblocking(false)?;
+    stream.set_read_timeout(Some(Duration::from_secs(5)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    let mut reader = BufReader::new(stream.try_clone()?);
+    let mut request_line = String::new();
+    reader.read_line(&mut request_line)?;
+    // Skip the headers.
+    loop {
+        let mut line = String::new();
+        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+            break;
+        }
+    }
+    let mut parts = request_line.split_whitespace();
+    let method = parts.next().unwrap_or("");
+    let target = parts.next().unwrap_or("/");
+    let path = target.split(['?', '#']).next().unwrap_or("/");
+
+    let (status, body, content_type, location) = if method != "GET" && method != "HEAD" {
+        (405, b"method not allowed".to_vec(), "text/plain", None)
+    } else if path == prefix.trim_end_matches('/') {
+        (301, Vec::new(), "text/plain", Some(prefix.to_string()))
+    } else if let Some(rel) = path.strip_prefix(prefix) {
+        let rel = if rel.is_empty() { "index.html" } else { rel };
+        let rel_path = Path::new(rel);
+        let safe = rel_path
+            .components()
+            .all(|c| matches!(c, Component::Normal(_)));
+        match safe.then(|| std::fs::read(root.join(rel_path))) {
+            Some(Ok(data)) => (200, data, content_type_of(rel), None),
+            _ => (404, b"not found".to_vec(), "text/plain", None),
+        }
+    } else {
+        (
+            404,
+            b"not found (outside the sub-path)".to_vec(),
+            "text/plain",
+            None,
+        )
+    };
+    log.lock()
+        .unwrap_or_else(|p| p.into_inner())
+        .push((path.to_string(), status));
+
+    let reason = match status {
+        200 => "OK",
+        301 => "Moved Permanently",
+        404 => "Not Found",
+        _ => "Method Not Allowed",
+    };
+    let mut head = format!(
+        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
+         Cache-Control: no-store\r\nConnection: close\r\n",
+        body.len()
+    );
+    if let Some(loc) = location {
+        head.push_str(&format!("Location: {loc}\r\n"));
+    }
+    head.push_str("\r\n");
+    stream.write_all(head.as_bytes())?;
+    if method != "HEAD" {
+        stream.write_all(&body)?;
+    }
+    stream.flush()?;
+    let _ = stream.shutdown(Shutdown::Write);
+    // Drain whatever the client still sends so the close is clean.
+    let mut sink = [0u8; 512];
+    let _ = reader.get_mut().read(&mut sink);
+    Ok(())
+}
+
+fn content_type_of(path: &str) -> &'static str {
+    match path.rsplit('.').next().unwrap_or("") {
+        "html" => "text/html; charset=utf-8",
+        "js" | "mjs" => "text/javascript; charset=utf-8",
+        "wasm" => "application/wasm",
+        "css" => "text/css; charset=utf-8",
+        "json" => "application/json",
+        "svg" => "image/svg+xml",
+        "png" => "image/png",
+        "ico" => "image/x-icon",
+        "txt" | "md" => "text/plain; charset=utf-8",
+        _ => "application/octet-stream",
+    }
+}

@@ -1,0 +1,87 @@
+//! Smoke test: the built app loads from a sub-path (relative URLs), mounts itself, and logs no
+//! console error. Independent of the UI's details.
+
+use leaselab_browser_tests::{with_browser, SUB_PATH};
+use std::time::Duration;
+
+#[tokio::test]
+async fn app_loads_from_a_sub_path_without_console_errors() -> anyhow::Result<()> {
+    with_browser("smoke", Duration::from_secs(60), async |b| {
+        b.open("").await?;
+
+        // Rust mounted something into <body> besides Trunk's script/link tags.
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let mounted = b
+                .eval(
+                    "return Array.from(document.body.children).some(e => \
+                     !['SCRIPT', 'LINK', 'STYLE'].includes(e.tagName));",
+                    vec![],
+                )
+                .await?;
+            if mounted.as_bool() == Some(true) {
+                break;
+            }
+            anyhow::ensure!(
+                std::time::Instant::now() < deadline,
+                "the app mounted nothing into <body> within 30 s"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+
+        let title = b.client().title().await?;
+        anyhow::ensure!(title == "LeaseLab", "title is {title:?}");
+        let lang = b
+            .eval("return document.documentElement.lang;", vec![])
+            .await?;
+        anyhow::ensure!(
+            lang.as_str().is_some_and(|l| !l.is_empty()),
+            "<html> has no lang attribute: {lang}"
+        );
+
+        // Every request stayed under the sub-path and succeeded: the build uses relative URLs.
+        let requests = b.requests();
+        anyhow::ensure!(
+            requests
+                .iter()
+                .any(|(p, s)| p.ends_with(".wasm") && *s == 200),
+            "the wasm module was not fetched: {requests:?}"
+        );
+        for (path, status) in &requests {
+            anyhow::ensure!(
+                path.starts_with(SUB_PATH) && *status == 200,
+                "request {path} answered {status}: an asset URL is absolute or missing \
+                 (all requests: {requests:?})"
+            );
+        }
+
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// The harness itself reports console errors (so "no console error" assertions mean something).
+#[tokio::test]
+async fn harness_sees_console_errors() -> anyhow::Result<()> {
+    with_browser("harness-console", Duration::from_secs(60), async |b| {
+        b.open("").await?;
+        b.eval("console.error('leaselab-harness-probe');", vec![])
+            .await?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            let errors = b.console_errors().await?;
+            if errors
+                .iter()
+                .any(|e| e.message.contains("leaselab-harness-probe"))
+            {
+                return Ok(());
+            }
+            anyhow::ensure!(
+                std::time::Instant::now() < deadline,
+                "console.error was not seen through chromedriver's log endpoint: {errors:?}"
+            );
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    })
+    .await
+}

@@ -1,0 +1,470 @@
+//! LeaseLab's build and test tasks, run as `cargo xtask <task>` from anywhere in the repository.
+//!
+//! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
+//! * `test`  — install what is missing (browser too), then run every test, stopping at the first
+//!   failure: native tests, the release web build (`dist`), the browser tests
+//! * `dist`  — release web build into `dist/` (relative URLs), with a gzip size report and budget
+//!
+//! Nothing here downloads anything except through the package registries (`cargo install`,
+//! `rustup target add`, `apt-get`). Trunk runs offline and finds `wasm-bindgen` on PATH.
+
+use anyhow::{bail, ensure, Context, Result};
+use flate2::{write::GzEncoder, Compression};
+use std::ffi::OsStr;
+use std::fmt::Write as _;
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+use std::process::{Command, ExitCode};
+
+/// The Trunk version this repository is built with (also required by Trunk.toml).
+const TRUNK_VERSION: &str = "0.21.14";
+/// The Rust target of the browser app.
+const WASM_TARGET: &str = "wasm32-unknown-unknown";
+/// Where `cargo xtask serve` serves the app.
+const SERVE_ADDRESS: &str = "127.0.0.1";
+const SERVE_PORT: u16 = 8080;
+/// Budget for the compressed page (gzip of every .wasm, .js and .css file in dist/).
+const BUDGET_BYTES: u64 = 250_000;
+/// Debian's browser and WebDriver, used by the browser tests.
+const CHROMIUM: &str = "/usr/bin/chromium";
+const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+
+const USAGE: &str = "\
+usage: cargo xtask <task>
+
+tasks:
+  serve   install missing tools, then serve the app at http://127.0.0.1:8080 (trunk serve)
+  test    install missing tools (and Chromium), then run all tests: native, web build, browser
+  dist    release web build into dist/ (works from any sub-path) and print gzip sizes";
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.first().map(String::as_str) {
+        Some("serve") => serve(),
+        Some("test") => test(),
+        Some("dist") => dist(),
+        Some("-h" | "--help" | "help") => {
+            println!("{USAGE}");
+            Ok(())
+        }
+        Some(other) => {
+            eprintln!("unknown task `{other}`\n\n{USAGE}");
+            return ExitCode::from(2);
+        }
+        None => {
+            eprintln!("{USAGE}");
+            return ExitCode::from(2);
+        }
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("\nxtask: error: {err:#}");
+            ExitCode::FAILURE
+        }
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tasks
+
+fn serve() -> Result<()> {
+    let root = workspace_root();
+    header("Checking tools");
+    ensure_web_tools(&root)?;
+    header("Fetching crates (Trunk runs cargo offline)");
+    run(cargo().arg("fetch").current_dir(&root))?;
+    header("Serving LeaseLab");
+    let url = format!("http://{SERVE_ADDRESS}:{SERVE_PORT}");
+    println!("LeaseLab will be at {url} once the first build finishes (Ctrl-C stops the server).");
+    println!("{url}");
+    run(trunk()
+        .args(["serve", "--address", SERVE_ADDRESS, "--port"])
+        .arg(SERVE_PORT.to_string())
+        .current_dir(&root))
+}
+
+fn test() -> Result<()> {
+    let root = workspace_root();
+    header("Checking tools");
+    ensure_web_tools(&root)?;
+    ensure_browser()?;
+
+    header("[1/3] Native tests: cargo test -p leaselab");
+    run(cargo().args(["test", "-p", "leaselab"]).current_dir(&root))?;
+
+    header("[2/3] Release web build into dist/ (cargo xtask dist)");
+    let dist_dir = build_dist(&root)?;
+
+    header("[3/3] Browser tests: cargo test -p leaselab-browser-tests");
+    run(cargo()
+        .args([
+            "test",
+            "-p",
+            "leaselab-browser-tests",
+            "--",
+            "--test-threads=1",
+        ])
+        .env("LEASELAB_DIST", &dist_dir)
+        .env("LEASELAB_CHROMIUM", CHROMIUM)
+        .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
+        .current_dir(&root))?;
+
+    header("All tests passed");
+    Ok(())
+}
+
+fn dist() -> Result<()> {
+    let root = workspace_root();
+    header("Checking tools");
+    ensure_web_tools(&root)?;
+    build_dist(&root).map(|_| ())
+}
+
+/// Release build into `<root>/dist`, checked for relative URLs, with a size report and budget
+/// check. Returns the dist directory. Expects the tools to be installed.
+fn build_dist(root: &Path) -> Result<PathBuf> {
+    let dist_dir = root.join("dist");
+    header("Fetching crates (Trunk runs cargo offline)");
+    run(cargo().arg("fetch").current_dir(root))?;
+    header("Trunk release build into dist/");
+    run(trunk()
+        .args(["build", "--release", "--offline", "--dist"])
+        .arg(&dist_dir)
+        .current_dir(root))?;
+    check_relative_urls(&dist_dir.join("index.html"))?;
+    header("Bundle size");
+    size_report(&dist_dir)?;
+    Ok(dist_dir)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tool installation (each check is a no-op when the right version is already there)
+
+fn ensure_web_tools(root: &Path) -> Result<()> {
+    add_cargo_bin_to_path();
+
+    // The wasm32 target.
+    let installed = capture(Command::new("rustup").args(["target", "list", "--installed"]))
+        .context("`rustup` is needed to add the wasm32-unknown-unknown target")?;
+    if installed.lines().any(|l| l.trim() == WASM_TARGET) {
+        println!("ok: rust target {WASM_TARGET}");
+    } else {
+        run(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
+    }
+
+    // Trunk.
+    let trunk_version = capture(Command::new("trunk").arg("--version")).ok();
+    if trunk_version.as_deref().map(version_word) == Some(TRUNK_VERSION) {
+        println!("ok: trunk {TRUNK_VERSION}");
+    } else {
+        println!(
+            "trunk {TRUNK_VERSION} needed (found: {})",
+            trunk_version.as_deref().map(str::trim).unwrap_or("none")
+        );
+        run(cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]))?;
+    }
+
+    // wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
+    let wanted = wasm_bindgen_lock_version(root)?;
+    let pinned = trunk_toml_wasm_bindgen(root)?;
+    ensure!(
+        pinned == wanted,
+        "Trunk.toml pins wasm_bindgen = \"{pinned}\" but Cargo.lock has wasm-bindgen {wanted}: \
+         set `wasm_bindgen = \"{wanted}\"` under [tools] in Trunk.toml"
+    );
+    let found = capture(Command::new("wasm-bindgen").arg("--version")).ok();
+    if found.as_deref().map(version_word) == Some(wanted.as_str()) {
+        println!("ok: wasm-bindgen {wanted}");
+    } else {
+        println!(
+            "wasm-bindgen {wanted} needed (found: {})",
+            found.as_deref().map(str::trim).unwrap_or("none")
+        );
+        run(cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]))?;
+    }
+    Ok(())
+}
+
+fn ensure_browser() -> Result<()> {
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
+        .into_iter()
+        .filter(|p| !Path::new(p).exists())
+        .collect();
+    if missing.is_empty() {
+        println!("ok: {CHROMIUM} and {CHROMEDRIVER}");
+        return Ok(());
+    }
+    let uid = capture(Command::new("id").arg("-u")).unwrap_or_default();
+    if uid.trim() != "0" {
+        bail!(
+            "the browser tests need Debian's `chromium` and `chromium-driver` packages \
+             ({} missing) and this user is not root: install them with\n  \
+             sudo apt-get update && sudo apt-get install -y chromium chromium-driver",
+            missing.join(", ")
+        );
+    }
+    println!(
+        "missing {}: installing Debian's chromium and chromium-driver",
+        missing.join(", ")
+    );
+    run(Command::new("apt-get").arg("update"))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "chromium", "chromium-driver"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    for p in [CHROMIUM, CHROMEDRIVER] {
+        ensure!(
+            Path::new(p).exists(),
+            "{p} is still missing after apt-get install"
+        );
+    }
+    Ok(())
+}
+
+/// `cargo install` puts binaries in `$CARGO_HOME/bin`; make sure this process and its children
+/// find them even when that directory is not on the user's PATH.
+fn add_cargo_bin_to_path() {
+    let cargo_home = std::env::var_os("CARGO_HOME")
+        .map(PathBuf::from)
+        .or_else(|| std::env::var_os("HOME").map(|h| PathBuf::from(h).join(".cargo")));
+    let Some(bin) = cargo_home.map(|h| h.join("bin")) else {
+        return;
+    };
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    if std::env::split_paths(&path).any(|p| p == bin) {
+        return;
+    }
+    let joined = std::env::join_paths(std::iter::once(bin).chain(std::env::split_paths(&path)))
+        .expect("PATH entries contain no separator");
+    // Single-threaded at this point; children inherit the new PATH.
+    std::env::set_var("PATH", joined);
+}
+
+/// "trunk 0.21.14\n" -> "0.21.14"; "wasm-bindgen 0.2.130 (abc)" -> "0.2.130".
+fn version_word(output: &str) -> &str {
+    output.split_whitespace().nth(1).unwrap_or("")
+}
+
+/// The version of the `wasm-bindgen` package in Cargo.lock.
+fn wasm_bindgen_lock_version(root: &Path) -> Result<String> {
+    let lock_path = root.join("Cargo.lock");
+    let lock = std::fs::read_to_string(&lock_path)
+        .with_context(|| format!("reading {}", lock_path.display()))?;
+    for block in lock.split("[[package]]") {
+        let field = |key: &str| {
+            block.lines().find_map(|l| {
+                let (k, v) = l.split_once('=')?;
+                (k.trim() == key).then(|| v.trim().trim_matches('"').to_string())
+            })
+        };
+        if field("name").as_deref() == Some("wasm-bindgen") {
+            return field("version").context("wasm-bindgen entry in Cargo.lock has no version");
+        }
+    }
+    bail!("Cargo.lock has no `wasm-bindgen` package (is the web app's dependency missing?)")
+}
+
+/// The `wasm_bindgen` version pinned under `[tools]` in Trunk.toml.
+fn trunk_toml_wasm_bindgen(root: &Path) -> Result<String> {
+    let path = root.join("Trunk.toml");
+    let text =
+        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let mut in_tools = false;
+    for line in text.lines() {
+        let line = line.split('#').next().unwrap_or("").trim();
+        if line.starts_with('[') {
+            in_tools = line == "[tools]";
+        } else if in_tools {
+            if let Some((k, v)) = line.split_once('=') {
+                if k.trim() == "wasm_bindgen" {
+                    return Ok(v.trim().trim_matches('"').to_string());
+                }
+            }
+        }
+    }
+    bail!("Trunk.toml must pin `wasm_bindgen = \"X.Y.Z\"` under [tools]")
+}
+
+// ---------------------------------------------------------------------------------------------
+// dist/ checks
+
+/// Fails if the generated index.html refers to its assets with absolute paths or URLs (which
+/// would break serving dist/ from a sub-path), or does not load every asset as `./<file>`.
+fn check_relative_urls(index: &Path) -> Result<()> {
+    let html =
+        std::fs::read_to_string(index).with_context(|| format!("reading {}", index.display()))?;
+    // Values of href=/src= attributes and of the loader's `from '…'` / `module_or_path: '…'`.
+    let mut refs = Vec::new();
+    for key in ["href=", "src=", "from ", "module_or_path:"] {
+        for (at, _) in html.match_indices(key) {
+            let rest = html[at + key.len()..].trim_start();
+            let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
+                continue;
+            };
+            let value = &rest[1..];
+            refs.push(value[..value.find(quote).unwrap_or(value.len())].to_string());
+        }
+    }
+    let absolute: Vec<&String> = refs
+        .iter()
+        .filter(|r| r.starts_with('/') || r.contains("://"))
+        .collect();
+    ensure!(
+        absolute.is_empty(),
+        "{} uses absolute URLs {absolute:?}; they break serving from a sub-path (check \
+         public_url in Trunk.toml)",
+        index.display()
+    );
+    let dir = index
+        .parent()
+        .context("index.html has a parent directory")?;
+    for entry in std::fs::read_dir(dir)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        // Top-level assets; wasm-bindgen snippets live in snippets/ and are imported by the JS.
+        if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) {
+            let wanted = format!("./{name}");
+            ensure!(
+                refs.contains(&wanted),
+                "{} does not load {wanted} (found references {refs:?})",
+                index.display()
+            );
+        }
+    }
+    ensure!(
+        refs.iter()
+            .any(|r| r.starts_with("./leaselab-web-") && r.ends_with(".js")),
+        "{} does not load ./leaselab-web-*.js (unexpected Trunk output)",
+        index.display()
+    );
+    println!(
+        "ok: {} uses relative URLs only (./leaselab-web-…)",
+        index.display()
+    );
+    Ok(())
+}
+
+fn size_report(dist_dir: &Path) -> Result<()> {
+    let mut files = Vec::new();
+    collect_files(dist_dir, &mut files)?;
+    files.sort();
+    ensure!(!files.is_empty(), "{} is empty", dist_dir.display());
+
+    let mut table = String::new();
+    let (mut raw_all, mut gz_all, mut raw_page, mut gz_page) = (0u64, 0u64, 0u64, 0u64);
+    writeln!(
+        table,
+        "{:<48} {:>12} {:>12}",
+        "file", "raw bytes", "gzip bytes"
+    )?;
+    for file in &files {
+        let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
+        let raw = data.len() as u64;
+        let gz = gzip_len(&data)?;
+        let name = file
+            .strip_prefix(dist_dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        writeln!(table, "{name:<48} {raw:>12} {gz:>12}")?;
+        raw_all += raw;
+        gz_all += gz;
+        if matches!(
+            file.extension().and_then(OsStr::to_str),
+            Some("wasm" | "js" | "css")
+        ) {
+            raw_page += raw;
+            gz_page += gz;
+        }
+    }
+    writeln!(table, "{:<48} {raw_all:>12} {gz_all:>12}", "all files")?;
+    writeln!(
+        table,
+        "{:<48} {raw_page:>12} {gz_page:>12}",
+        "page (wasm + js + css)"
+    )?;
+    print!("{table}");
+    println!(
+        "compressed page: {gz_page} bytes ({:.1} KB); budget: {BUDGET_BYTES} bytes ({} KB)",
+        gz_page as f64 / 1000.0,
+        BUDGET_BYTES / 1000
+    );
+    ensure!(
+        gz_page <= BUDGET_BYTES,
+        "the compressed page is {gz_page} bytes, over the {BUDGET_BYTES}-byte budget"
+    );
+    println!("ok: within budget");
+    Ok(())
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> Result<()> {
+    for entry in std::fs::read_dir(dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_files(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
+}
+
+fn gzip_len(data: &[u8]) -> Result<u64> {
+    let mut enc = GzEncoder::new(Vec::new(), Compression::best());
+    enc.write_all(data)?;
+    Ok(enc.finish()?.len() as u64)
+}
+
+// ---------------------------------------------------------------------------------------------
+// Processes
+
+fn workspace_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .expect("xtask/ lives in the workspace root")
+        .to_path_buf()
+}
+
+fn cargo() -> Command {
+    Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()))
+}
+
+fn trunk() -> Command {
+    let mut cmd = Command::new("trunk");
+    // Trunk's update check would reach out to the network; there is nothing to check.
+    cmd.env("TRUNK_SKIP_VERSION_CHECK", "true");
+    cmd
+}
+
+fn header(title: &str) {
+    println!("\n==== {title} ====");
+}
+
+fn describe(cmd: &Command) -> String {
+    std::iter::once(cmd.get_program())
+        .chain(cmd.get_args())
+        .map(|s| s.to_string_lossy().into_owned())
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Runs a command with inherited stdio; fails unless it exits 0.
+fn run(cmd: &mut Command) -> Result<()> {
+    let shown = describe(cmd);
+    println!("$ {shown}");
+    let _ = std::io::stdout().flush();
+    let status = cmd
+        .status()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    ensure!(status.success(), "`{shown}` failed ({status})");
+    Ok(())
+}
+
+/// Runs a command and returns its stdout; fails unless it exits 0.
+fn capture(cmd: &mut Command) -> Result<String> {
+    let shown = describe(cmd);
+    let out = cmd
+        .output()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    ensure!(out.status.success(), "`{shown}` failed ({})", out.status);
+    Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
