@@ -62,6 +62,213 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// Declares [`Ui`], its `[en, zh]` texts and [`Ui::ALL`] from one list, so a variant without
+/// both texts, or missing from `ALL`, cannot exist.
+macro_rules! ui_table {
+    ($( $name:ident => [$en:expr, $zh:expr], )*) => {
+        /// Every piece of text the app's own chrome shows (the scene, the panel, the controls).
+        /// Story lines of the log come from [`crate::story::narrate`]; titles of scenarios from
+        /// their files.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+        pub enum Ui {
+            $( $name, )*
+        }
+
+        impl Ui {
+            /// Every variant, in declaration order.
+            pub const ALL: &'static [Ui] = &[ $( Ui::$name, )* ];
+
+            /// The text in `lang`. May hold `{name}` placeholders for [`fill`].
+            pub fn text(self, lang: Lang) -> &'static str {
+                match self {
+                    $( Ui::$name => lang.pick([$en, $zh]), )*
+                }
+            }
+        }
+    };
+}
+
+ui_table! {
+    // ----- page -----
+    AppTitle => ["LeaseLab", "LeaseLab 租约实验室"],
+    AppTagline => ["Lease-based leader election and fencing tokens, told as a harbor fable",
+                   "基于租约的选主与围栏令牌——一个渔港的故事"],
+    SwitchLanguage => ["中文", "English（英文）"],
+    SwitchLanguageHint => ["Show the page in Simplified Chinese", "将页面切换为英文"],
+    Scenario => ["Scenario", "场景"],
+    // ----- controls -----
+    Play => ["Play", "播放"],
+    Pause => ["Pause", "暂停"],
+    PlayHint => ["Let virtual time run", "让虚拟时间流动"],
+    Step => ["Step", "单步"],
+    StepHint => ["Run the engine to its next event", "让引擎走到下一个事件"],
+    Reset => ["Reset", "重来"],
+    ResetHint => ["Start this scenario again from 0 ms", "从 0 毫秒重新开始本场景"],
+    Speed => ["Speed", "速度"],
+    SpeedHint => ["Virtual milliseconds per real millisecond", "每个真实毫秒推进的虚拟毫秒数"],
+    VirtualTime => ["Virtual time", "虚拟时间"],
+    Ms => ["ms", "毫秒"],
+    RunOver => ["The run has ended. Press Reset to watch it again.", "本轮已结束。按“重来”再看一遍。"],
+    FencingOn => ["Verifier on duty · fencing ON", "验旗人在岗 · 围栏开启"],
+    FencingOff => ["No verifier · fencing OFF", "验旗人不在 · 围栏关闭"],
+    FencingHint => ["SetFencing: turn the resource's token check on or off",
+                    "SetFencing：打开或关闭资源端的令牌核对"],
+    RevokeLease => ["Run the sand out now", "立刻让沙漏漏尽"],
+    RevokeHint => ["RevokeLease: the dockmaster strikes the holder's name now",
+                   "RevokeLease：领班立刻划掉当值者的名字"],
+    // ----- flag-bearers -----
+    Crew => ["Flag-bearers", "掌旗人"],
+    NoCrew => ["No flag-bearers in this scenario: the flags come straight from outside.",
+               "这个场景没有掌旗人：旗号直接从外面送来。"],
+    Sleep => ["Put to sleep", "让他睡着"],
+    Wake => ["Wake up", "叫醒"],
+    SleepHint => ["Pause / Resume: freeze the process (a GC pause) or let it run on",
+                  "Pause / Resume：冻结进程（如 GC 停顿）或让它继续"],
+    Crash => ["Send home", "让他离岗"],
+    Restart => ["Bring back", "重新上岗"],
+    CrashHint => ["Crash / Restart: kill the process, or start it again as a fresh candidate",
+                  "Crash / Restart：杀掉进程，或作为新的候选者重新启动"],
+    CutOff => ["Cut off", "隔断"],
+    Reconnect => ["Reconnect", "恢复联络"],
+    CutOffHint => ["Partition / Heal: nothing reaches or leaves this node",
+                   "Partition / Heal：这个节点收不到也发不出任何消息"],
+    StoryAwake => ["awake", "醒着"],
+    StoryAsleep => ["asleep", "睡着了"],
+    StoryGone => ["gone: an empty post", "不在了：岗位空着"],
+    StoryNotYet => ["not on duty yet", "还没上岗"],
+    StoryCutOff => ["cut off in the fog", "被大雾隔断"],
+    StoryRaisedFlag => ["flag raised: No. {n}", "举着 {n} 号旗"],
+    StoryStaleFlag => ["but the plaque says {n}", "可木牌上已是 {n}"],
+    StoryPreparedFlag => ["holds a prepared flag No. {n}", "手里攥着备好的 {n} 号旗"],
+    StoryOnPlaque => ["his name is on the plaque", "木牌上是他的名字"],
+    TechLeader => ["leader", "leader（主）"],
+    TechCandidate => ["candidate", "candidate（候选者）"],
+    TechPaused => ["paused (process frozen)", "paused（进程被冻结）"],
+    TechCrashed => ["crashed", "crashed（已崩溃）"],
+    TechNotStarted => ["not started", "未启动"],
+    TechPartitioned => ["partitioned", "partitioned（网络分区）"],
+    TechToken => ["token {n}", "令牌 {n}"],
+    TechWritesSent => ["writes sent: {n}", "已发写入：{n}"],
+    // ----- the scene -----
+    SceneLabel => ["The harbor: dockmaster, flag-bearers, flag-verifier and boat",
+                   "渔港：领班、掌旗人、验旗人与渔船"],
+    Dockmaster => ["Dockmaster", "领班"],
+    PlaqueNobody => ["(nobody)", "（无人）"],
+    SandLeft => ["{s} s left", "还剩 {s} 秒"],
+    SandOut => ["sand ran out", "沙漏已漏尽"],
+    NotTurned => ["not turned", "尚未翻转"],
+    MarksOnWall => ["marks on the wall: {n}", "墙上的划痕：{n}"],
+    FlagVerifier => ["Flag-verifier", "验旗人"],
+    OnlyCounts => ["only {n} counts", "只认编号 {n}"],
+    NoNumberYet => ["no number seen yet", "还没见过编号"],
+    VerifierAway => ["no verifier", "验旗人不在"],
+    EveryFlagObeyed => ["every flag is obeyed", "什么旗都照听"],
+    Void => ["VOID", "作废"],
+    Obeyed => ["obeyed", "照办"],
+    AlreadyDone => ["already done", "已办过"],
+    BoatWaiting => ["waiting for a flag", "等着看旗"],
+    BoatObeys => ["obeys No. {n}", "听从 {n} 号"],
+    OnTheRocks => ["On the rocks!", "撞上暗礁！"],
+    OnTheRocksWhy => ["obeyed {old} after {new}", "听过 {new} 号又听 {old} 号"],
+    Channel => ["narrow channel", "窄水道"],
+    Outside => ["outside", "外来"],
+    Snore => ["z z", "呼…呼…"],
+    MsgAcquireRequest => ["asks for the post (acquire)", "请求上岗（acquire）"],
+    MsgAcquireReply => ["the dockmaster's answer (acquire reply)", "领班的答复（acquire 回复）"],
+    MsgRenewRequest => ["comes to carve a mark (renew)", "前来划道（renew）"],
+    MsgRenewReply => ["the mark accepted or refused (renew reply)", "划道被接受或拒绝（renew 回复）"],
+    MsgWrite => ["a flag signal carrying its number (write)", "带着编号的旗语（write）"],
+    // ----- the technical panel -----
+    PanelTitle => ["The same state, technically", "同一状态的技术视角"],
+    ColStory => ["In the story", "故事里"],
+    ColConcept => ["Concept", "概念"],
+    ColNow => ["Now", "当前值"],
+    RowPlaqueName => ["Name on the plaque", "木牌上的名字"],
+    RowHourglass => ["The hourglass, one full turn", "沙漏漏完一整轮"],
+    RowTookPost => ["When he took the post", "上任的时刻"],
+    RowLastMark => ["The latest mark on the wall", "墙上最近的一道划痕"],
+    RowSandLeft => ["Sand left", "沙漏里剩的沙"],
+    RowNameChanges => ["Times the name changed", "换人的次数"],
+    RowPlaqueNumber => ["Number on the plaque", "木牌上的编号"],
+    RowOnlyCounts => ["“Only N counts”", "“只认编号 N”"],
+    RowBoatObeys => ["What the boat last obeyed", "渔船最后听从的旗语"],
+    RowVerifierOnDuty => ["The verifier is on duty", "验旗人在岗"],
+    RowSameNumber => ["A second flag with the same number", "同一编号再次挥旗"],
+    RowFlagsJudged => ["Flags obeyed / voided", "照办 / 作废的旗"],
+    ConceptHolder => ["holderIdentity", "holderIdentity（持有者）"],
+    ConceptDuration => ["leaseDurationSeconds (TTL)", "leaseDurationSeconds（租约时长 TTL）"],
+    ConceptAcquire => ["acquireTime", "acquireTime（获取时间）"],
+    ConceptRenew => ["renewTime (heartbeat)", "renewTime（续约心跳）"],
+    ConceptRemaining => ["renewTime + duration − now", "renewTime + 时长 − 当前时间"],
+    ConceptTransitions => ["leaseTransitions", "leaseTransitions（换主次数）"],
+    ConceptToken => ["fencing token (term)", "fencing token（围栏令牌 / 任期）"],
+    ConceptHighWater => ["resource high-water mark", "资源端高水位（见过的最大令牌）"],
+    ConceptValue => ["resource value (last accepted write)", "资源的值（最后接受的写入）"],
+    ConceptFencing => ["fencing check", "围栏校验（fencing）"],
+    ConceptEqualPolicy => ["equal-token policy", "同令牌策略"],
+    ConceptAcceptedRejected => ["writes accepted / rejected", "写入接受 / 拒绝数"],
+    On => ["on", "开"],
+    Off => ["off", "关"],
+    Nothing => ["none", "无"],
+    Expired => ["expired", "已过期"],
+    PolicyAccept => ["accept: a term may write again", "accept：同一任期可多次写入"],
+    PolicyReject => ["reject: needs a newer number", "reject：必须是更大的编号"],
+    PolicyDedupe => ["dedupe: the same op applies once", "dedupe：同一操作只生效一次"],
+    ValueFrom => ["{value} (from {who}, No. {n})", "{value}（来自{who}，{n} 号）"],
+    AtMs => ["{ms} ms", "{ms} 毫秒"],
+    SecondsValue => ["{s} s", "{s} 秒"],
+    // ----- who stands for what -----
+    LegendTitle => ["Who stands for what", "谁代表什么"],
+    LegendHarbor => ["The harbor, the narrow channel", "渔港、窄水道"],
+    LegendHarborIs => ["the resource only one instance may act on at a time",
+                       "同一时刻只能由一个实例操作的资源（临界区）"],
+    LegendBearer => ["A flag-bearer with a raised flag", "举着旗的掌旗人"],
+    LegendBearerIs => ["a node that believes it is the leader", "自认为是 leader 的节点"],
+    LegendDockmaster => ["The dockmaster", "领班"],
+    LegendDockmasterIs => ["the coordinator keeping the Lease object", "保存 Lease 对象的协调者"],
+    LegendNumber => ["The number on the plaque, only ever climbing", "木牌上只升不降的编号"],
+    LegendNumberIs => ["fencing token / term", "fencing token / 任期"],
+    LegendHourglass => ["The hourglass", "沙漏"],
+    LegendHourglassIs => ["leaseDurationSeconds: the lease TTL", "leaseDurationSeconds：租约有效期 TTL"],
+    LegendMark => ["A mark carved on the wall", "墙上划下的一道"],
+    LegendMarkIs => ["renewTime: a successful renewal", "renewTime：一次成功的续约"],
+    LegendSleep => ["Asleep, z z", "睡着了，呼…呼…"],
+    LegendSleepIs => ["a paused process: GC pause, SIGSTOP", "被暂停的进程：GC 停顿、SIGSTOP"],
+    LegendGone => ["An empty post", "空着的岗位"],
+    LegendGoneIs => ["a crashed node", "崩溃的节点"],
+    LegendFog => ["Fog and a broken rope", "大雾与断绳"],
+    LegendFogIs => ["a network partition", "网络分区"],
+    LegendSlip => ["A slip to or from the dockmaster", "与领班往来的纸条"],
+    LegendSlipIs => ["acquire / renew request or reply", "acquire / renew 请求或回复"],
+    LegendFlag => ["A flag with its number", "带编号的旗"],
+    LegendFlagIs => ["a write carrying its fencing token", "携带围栏令牌的写入"],
+    LegendVerifier => ["The flag-verifier", "验旗人"],
+    LegendVerifierIs => ["the fenced resource checking the high-water mark", "按高水位核对令牌的受保护资源"],
+    LegendRocks => ["The boat on the rocks", "渔船撞上暗礁"],
+    LegendRocksIs => ["split brain: a stale write accepted after a newer one",
+                      "脑裂：接受了更新的写入之后又接受了过期写入"],
+    // ----- the log -----
+    LogTitle => ["Harbor log", "渔港日志"],
+    CaptionEmpty => ["The harbor is quiet. Press Play to begin the story.", "渔港一片安静。按“播放”开始讲故事。"],
+    HideMinor => ["Hide routine rows", "隐藏例行记录"],
+    LogEmpty => ["Nothing has happened yet. Press Play or Step.", "还什么都没发生。按“播放”或“单步”。"],
+    LogTrimmed => ["Older rows are not shown.", "更早的记录未显示。"],
+    NewestFirst => ["newest first", "最新的在上面"],
+    // ----- the address bar -----
+    UrlWarningTitle => ["Some settings in the address were not understood, so defaults are used:",
+                        "地址栏里有些参数无法识别，已改用默认值："],
+    UrlBadScenario => ["there is no scenario “{value}”; showing “{default}”",
+                       "没有名为“{value}”的场景，改为显示“{default}”"],
+    UrlBrokenScenario => ["the scenario “{value}” could not be loaded ({error}); showing “{default}”",
+                          "场景“{value}”无法载入（{error}），改为显示“{default}”"],
+    UrlBadLang => ["unknown language “{value}”; using English", "未知语言“{value}”，改用英文"],
+    UrlBadSpeed => ["speed “{value}” is not a number from 0.25 to 64; using 1×",
+                    "速度“{value}”不是 0.25 到 64 之间的数，改用 1×"],
+    UrlBadAutoplay => ["autoplay “{value}” should be 1 or 0; starting paused",
+                       "autoplay“{value}”应为 1 或 0，改为暂停状态开始"],
+    NoScenarioAtAll => ["No scenario could be loaded: {error}", "没有任何场景能够载入：{error}"],
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,5 +286,41 @@ mod tests {
     fn fill_replaces_placeholders() {
         assert_eq!(fill("{a} gives {b} to {a}", &[("a", "x"), ("b", "7")]), "x gives 7 to x");
         assert_eq!(fill("{missing}", &[]), "{missing}");
+    }
+
+    fn has_cjk(s: &str) -> bool {
+        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+    }
+
+    #[test]
+    fn every_ui_text_exists_in_both_languages() {
+        assert!(Ui::ALL.len() > 100);
+        for ui in Ui::ALL {
+            let en = ui.text(Lang::En);
+            let zh = ui.text(Lang::Zh);
+            assert!(!en.trim().is_empty(), "{ui:?} has no English");
+            assert!(has_cjk(zh), "{ui:?} has no Chinese: {zh:?}");
+        }
+    }
+
+    #[test]
+    fn placeholders_match_between_languages() {
+        fn keys(s: &str) -> Vec<&str> {
+            let mut out: Vec<&str> =
+                s.split('{').skip(1).filter_map(|rest| rest.split_once('}').map(|(k, _)| k)).collect();
+            out.sort_unstable();
+            out
+        }
+        for ui in Ui::ALL {
+            assert_eq!(keys(ui.text(Lang::En)), keys(ui.text(Lang::Zh)), "{ui:?}");
+        }
+    }
+
+    #[test]
+    fn all_lists_each_variant_once() {
+        let mut seen = std::collections::HashSet::new();
+        for ui in Ui::ALL {
+            assert!(seen.insert(*ui), "{ui:?} twice");
+        }
     }
 }

@@ -7,6 +7,7 @@
 //! - [`narrate`]: one log line per trace event, in story words and technical words.
 
 pub mod cast;
+pub mod harbor;
 pub mod i18n;
 pub mod narrate;
 

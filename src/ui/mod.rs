@@ -1,9 +1,187 @@
 //! The Leptos browser app (wasm32 only).
+//!
+//! - [`state`]: the engine in a non-reactive holder, the published snapshot, the clock.
+//! - [`url`]: start settings from the address, defensively.
+//! - [`scene`]: the harbor, drawn in SVG from the story layer's picture.
+//! - [`crew`]: one card per flag-bearer with its buttons.
+//! - [`controls`]: play, step, speed, reset, scenario, fencing, revoke.
+//! - [`panel`]: the same state in the Lease's own terms, and who stands for what.
+//! - [`log`]: the narrated event log.
+//!
+//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language.
 
+mod controls;
+mod crew;
+mod log;
+mod panel;
+mod scene;
+mod state;
+mod url;
+
+use leptos::either::Either;
 use leptos::prelude::*;
+
+use crate::scenario::Localized;
+use crate::story::i18n::Ui;
+use crate::story::{fill, Lang};
+
+use state::AppState;
+use url::UrlIssue;
 
 /// Mounts the app on `<body>`.
 pub fn start() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(|| view! { <main data-testid="scene-harbor">"LeaseLab"</main> });
+    let start = url::read();
+    leptos::mount::mount_to_body(move || {
+        let lang = start.lang;
+        let issues = start.issues.clone();
+        match start.scenario.clone().and_then(|s| AppState::new(s, lang, start.speed_log2, start.autoplay)) {
+            Ok(app) => {
+                app.start_clock();
+                Either::Left(view! { <App app issues /> })
+            }
+            Err(error) => Either::Right(view! {
+                <main class="page" data-testid="scene-harbor">
+                    <p class="fatal" data-testid="url-warning">
+                        {fill(Ui::NoScenarioAtAll.text(lang), &[("error", &error)])}
+                    </p>
+                </main>
+            }),
+        }
+    });
+}
+
+/// A reactive text from the table in the current language.
+pub(crate) fn tr(app: AppState, ui: Ui) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    move || ui.text(app.lang.get())
+}
+
+/// Text from a scenario file in `lang`, or `fallback`.
+pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) -> String {
+    match (text, lang) {
+        (Some(l), Lang::En) if !l.en.is_empty() => l.en.clone(),
+        (Some(l), Lang::Zh) if !l.zh.is_empty() => l.zh.clone(),
+        _ => fallback.to_owned(),
+    }
+}
+
+/// Milliseconds as seconds with one decimal, e.g. `12.3` (integer arithmetic: no float
+/// formatting code in the page).
+pub(crate) fn seconds(ms: u64) -> String {
+    let tenths = ms.saturating_add(50) / 100;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// A view-box coordinate with one decimal, e.g. `-12.5`.
+pub(crate) fn coord(v: f64) -> String {
+    let tenths = (v * 10.0).round();
+    // `as` saturates (NaN → 0), so no input can panic here.
+    let t = tenths as i64;
+    let sign = if t < 0 { "-" } else { "" };
+    let a = t.unsigned_abs();
+    format!("{sign}{}.{}", a / 10, a % 10)
+}
+
+#[component]
+fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
+    // <html lang> and the tab title follow the language.
+    Effect::new(move |_| {
+        let lang = app.lang.get();
+        let doc = document();
+        if let Some(root) = doc.document_element() {
+            let _ = root.set_attribute("lang", lang.tag());
+        }
+        doc.set_title(Ui::AppTitle.text(lang));
+    });
+    let title = move || {
+        let lang = app.lang.get();
+        app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id))
+    };
+    let summary = move || {
+        let lang = app.lang.get();
+        app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
+    };
+    let toggle_lang = move |_| {
+        app.lang.update(|l| {
+            *l = match l {
+                Lang::En => Lang::Zh,
+                Lang::Zh => Lang::En,
+            }
+        })
+    };
+    view! {
+        <div class="page">
+            <header class="top">
+                <div class="brand">
+                    <h1>{tr(app, Ui::AppTitle)}</h1>
+                    <p class="tagline">{tr(app, Ui::AppTagline)}</p>
+                </div>
+                <button
+                    class="lang"
+                    data-testid="lang-toggle"
+                    title=tr(app, Ui::SwitchLanguageHint)
+                    on:click=toggle_lang
+                >
+                    {tr(app, Ui::SwitchLanguage)}
+                </button>
+            </header>
+            <UrlWarning app issues />
+            <section class="story-head">
+                <h2 data-testid="scenario-title">{title}</h2>
+                <p class="summary" data-testid="scenario-summary">{summary}</p>
+            </section>
+            <controls::Controls app />
+            <scene::Scene app />
+            <log::Caption app />
+            <crew::Crew app />
+            <div class="below">
+                <div class="column">
+                    <panel::Panel app />
+                    <panel::Legend app />
+                </div>
+                <div class="column">
+                    <log::Log app />
+                </div>
+            </div>
+        </div>
+    }
+}
+
+#[component]
+fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
+    if issues.is_empty() {
+        return None;
+    }
+    let default_title = move || {
+        let lang = app.lang.get();
+        app.scenario.with_untracked(|s| localized(s.title.as_ref(), lang, &s.id))
+    };
+    let items = issues
+        .into_iter()
+        .map(|issue| {
+            let line = move || {
+                let lang = app.lang.get();
+                let default = default_title();
+                match &issue {
+                    UrlIssue::UnknownScenario { value } => {
+                        fill(Ui::UrlBadScenario.text(lang), &[("value", value), ("default", &default)])
+                    }
+                    UrlIssue::BrokenScenario { value, error } => fill(
+                        Ui::UrlBrokenScenario.text(lang),
+                        &[("value", value), ("error", error), ("default", &default)],
+                    ),
+                    UrlIssue::BadLang { value } => fill(Ui::UrlBadLang.text(lang), &[("value", value)]),
+                    UrlIssue::BadSpeed { value } => fill(Ui::UrlBadSpeed.text(lang), &[("value", value)]),
+                    UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
+                }
+            };
+            view! { <li>{line}</li> }
+        })
+        .collect::<Vec<_>>();
+    Some(view! {
+        <aside class="url-warning" data-testid="url-warning" role="status">
+            <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
+            <ul>{items}</ul>
+        </aside>
+    })
 }

@@ -1,0 +1,153 @@
+//! The control bar: time (play, step, speed, reset), the scenario, and the harbor's own levers
+//! (fencing, running the sand out).
+
+use leptos::prelude::*;
+
+use crate::engine::Command;
+use crate::scenario::library;
+use crate::story::i18n::Ui;
+
+use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
+use super::{localized, tr};
+
+/// `0.25×`, `0.5×`, `1×` … `64×`.
+pub(crate) fn speed_label(log2: i32) -> String {
+    match log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX) {
+        -2 => "0.25×".to_owned(),
+        -1 => "0.5×".to_owned(),
+        k => format!("{}×", 1u32 << k.clamp(0, 31)),
+    }
+}
+
+const PLAY: &str = "M4 2 L14 8 L4 14 Z";
+const PAUSE: &str = "M3 2h4v12H3z M9 2h4v12H9z";
+const STEP: &str = "M2 2 L10 8 L2 14 Z M11 2h3v12h-3z";
+const RESET: &str = "M8 2.5A5.5 5.5 0 1 0 13.5 8H11.5A3.5 3.5 0 1 1 8 4.5V7L12 3.5 8 0Z";
+const SAND: &str = "M3 1h10v2l-4 5 4 5v2H3v-2l4-5-4-5z";
+
+/// A small drawn icon (no font needed), coloured like the button's text.
+fn icon(d: &'static str) -> impl IntoView {
+    view! {
+        <svg class="icon" viewBox="0 0 16 16" aria-hidden="true">
+            <path d=d fill="currentColor" />
+        </svg>
+    }
+}
+
+#[component]
+pub fn Controls(app: AppState) -> impl IntoView {
+    let finished = app.finished;
+    let toggle_play = move |_| app.playing.update(|p| *p = !*p);
+    let play_label = move || if app.playing.get() { Ui::Pause } else { Ui::Play }.text(app.lang.get());
+    let on_speed = move |ev| {
+        if let Ok(v) = event_target_value(&ev).trim().parse::<i32>() {
+            app.speed_log2.set(v.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX));
+        }
+    };
+    let on_scenario = move |ev| app.choose_scenario(&event_target_value(&ev));
+    let fencing = move || app.snapshot.with(|s| s.resource.fencing);
+    let toggle_fencing = move |_| app.apply(Command::SetFencing { on: !fencing() });
+    let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
+    let now = move || app.snapshot.with(|s| s.now_ms);
+
+    let options = move || {
+        let lang = app.lang.get();
+        library::ids()
+            .map(|id| {
+                let title = match library::get(id) {
+                    Some(Ok(s)) => localized(s.title.as_ref(), lang, id),
+                    _ => id.to_owned(),
+                };
+                let selected = move || app.scenario.with(|s| s.id == id);
+                view! { <option value=id prop:selected=selected>{title}</option> }
+            })
+            .collect::<Vec<_>>()
+    };
+
+    view! {
+        <nav class="controls">
+            <div class="group time">
+                <button
+                    class="big play"
+                    data-testid="play-toggle"
+                    class:playing=move || app.playing.get()
+                    title=tr(app, Ui::PlayHint)
+                    disabled=move || finished.get()
+                    on:click=toggle_play
+                >
+                    {move || icon(if app.playing.get() { PAUSE } else { PLAY })}
+                    <span>{play_label}</span>
+                </button>
+                <button
+                    data-testid="step"
+                    title=tr(app, Ui::StepHint)
+                    disabled=move || finished.get()
+                    on:click=move |_| app.step()
+                >
+                    {icon(STEP)}
+                    <span>{tr(app, Ui::Step)}</span>
+                </button>
+                <button data-testid="reset" title=tr(app, Ui::ResetHint) on:click=move |_| app.reset()>
+                    {icon(RESET)}
+                    <span>{tr(app, Ui::Reset)}</span>
+                </button>
+                <label class="speed" title=tr(app, Ui::SpeedHint)>
+                    <span>{tr(app, Ui::Speed)}</span>
+                    <input
+                        type="range"
+                        data-testid="speed"
+                        min=SPEED_LOG2_MIN
+                        max=SPEED_LOG2_MAX
+                        step="1"
+                        prop:value=move || app.speed_log2.get().to_string()
+                        on:input=on_speed
+                    />
+                    <output class="speed-value">{move || speed_label(app.speed_log2.get())}</output>
+                </label>
+                <div class="clock">
+                    <span class="clock-label">{tr(app, Ui::VirtualTime)}</span>
+                    <span class="clock-value" data-testid="sim-time" data-ms=move || now().to_string()>
+                        {move || now().to_string()}
+                    </span>
+                    <span class="clock-unit">{tr(app, Ui::Ms)}</span>
+                </div>
+            </div>
+            <div class="group world">
+                <label class="scenario">
+                    <span>{tr(app, Ui::Scenario)}</span>
+                    <select
+                        data-testid="scenario-picker"
+                        prop:value=move || app.scenario.with(|s| s.id.clone())
+                        on:change=on_scenario
+                    >
+                        {options}
+                    </select>
+                </label>
+                <button
+                    class="fencing"
+                    class:off=move || !fencing()
+                    data-testid="fencing-toggle"
+                    data-on=move || fencing().to_string()
+                    title=tr(app, Ui::FencingHint)
+                    disabled=move || finished.get()
+                    on:click=toggle_fencing
+                >
+                    {move || if fencing() { Ui::FencingOn } else { Ui::FencingOff }.text(app.lang.get())}
+                </button>
+                <button
+                    class="revoke"
+                    data-testid="revoke-lease"
+                    title=tr(app, Ui::RevokeHint)
+                    disabled=move || finished.get() || no_holder()
+                    on:click=move |_| app.apply(Command::RevokeLease)
+                >
+                    {icon(SAND)}
+                    <span>{tr(app, Ui::RevokeLease)}</span>
+                </button>
+            </div>
+            <Show when=move || finished.get()>
+                <p class="run-over">{tr(app, Ui::RunOver)}</p>
+            </Show>
+        </nav>
+    }
+}

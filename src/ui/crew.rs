@@ -1,0 +1,167 @@
+//! One card per flag-bearer: who he is, how he is doing (in story and technical words), and the
+//! learner's levers on him: sleep / wake, send home / bring back, cut off / reconnect.
+
+use leptos::prelude::*;
+
+use crate::engine::{Command, NodeView, Role};
+use crate::story::i18n::Ui;
+use crate::story::{fill, Lang};
+
+use super::scene::coat_colour;
+use super::state::AppState;
+use super::tr;
+
+#[component]
+pub fn Crew(app: AppState) -> impl IntoView {
+    let ids = Memo::new(move |_| {
+        app.scenario.with(|s| s.config.nodes.iter().enumerate().map(|(i, n)| (i, n.id.clone())).collect::<Vec<_>>())
+    });
+    view! {
+        <section class="crew" aria-label=tr(app, Ui::Crew)>
+            <Show when=move || ids.with(Vec::is_empty)>
+                <p class="no-crew">{tr(app, Ui::NoCrew)}</p>
+            </Show>
+            <For each=move || ids.get() key=|pair| pair.clone() let((index, id))>
+                <Card app index id />
+            </For>
+        </section>
+    }
+}
+
+fn story_state(node: &NodeView, plaque_token: Option<u64>, lang: Lang) -> Vec<String> {
+    let mut lines = Vec::new();
+    let posture = match node.role {
+        Role::Crashed => Ui::StoryGone,
+        Role::Paused => Ui::StoryAsleep,
+        _ if !node.started => Ui::StoryNotYet,
+        _ => Ui::StoryAwake,
+    };
+    lines.push(posture.text(lang).to_owned());
+    if node.partitioned {
+        lines.push(Ui::StoryCutOff.text(lang).to_owned());
+    }
+    if let (true, Some(t)) = (node.believes_leader, node.token) {
+        lines.push(fill(Ui::StoryRaisedFlag.text(lang), &[("n", &t.to_string())]));
+        if let Some(p) = plaque_token.filter(|p| *p > t) {
+            lines.push(fill(Ui::StoryStaleFlag.text(lang), &[("n", &p.to_string())]));
+        }
+    }
+    if let Some(p) = &node.prepared_write {
+        lines.push(fill(Ui::StoryPreparedFlag.text(lang), &[("n", &p.token.to_string())]));
+    }
+    lines
+}
+
+fn technical_state(node: &NodeView, lang: Lang) -> String {
+    let role = match node.role {
+        Role::Leader => Ui::TechLeader,
+        Role::Candidate if !node.started => Ui::TechNotStarted,
+        Role::Candidate => Ui::TechCandidate,
+        Role::Paused => Ui::TechPaused,
+        Role::Crashed => Ui::TechCrashed,
+    };
+    let mut parts = vec![role.text(lang).to_owned()];
+    if node.partitioned {
+        parts.push(Ui::TechPartitioned.text(lang).to_owned());
+    }
+    if let Some(t) = node.token {
+        parts.push(fill(Ui::TechToken.text(lang), &[("n", &t.to_string())]));
+    }
+    parts.push(fill(Ui::TechWritesSent.text(lang), &[("n", &node.writes_sent.to_string())]));
+    parts.join(" · ")
+}
+
+#[component]
+fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
+    let node = {
+        let id = id.clone();
+        Memo::new(move |_| app.snapshot.with(|s| s.nodes.iter().find(|n| n.id == id).cloned()))
+    };
+    let plaque_token = Memo::new(move |_| app.snapshot.with(|s| s.lease.newest_granted));
+    let role = move || node.with(|n| n.as_ref().map_or("candidate", |n| n.role.as_str()));
+    let name = {
+        let id = id.clone();
+        move || app.cast.with(|c| c.name(&id, app.lang.get()))
+    };
+    let story = move || {
+        let lang = app.lang.get();
+        node.with(|n| n.as_ref().map(|n| story_state(n, plaque_token.get(), lang)).unwrap_or_default())
+            .into_iter()
+            .map(|line| view! { <li>{line}</li> })
+            .collect::<Vec<_>>()
+    };
+    let technical = move || {
+        let lang = app.lang.get();
+        node.with(|n| n.as_ref().map(|n| technical_state(n, lang)).unwrap_or_default())
+    };
+    let finished = app.finished;
+    let paused = move || node.with(|n| n.as_ref().is_some_and(|n| n.role == Role::Paused));
+    let crashed = move || node.with(|n| n.as_ref().is_some_and(|n| n.role == Role::Crashed));
+    let started = move || node.with(|n| n.as_ref().is_some_and(|n| n.started));
+    let cut_off = move || node.with(|n| n.as_ref().is_some_and(|n| n.partitioned));
+
+    let on_pause = {
+        let id = id.clone();
+        move |_| {
+            let node = id.clone();
+            app.apply(if paused() { Command::Resume { node } } else { Command::Pause { node, for_ms: None } });
+        }
+    };
+    let on_crash = {
+        let id = id.clone();
+        move |_| {
+            let node = id.clone();
+            app.apply(if crashed() { Command::Restart { node } } else { Command::Crash { node } });
+        }
+    };
+    let on_partition = {
+        let id = id.clone();
+        move |_| {
+            let node = id.clone();
+            app.apply(if cut_off() { Command::Heal { node } } else { Command::Partition { node } });
+        }
+    };
+    let lang = app.lang;
+    view! {
+        <article
+            class="card"
+            data-testid=format!("node-{id}")
+            data-role=role
+            class:leader=move || node.with(|n| n.as_ref().is_some_and(|n| n.believes_leader))
+            class:cut-off=cut_off
+        >
+            <header>
+                <span class="swatch" style:background=coat_colour(index)></span>
+                <h3>{name}</h3>
+            </header>
+            <ul class="story-state">{story}</ul>
+            <p class="tech-state">{technical}</p>
+            <div class="buttons">
+                <button
+                    data-testid=format!("node-{id}-pause")
+                    title=tr(app, Ui::SleepHint)
+                    disabled=move || finished.get() || crashed() || !started()
+                    on:click=on_pause
+                >
+                    {move || if paused() { Ui::Wake } else { Ui::Sleep }.text(lang.get())}
+                </button>
+                <button
+                    data-testid=format!("node-{id}-crash")
+                    title=tr(app, Ui::CrashHint)
+                    disabled=move || finished.get()
+                    on:click=on_crash
+                >
+                    {move || if crashed() { Ui::Restart } else { Ui::Crash }.text(lang.get())}
+                </button>
+                <button
+                    data-testid=format!("node-{id}-partition")
+                    title=tr(app, Ui::CutOffHint)
+                    disabled=move || finished.get()
+                    on:click=on_partition
+                >
+                    {move || if cut_off() { Ui::Reconnect } else { Ui::CutOff }.text(lang.get())}
+                </button>
+            </div>
+        </article>
+    }
+}

@@ -1,0 +1,212 @@
+//! The same state in the field's own terms (the Lease record, the fenced resource), each row
+//! labelled with the fable element it stands for; and the key of who stands for what.
+
+use leptos::prelude::*;
+
+use crate::engine::{EqualTokenPolicy, Snapshot};
+use crate::story::i18n::Ui;
+use crate::story::{fill, Cast, Lang};
+
+use super::state::AppState;
+use super::{seconds, tr};
+
+/// One row: the fable element, the concept, and its current value.
+struct Row {
+    story: Ui,
+    concept: Ui,
+    testid: &'static str,
+    value: fn(&Snapshot, &Cast, Lang) -> String,
+}
+
+fn ms(v: Option<u64>, lang: Lang) -> String {
+    match v {
+        Some(v) => fill(Ui::AtMs.text(lang), &[("ms", &v.to_string())]),
+        None => Ui::Nothing.text(lang).to_owned(),
+    }
+}
+
+fn on_off(on: bool, lang: Lang) -> String {
+    if on { Ui::On } else { Ui::Off }.text(lang).to_owned()
+}
+
+const ROWS: &[Row] = &[
+    Row {
+        story: Ui::RowPlaqueName,
+        concept: Ui::ConceptHolder,
+        testid: "lease-holder",
+        value: |s, cast, lang| match &s.lease.holder_identity {
+            Some(id) => {
+                let name = cast.name(id, lang);
+                if &name == id {
+                    id.clone()
+                } else {
+                    format!("{id} ({name})")
+                }
+            }
+            None => Ui::Nothing.text(lang).to_owned(),
+        },
+    },
+    Row {
+        story: Ui::RowHourglass,
+        concept: Ui::ConceptDuration,
+        testid: "lease-duration",
+        value: |s, _, lang| fill(Ui::SecondsValue.text(lang), &[("s", &seconds(s.lease.lease_duration_ms))]),
+    },
+    Row {
+        story: Ui::RowTookPost,
+        concept: Ui::ConceptAcquire,
+        testid: "lease-acquire-time",
+        value: |s, _, lang| ms(s.lease.acquire_time_ms, lang),
+    },
+    Row {
+        story: Ui::RowLastMark,
+        concept: Ui::ConceptRenew,
+        testid: "lease-renew-time",
+        value: |s, _, lang| ms(s.lease.renew_time_ms, lang),
+    },
+    Row {
+        story: Ui::RowSandLeft,
+        concept: Ui::ConceptRemaining,
+        testid: "lease-remaining",
+        value: |s, _, lang| match (s.lease.expires_ms, s.lease.expired) {
+            (_, true) => Ui::Expired.text(lang).to_owned(),
+            (Some(e), false) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(e.saturating_sub(s.now_ms)))]),
+            (None, false) => Ui::Nothing.text(lang).to_owned(),
+        },
+    },
+    Row {
+        story: Ui::RowNameChanges,
+        concept: Ui::ConceptTransitions,
+        testid: "lease-transitions",
+        value: |s, _, _| s.lease.lease_transitions.to_string(),
+    },
+    Row {
+        story: Ui::RowPlaqueNumber,
+        concept: Ui::ConceptToken,
+        testid: "lease-token",
+        value: |s, _, lang| s.lease.token.map_or_else(|| Ui::Nothing.text(lang).to_owned(), |t| t.to_string()),
+    },
+    Row {
+        story: Ui::RowOnlyCounts,
+        concept: Ui::ConceptHighWater,
+        testid: "resource-high-water",
+        value: |s, _, _| s.resource.high_water.to_string(),
+    },
+    Row {
+        story: Ui::RowBoatObeys,
+        concept: Ui::ConceptValue,
+        testid: "resource-value",
+        value: |s, cast, lang| match &s.resource.value {
+            Some(v) => {
+                let who = s
+                    .resource
+                    .value_from
+                    .as_deref()
+                    .map_or_else(|| Ui::Outside.text(lang).to_owned(), |id| cast.name(id, lang));
+                let n = s.resource.value_token.as_ref().map(|t| t.label()).unwrap_or_default();
+                fill(Ui::ValueFrom.text(lang), &[("value", v), ("who", &who), ("n", &n)])
+            }
+            None => Ui::Nothing.text(lang).to_owned(),
+        },
+    },
+    Row {
+        story: Ui::RowVerifierOnDuty,
+        concept: Ui::ConceptFencing,
+        testid: "resource-fencing",
+        value: |s, _, lang| on_off(s.resource.fencing, lang),
+    },
+    Row {
+        story: Ui::RowSameNumber,
+        concept: Ui::ConceptEqualPolicy,
+        testid: "resource-equal-token",
+        value: |s, _, lang| {
+            match s.resource.equal_token {
+                EqualTokenPolicy::Accept => Ui::PolicyAccept,
+                EqualTokenPolicy::Reject => Ui::PolicyReject,
+                EqualTokenPolicy::Dedupe => Ui::PolicyDedupe,
+            }
+            .text(lang)
+            .to_owned()
+        },
+    },
+    Row {
+        story: Ui::RowFlagsJudged,
+        concept: Ui::ConceptAcceptedRejected,
+        testid: "resource-counts",
+        value: |s, _, _| format!("{} / {}", s.resource.accepted, s.resource.rejected),
+    },
+];
+
+#[component]
+pub fn Panel(app: AppState) -> impl IntoView {
+    let rows = ROWS
+        .iter()
+        .map(|row| {
+            let value = row.value;
+            let text = move || {
+                let lang = app.lang.get();
+                app.cast.with(|cast| app.snapshot.with(|s| value(s, cast, lang)))
+            };
+            view! {
+                <tr>
+                    <th scope="row" class="story-el">{tr(app, row.story)}</th>
+                    <td class="concept">{tr(app, row.concept)}</td>
+                    <td class="value" data-testid=row.testid>{text}</td>
+                </tr>
+            }
+        })
+        .collect::<Vec<_>>();
+    view! {
+        <section class="panel">
+            <h2>{tr(app, Ui::PanelTitle)}</h2>
+            <table>
+                <thead>
+                    <tr>
+                        <th scope="col">{tr(app, Ui::ColStory)}</th>
+                        <th scope="col">{tr(app, Ui::ColConcept)}</th>
+                        <th scope="col">{tr(app, Ui::ColNow)}</th>
+                    </tr>
+                </thead>
+                <tbody>{rows}</tbody>
+            </table>
+        </section>
+    }
+}
+
+const LEGEND: &[(Ui, Ui, &str)] = &[
+    (Ui::LegendHarbor, Ui::LegendHarborIs, "harbor"),
+    (Ui::LegendBearer, Ui::LegendBearerIs, "bearer"),
+    (Ui::LegendDockmaster, Ui::LegendDockmasterIs, "dockmaster"),
+    (Ui::LegendNumber, Ui::LegendNumberIs, "number"),
+    (Ui::LegendHourglass, Ui::LegendHourglassIs, "hourglass"),
+    (Ui::LegendMark, Ui::LegendMarkIs, "mark"),
+    (Ui::LegendSleep, Ui::LegendSleepIs, "sleep"),
+    (Ui::LegendGone, Ui::LegendGoneIs, "gone"),
+    (Ui::LegendFog, Ui::LegendFogIs, "fog"),
+    (Ui::LegendSlip, Ui::LegendSlipIs, "slip"),
+    (Ui::LegendFlag, Ui::LegendFlagIs, "flag"),
+    (Ui::LegendVerifier, Ui::LegendVerifierIs, "verifier"),
+    (Ui::LegendRocks, Ui::LegendRocksIs, "rocks"),
+];
+
+#[component]
+pub fn Legend(app: AppState) -> impl IntoView {
+    let items = LEGEND
+        .iter()
+        .map(|(story, concept, key)| {
+            view! {
+                <li data-legend=*key>
+                    <span class="story-el">{tr(app, *story)}</span>
+                    <span class="arrow">"→"</span>
+                    <span class="concept">{tr(app, *concept)}</span>
+                </li>
+            }
+        })
+        .collect::<Vec<_>>();
+    view! {
+        <section class="legend">
+            <h2>{tr(app, Ui::LegendTitle)}</h2>
+            <ul>{items}</ul>
+        </section>
+    }
+}

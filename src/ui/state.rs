@@ -1,0 +1,262 @@
+//! The app's state and its clock.
+//!
+//! The engine lives in a non-reactive holder ([`StoredValue`]); after anything moves it, one
+//! [`Snapshot`] is published to a signal, the harbor's picture is derived from it, and new trace
+//! entries are appended to the log. Components read only those: never the engine itself.
+
+use std::cell::Cell;
+use std::rc::Rc;
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::engine::{Command, Sim, Snapshot, TraceEntry};
+use crate::scenario::{library, Scenario};
+use crate::story::harbor::{self, Harbor, HarborMemory};
+use crate::story::{narrate, Cast, Lang};
+
+/// Slowest and fastest speeds, as powers of two: 0.25× ..= 64×.
+pub const SPEED_LOG2_MIN: i32 = -2;
+pub const SPEED_LOG2_MAX: i32 = 6;
+
+/// Most log rows kept on the page (older ones are dropped so the page stays quick).
+pub const LOG_ROWS_KEPT: usize = 400;
+
+/// Longest real time one frame may account for, in ms (a background tab does not jump ahead).
+const MAX_FRAME_MS: f64 = 250.0;
+
+/// One row of the event log: a trace entry worth narrating.
+#[derive(Clone, Debug, PartialEq)]
+pub struct LogRow {
+    pub entry: TraceEntry,
+    pub kind: &'static str,
+    pub minor: bool,
+}
+
+/// Everything the components share. All fields are `Copy` handles.
+#[derive(Clone, Copy)]
+pub struct AppState {
+    sim: StoredValue<Sim>,
+    memory: StoredValue<HarborMemory>,
+    /// Trace entries already turned into log rows.
+    logged: StoredValue<usize>,
+    /// Virtual clock, in ms (fractional, so slow speeds still advance).
+    clock: StoredValue<f64>,
+    pub scenario: RwSignal<Scenario>,
+    pub cast: RwSignal<Cast>,
+    pub snapshot: RwSignal<Snapshot>,
+    pub harbor: Memo<Harbor>,
+    pub finished: RwSignal<bool>,
+    pub log: RwSignal<Vec<Arc<LogRow>>>,
+    pub log_trimmed: RwSignal<bool>,
+    pub hide_minor: RwSignal<bool>,
+    pub lang: RwSignal<Lang>,
+    pub playing: RwSignal<bool>,
+    pub speed_log2: RwSignal<i32>,
+}
+
+impl AppState {
+    /// A fresh app on `scenario`, or the engine's refusal (in English) if its config is invalid.
+    pub fn new(scenario: Scenario, lang: Lang, speed_log2: i32, playing: bool) -> Result<Self, String> {
+        let mut sim = Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+        // The world at 0 ms: whoever starts at once is already on the breakwater.
+        sim.advance_to(0);
+        let snapshot = RwSignal::new(sim.snapshot());
+        let memory = StoredValue::new(HarborMemory::default());
+        let harbor = Memo::new(move |_| {
+            let snap = snapshot.read();
+            memory.with_value(|m| harbor::picture(&snap, m))
+        });
+        let state = Self {
+            sim: StoredValue::new(sim),
+            memory,
+            logged: StoredValue::new(0),
+            clock: StoredValue::new(0.0),
+            cast: RwSignal::new(Cast::new(&scenario)),
+            scenario: RwSignal::new(scenario),
+            snapshot,
+            harbor,
+            finished: RwSignal::new(false),
+            log: RwSignal::new(Vec::new()),
+            log_trimmed: RwSignal::new(false),
+            hide_minor: RwSignal::new(false),
+            lang: RwSignal::new(lang),
+            playing: RwSignal::new(playing),
+            speed_log2: RwSignal::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
+        };
+        state.publish();
+        Ok(state)
+    }
+
+    /// Speed as a factor: 2^speed_log2.
+    pub fn speed_factor(log2: i32) -> f64 {
+        2f64.powi(log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX))
+    }
+
+    /// Publishes the engine's state: the snapshot, the harbor's memory of the trace, new log rows.
+    fn publish(&self) {
+        let cast = self.cast.get_untracked();
+        let logged = self.logged.get_value();
+        let (snapshot, finished, rows, trace_len) = self.sim.with_value(|sim| {
+            let trace = sim.trace();
+            self.memory.update_value(|m| m.absorb(trace));
+            let rows: Vec<Arc<LogRow>> = trace
+                .get(logged..)
+                .unwrap_or(&[])
+                .iter()
+                .filter_map(|entry| {
+                    narrate(entry, &cast, Lang::En)
+                        .map(|n| Arc::new(LogRow { entry: entry.clone(), kind: n.kind, minor: n.minor }))
+                })
+                .collect();
+            (sim.snapshot(), sim.finished(), rows, trace.len())
+        });
+        self.logged.set_value(trace_len);
+        if !rows.is_empty() {
+            let mut trimmed = false;
+            self.log.update(|log| {
+                log.extend(rows);
+                if log.len() > LOG_ROWS_KEPT {
+                    let extra = log.len() - LOG_ROWS_KEPT;
+                    log.drain(..extra);
+                    trimmed = true;
+                }
+            });
+            if trimmed && !self.log_trimmed.get_untracked() {
+                self.log_trimmed.set(true);
+            }
+        }
+        self.snapshot.set(snapshot);
+        if self.finished.get_untracked() != finished {
+            self.finished.set(finished);
+        }
+        if finished && self.playing.get_untracked() {
+            self.playing.set(false);
+        }
+    }
+
+    /// One animation frame: advance the virtual clock by `dt_ms` of real time × speed.
+    fn tick(&self, dt_ms: f64) {
+        if self.finished.get_untracked() {
+            self.playing.set(false);
+            return;
+        }
+        let speed = Self::speed_factor(self.speed_log2.get_untracked());
+        let until = self.snapshot.with_untracked(|s| s.until_ms) as f64;
+        let mut clock = self.clock.get_value() + dt_ms.clamp(0.0, MAX_FRAME_MS) * speed;
+        clock = clock.clamp(0.0, until);
+        self.clock.set_value(clock);
+        // `as` saturates: a non-finite or huge clock cannot panic.
+        let target = clock.floor() as u64;
+        let added = self.sim.try_update_value(|sim| {
+            let before = sim.now_ms();
+            let n = sim.advance_to(target);
+            (n, sim.now_ms() != before)
+        });
+        if let Some((n, moved)) = added {
+            if n > 0 || moved {
+                self.publish();
+            }
+        }
+    }
+
+    /// The step button: run the engine to its next trace entry, and move the clock there.
+    pub fn step(&self) {
+        self.playing.set(false);
+        let now = self.sim.try_update_value(|sim| {
+            sim.step();
+            sim.now_ms()
+        });
+        if let Some(now) = now {
+            self.clock.set_value(now as f64);
+        }
+        self.publish();
+    }
+
+    /// Applies a learner's command now. A refused command changes nothing.
+    pub fn apply(&self, command: Command) {
+        self.sim.update_value(|sim| {
+            let _ = sim.apply(command);
+        });
+        self.publish();
+    }
+
+    /// Starts the current scenario again from 0 ms, paused.
+    pub fn reset(&self) {
+        let config = self.scenario.with_untracked(|s| s.config.clone());
+        match Sim::new(config) {
+            Ok(mut sim) => {
+                sim.advance_to(0);
+                self.sim.set_value(sim);
+            }
+            // The scenario was already accepted once, so this cannot happen; keep the old run.
+            Err(_) => return,
+        }
+        self.playing.set(false);
+        self.memory.set_value(HarborMemory::default());
+        self.logged.set_value(0);
+        self.clock.set_value(0.0);
+        self.log.set(Vec::new());
+        self.log_trimmed.set(false);
+        self.finished.set(false);
+        self.publish();
+    }
+
+    /// Switches to the built-in scenario `id` (ignored if it does not load) and resets.
+    pub fn choose_scenario(&self, id: &str) {
+        let Some(Ok(scenario)) = library::get(id) else { return };
+        if Sim::new(scenario.config.clone()).is_err() {
+            return;
+        }
+        self.cast.set(Cast::new(&scenario));
+        self.scenario.set(scenario);
+        self.reset();
+    }
+
+    /// Runs the animation loop for the lifetime of the page: one tick per animation frame. A
+    /// slow watchdog timer takes over only while no frame has come for a while (a browser that
+    /// does not paint, e.g. a headless one), so the story still moves on.
+    pub fn start_clock(self) {
+        let last = Rc::new(Cell::new(None::<f64>));
+        frame(self, last.clone());
+        set_interval(
+            move || {
+                let now = now_ms();
+                let stalled = match (now, last.get()) {
+                    (Some(n), Some(l)) => n - l > WATCHDOG_MS,
+                    _ => true,
+                };
+                if stalled {
+                    advance(self, &last, now);
+                }
+            },
+            std::time::Duration::from_millis(WATCHDOG_MS as u64),
+        );
+    }
+}
+
+/// How long without an animation frame before the watchdog ticks instead, in ms.
+const WATCHDOG_MS: f64 = 200.0;
+
+fn now_ms() -> Option<f64> {
+    web_sys::window().and_then(|w| w.performance()).map(|p| p.now())
+}
+
+/// Moves the clock by the real time since the last tick.
+fn advance(state: AppState, last: &Cell<Option<f64>>, now: Option<f64>) {
+    let previous = last.replace(now);
+    if state.playing.get_untracked() {
+        let dt = match (now, previous) {
+            (Some(n), Some(p)) if n.is_finite() && p.is_finite() => n - p,
+            _ => 0.0,
+        };
+        state.tick(dt);
+    }
+}
+
+fn frame(state: AppState, last: Rc<Cell<Option<f64>>>) {
+    request_animation_frame(move || {
+        advance(state, &last, now_ms());
+        frame(state, last);
+    });
+}

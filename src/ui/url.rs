@@ -1,0 +1,137 @@
+//! Reading the start settings from the address: `?scenario=ID&lang=en|zh&speed=N&autoplay=1`.
+//!
+//! Every value is untrusted. Unknown values fall back to the defaults and are reported as
+//! [`UrlIssue`]s, which the page shows (as text, never as markup).
+
+use crate::scenario::{library, Scenario};
+use crate::story::Lang;
+
+use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
+
+/// Longest piece of a bad value echoed back on the page, in characters.
+const ECHO_CHARS: usize = 40;
+
+/// Something in the address that was not understood.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum UrlIssue {
+    UnknownScenario { value: String },
+    BrokenScenario { value: String, error: String },
+    BadLang { value: String },
+    BadSpeed { value: String },
+    BadAutoplay { value: String },
+}
+
+/// What the page starts with.
+pub struct Start {
+    /// The scenario to show; `Err` (in English) only if not even the built-ins load.
+    pub scenario: Result<Scenario, String>,
+    pub lang: Lang,
+    pub speed_log2: i32,
+    pub autoplay: bool,
+    pub issues: Vec<UrlIssue>,
+}
+
+/// A bad value as it may be shown back: at most [`ECHO_CHARS`] characters, no control characters.
+fn echo(value: &str) -> String {
+    let mut out: String = value.chars().filter(|c| !c.is_control()).take(ECHO_CHARS).collect();
+    if value.chars().filter(|c| !c.is_control()).count() > ECHO_CHARS {
+        out.push('…');
+    }
+    out
+}
+
+/// Reads the current page's query string.
+pub fn read() -> Start {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
+    parse(get("scenario"), get("lang"), get("speed"), get("autoplay"))
+}
+
+/// The defaults and the issues for the given raw parameter values.
+pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<String>, autoplay: Option<String>) -> Start {
+    let mut issues = Vec::new();
+
+    let chosen = scenario.and_then(|raw| {
+        let id = raw.trim();
+        match library::get(id) {
+            Some(Ok(s)) => Some(s),
+            Some(Err(e)) => {
+                issues.push(UrlIssue::BrokenScenario { value: echo(id), error: echo(&e.to_string()) });
+                None
+            }
+            None => {
+                issues.push(UrlIssue::UnknownScenario { value: echo(id) });
+                None
+            }
+        }
+    });
+    let scenario = match chosen {
+        Some(s) => Ok(s),
+        None => fallback_scenario(),
+    };
+
+    let lang = match lang {
+        None => Lang::En,
+        Some(raw) => Lang::from_code(&raw).unwrap_or_else(|| {
+            issues.push(UrlIssue::BadLang { value: echo(&raw) });
+            Lang::En
+        }),
+    };
+
+    let speed_log2 = match speed {
+        None => 0,
+        Some(raw) => match decimal(raw.trim()) {
+            Some(x) if (0.25..=64.0).contains(&x) => (x.log2().round() as i32).clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX),
+            _ => {
+                issues.push(UrlIssue::BadSpeed { value: echo(&raw) });
+                0
+            }
+        },
+    };
+
+    let autoplay = match autoplay.as_deref().map(str::trim) {
+        None => false,
+        Some("1" | "true" | "yes" | "on") => true,
+        Some("0" | "false" | "no" | "off" | "") => false,
+        Some(other) => {
+            issues.push(UrlIssue::BadAutoplay { value: echo(other) });
+            false
+        }
+    };
+
+    Start { scenario, lang, speed_log2, autoplay, issues }
+}
+
+/// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.
+/// (Hand-written so the page does not carry a general float parser.)
+fn decimal(text: &str) -> Option<f64> {
+    let (int, frac) = text.split_once('.').unwrap_or((text, ""));
+    let digits = int.len() + frac.len();
+    if digits == 0 || digits > 12 || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let mut value = 0.0;
+    for b in int.bytes() {
+        value = value * 10.0 + f64::from(b - b'0');
+    }
+    let mut scale = 0.1;
+    for b in frac.bytes() {
+        value += f64::from(b - b'0') * scale;
+        scale /= 10.0;
+    }
+    Some(value)
+}
+
+/// The default scenario, else the first built-in that loads.
+fn fallback_scenario() -> Result<Scenario, String> {
+    let mut last_error = String::from("no built-in scenarios");
+    for id in std::iter::once(library::DEFAULT_ID).chain(library::ids()) {
+        match library::get(id) {
+            Some(Ok(s)) => return Ok(s),
+            Some(Err(e)) => last_error = e.to_string(),
+            None => {}
+        }
+    }
+    Err(last_error)
+}
