@@ -28,11 +28,11 @@ impl WireToken {
         }
     }
 
-    /// Short text for logs and labels: the number, `missing`, or the raw JSON.
+    /// Short, language-neutral text for labels: the number, `∅` for an absent token, or the raw JSON.
     pub fn label(&self) -> String {
         match self {
             WireToken::Number(n) => n.to_string(),
-            WireToken::Missing => "missing".to_owned(),
+            WireToken::Missing => "∅".to_owned(),
             WireToken::Malformed(raw) => raw.clone(),
         }
     }

@@ -6,7 +6,7 @@ use serde::Serialize;
 
 use super::cast::Cast;
 use super::i18n::{fill, Lang};
-use crate::engine::{IgnoredBecause, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
+use crate::engine::{IgnoredBecause, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome};
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -75,11 +75,13 @@ pub enum Line {
     Outsider,
     /// A holder shown when the plaque is empty.
     Nobody,
+    /// How a write without a token field is shown.
+    NoToken,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 34] = [
+    pub const ALL: [Line; 35] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -114,6 +116,7 @@ impl Line {
         Line::RunEnded,
         Line::Outsider,
         Line::Nobody,
+        Line::NoToken,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -251,6 +254,7 @@ impl Line {
             ],
             Outsider => [["a messenger from outside", "outside"], ["外来的信使", "外部"]],
             Nobody => [["nobody", "none"], ["无人", "无"]],
+            NoToken => [["none at all", "absent"], ["根本没有编号", "缺失"]],
         };
         lang.pick([en, zh])
     }
@@ -272,6 +276,10 @@ struct Out {
 /// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
 pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration> {
     let name = |id: &str| cast.name(id, lang);
+    let token_label = |token: &WireToken| match token {
+        WireToken::Missing => Line::NoToken.text(lang)[1].to_owned(),
+        other => other.label(),
+    };
     let out = |kind, line, tone, minor, values: Vec<(&'static str, String)>| Out { kind, line, tone, minor, values };
     let node = |id: &str| vec![("name", name(id)), ("id", id.to_owned())];
     let with = |mut v: Vec<(&'static str, String)>, more: &[(&'static str, String)]| {
@@ -350,7 +358,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             let values = with(
                 sender,
                 &[
-                    ("token", token.label()),
+                    ("token", token_label(token)),
                     ("op", op_id.clone()),
                     ("before", high_water_before.to_string()),
                     ("hwm", high_water_after.to_string()),
@@ -386,7 +394,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ViolationInvalidAccepted,
                 Tone::Bad,
                 false,
-                vec![("token", token.label()), ("op", op_id.clone())],
+                vec![("token", token_label(token)), ("op", op_id.clone())],
             ),
         },
         TraceEvent::Paused { node: id } => out("paused", Line::Paused, Tone::Warn, false, node(id)),

@@ -29,8 +29,8 @@ const VERIFIER_HAND: (f64, f64) = (962.0, 366.0);
 /// Where flags from outside come from.
 const OUTSIDE: (f64, f64) = (1200.0, 200.0);
 /// Verdict flags hang on a line from the verifier to a piling.
-const VERDICT_X0: f64 = 990.0;
-const VERDICT_STEP: f64 = 70.0;
+const VERDICT_X0: f64 = 972.0;
+const VERDICT_STEP: f64 = 66.0;
 const BOAT_AT: (f64, f64) = (1060.0, 575.0);
 
 const COATS: [&str; 8] = ["#b5523b", "#3d6b8c", "#6f7f2f", "#8c5a8c", "#c0872b", "#3f7f6f", "#9a4f2d", "#5a5a8c"];
@@ -566,19 +566,20 @@ fn verdict_flag(app: AppState, v: &Verdict, age: usize, lang: Lang) -> impl Into
         Some(id) => app.cast.with_untracked(|c| c.name(id, lang)),
         None => Ui::Outside.text(lang).to_owned(),
     };
-    let who = fit(&who, 62.0, 13.0);
+    let who = fit(&who, 70.0, 13.0);
     let voided = !v.obeyed() && v.outcome != WriteOutcome::Duplicate;
     let opacity = if age == 0 { "1" } else { "0.75" };
     view! {
         <g class=class opacity=opacity data-outcome=outcome_name(v.outcome) transform=format!("translate({},326)", f(x))>
             <rect x="0" y="4" width="54" height="38" class="cloth" />
-            <text x="27" y="31" class="flag-number" text-anchor="middle" font-size=font>{v.token.clone()}</text>
+            // The cross goes under the number: a voided flag must still show which number it carried.
             {voided.then(|| view! {
                 <g class="cross">
                     <line x1="-4" y1="0" x2="58" y2="46" />
                     <line x1="58" y1="0" x2="-4" y2="46" />
                 </g>
             })}
+            <text x="27" y="31" class="flag-number" text-anchor="middle" font-size=font>{v.token.clone()}</text>
             <text x="27" y="64" class="verdict-word" text-anchor="middle">{fit(word.text(lang), 66.0, 14.0)}</text>
             <text x="27" y="82" class="verdict-who" text-anchor="middle">{who}</text>
         </g>
