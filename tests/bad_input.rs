@@ -24,9 +24,14 @@ const F: &str = r#""format": "leaselab.scenario/1""#;
 fn broken_files_name_the_field_and_exit_2() {
     let cases: Vec<(String, &str)> = vec![
         // Not JSON at all, or cut short.
-        ("".into(), "line 1"),
-        ("not json".into(), "line 1"),
+        ("".into(), "one JSON object"),
+        ("not json".into(), "one JSON object"),
+        ("{ \"format\": ".into(), "line 1"),
         (format!("{{{F}, \"seed\": 3"), "line 1"),
+        (format!("{{{F}}} trailing"), "line 1"),
+        (format!("{{{F}}}{{{F}}}"), "line 1"),
+        (format!("[{{{F}}}]"), "one JSON object"),
+        ("\"leaselab.scenario/1\"".into(), "one JSON object"),
         // The format tag.
         ("{}".into(), "format"),
         (r#"{"format": "leaselab.scenario/2"}"#.into(), "format"),
@@ -67,7 +72,7 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"raw_write\", \"token\": 3}}]}}"), "events[0].value"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 90000000, \"do\": \"revoke_lease\"}}]}}"), "events[0].at_ms"),
         // Huge numbers.
-        (format!("{{{F}, \"seed\": 18446744073709551616}}"), "seed"),
+        (format!("{{{F}, \"seed\": 18446744073709551616}}"), "whole number from 0 to 18446744073709551615"),
         (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),
         (format!("{{{F}, \"lease\": {{\"duration_ms\": 99999999999999999999999}}}}"), "lease.duration_ms"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"delay_next_write\", \"node\": \"chen\", \"by_ms\": 100000000000}}]}}"), "events[0].by_ms"),
@@ -80,6 +85,28 @@ fn broken_files_name_the_field_and_exit_2() {
         assert!(!stderr.contains("panicked"), "{json} panicked: {stderr}");
         assert!(out.stdout.is_empty(), "no report for a broken file");
     }
+}
+
+#[test]
+fn a_byte_order_mark_is_not_an_error() {
+    let out = run_cli("\u{feff}{\"format\": \"leaselab.scenario/1\"}");
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
+#[test]
+fn a_closed_pipe_is_not_a_panic() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["run", "--builtin", "harbor-zombie"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the runner starts");
+    // Close our end of stdout at once, as `| head -0` would.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().expect("the runner finishes");
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+    assert_ne!(out.status.code(), Some(101));
 }
 
 #[test]

@@ -15,6 +15,7 @@ fn main() {}
 
 #[cfg(not(target_arch = "wasm32"))]
 mod cli {
+    use std::io::Write;
     use std::path::PathBuf;
     use std::process::ExitCode;
 
@@ -51,21 +52,19 @@ mod cli {
         let cli = Cli::parse();
         match cli.command {
             Cmd::List => {
+                let mut text = String::new();
                 for id in library::ids() {
                     let title = library::get(id).and_then(Result::ok).and_then(|s| s.title).map(|t| t.en);
-                    println!("{id}\t{}", title.unwrap_or_default());
+                    text.push_str(&format!("{id}\t{}\n", title.unwrap_or_default()));
                 }
-                ExitCode::SUCCESS
+                print(&text)
             }
             Cmd::Run { file, builtin, compact } => match load(file, builtin) {
                 Ok(s) => match Report::run(&s) {
                     Ok(report) => {
                         let json = if compact { serde_json::to_string(&report) } else { serde_json::to_string_pretty(&report) };
                         match json {
-                            Ok(text) => {
-                                println!("{text}");
-                                ExitCode::SUCCESS
-                            }
+                            Ok(text) => print(&format!("{text}\n")),
                             Err(e) => fail(&format!("could not write the report: {e}")),
                         }
                     }
@@ -73,6 +72,17 @@ mod cli {
                 },
                 Err(message) => fail(&message),
             },
+        }
+    }
+
+    /// Writes to stdout. A reader that went away (`| head`) is not an error worth a panic: the
+    /// output is simply not wanted any more.
+    fn print(text: &str) -> ExitCode {
+        let mut out = std::io::stdout().lock();
+        match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+            Ok(()) => ExitCode::SUCCESS,
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => ExitCode::SUCCESS,
+            Err(e) => fail(&format!("could not write to stdout: {e}")),
         }
     }
 

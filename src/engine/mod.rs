@@ -677,6 +677,7 @@ impl Sim {
             outcome: j.outcome,
             high_water_before: j.high_water_before,
             high_water_after: j.high_water_after,
+            fencing: self.resource.fencing,
         });
         if let Some(violation) = violation {
             self.record(TraceEvent::ViolationFound { violation });

@@ -135,6 +135,8 @@ pub enum TraceEvent {
         outcome: WriteOutcome,
         high_water_before: u64,
         high_water_after: u64,
+        /// Whether the resource was checking tokens when it judged this write.
+        fencing: bool,
     },
     /// The oracle found a violation.
     ViolationFound { violation: Violation },

@@ -194,16 +194,29 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     if json.len() > MAX_BYTES {
         return Err(error(".", format!("the file is {} bytes; at most {MAX_BYTES} are accepted", json.len())));
     }
-    let de = &mut serde_json::Deserializer::from_str(json);
-    let file: File = serde_path_to_error::deserialize(de).map_err(|e| {
-        let path = e.path().to_string();
-        let inner = e.into_inner();
+    // A byte-order mark is how some editors start a UTF-8 file; it is not part of the JSON.
+    let json = json.strip_prefix('\u{feff}').unwrap_or(json);
+    if !json.trim_start().starts_with('{') {
+        return Err(error(".", "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }"));
+    }
+    let json_error = |path: String, inner: serde_json::Error| {
         let line_column = (inner.line() > 0).then(|| (inner.line(), inner.column()));
         // serde_json appends " at line L column C"; the position is reported separately.
         let message = inner.to_string();
-        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        let mut message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        // Without arbitrary precision, an integer beyond 64 bits reads as a float.
+        if message.contains("floating point") && message.contains("expected u64") {
+            message.push_str(" (expected a whole number from 0 to 18446744073709551615)");
+        }
         ScenarioError { path, message, line_column }
+    };
+    let de = &mut serde_json::Deserializer::from_str(json);
+    let file: File = serde_path_to_error::deserialize(&mut *de).map_err(|e| {
+        let path = e.path().to_string();
+        json_error(path, e.into_inner())
     })?;
+    // Anything after the object (a second object, stray text) is an error, not ignored.
+    de.end().map_err(|e| json_error(".".into(), e))?;
     if file.format != FORMAT {
         return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"", file.format)));
     }

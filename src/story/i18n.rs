@@ -264,6 +264,8 @@ ui_table! {
     UrlBadLang => ["unknown language “{value}”; using English", "未知语言“{value}”，改用英文"],
     UrlBadSpeed => ["speed “{value}” is not a number from 0.25 to 64; using 1×",
                     "速度“{value}”不是 0.25 到 64 之间的数，改用 1×"],
+    UrlSpeedRounded => ["speed “{value}” lies between the slider's steps (0.25, 0.5, 1, 2 … 64); using {used}",
+                        "速度“{value}”不在滑块的档位上（0.25、0.5、1、2……64），改用 {used}"],
     UrlBadAutoplay => ["autoplay “{value}” should be 1 or 0; starting paused",
                        "autoplay“{value}”应为 1 或 0，改为暂停状态开始"],
     NoScenarioAtAll => ["No scenario could be loaded: {error}", "没有任何场景能够载入：{error}"],

@@ -54,6 +54,7 @@ pub enum Line {
     SteppedDownRefused,
     WritePrepared,
     WriteAccepted,
+    WriteObeyedUnchecked,
     WriteRejectedStale,
     WriteRejectedInvalid,
     WriteDuplicate,
@@ -81,7 +82,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 35] = [
+    pub const ALL: [Line; 36] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -97,6 +98,7 @@ impl Line {
         Line::SteppedDownRefused,
         Line::WritePrepared,
         Line::WriteAccepted,
+        Line::WriteObeyedUnchecked,
         Line::WriteRejectedStale,
         Line::WriteRejectedInvalid,
         Line::WriteDuplicate,
@@ -141,16 +143,16 @@ impl Line {
                 ["{name}还在木牌上时又来申请：编号仍是 {token}，沙漏重新翻转。", "{id} 重新获取了自己仍有效的租约：同一任期，令牌 {token}；renewTime 前移，{expires} 秒到期。"],
             ],
             AcquireRefused => [
-                ["{name} asks for the post, but {holder} is still on the plaque.", "Acquire refused for {id}: holderIdentity = {holder} holds the lease until {expires} s."],
-                ["{name}想接班，可木牌上还是{holder}。", "{id} 获取失败：holderIdentity = {holder}，租约有效至 {expires} 秒。"],
+                ["{name} asks for the post, but {holder} is still on the plaque.", "Acquire refused for {id}: holderIdentity = {holder_id} holds the lease until {expires} s."],
+                ["{name}想接班，可木牌上还是{holder}。", "{id} 获取失败：holderIdentity = {holder_id}，租约有效至 {expires} 秒。"],
             ],
             LeaseRenewed => [
                 ["{name} carves a fresh mark on the wall and the hourglass flips.", "Renewal succeeded for {id} (token {token}): renewTime moved, lease valid until {expires} s."],
                 ["{name}在墙上重重划了一道，沙漏重新翻转。", "{id} 续约成功（令牌 {token}）：renewTime 前移，租约有效至 {expires} 秒。"],
             ],
             RenewRefused => [
-                ["{name} comes to carve a mark, but the plaque no longer bears that name.", "Renewal refused for {id} with token {token}: holderIdentity is now {holder}."],
-                ["{name}回来划道，可木牌上已经不是这个名字了。", "{id} 以令牌 {token} 续约被拒：holderIdentity 现在是 {holder}。"],
+                ["{name} comes to carve a mark, but the plaque no longer bears that name.", "Renewal refused for {id} with token {token}: holderIdentity is now {holder_id}."],
+                ["{name}回来划道，可木牌上已经不是这个名字了。", "{id} 以令牌 {token} 续约被拒：holderIdentity 现在是 {holder_id}。"],
             ],
             LeaseExpired => [
                 ["The sand runs out for {name}: no mark was carved in time.", "Lease expired on the coordinator's clock: renewTime + leaseDurationSeconds passed (holder {id}, token {token})."],
@@ -183,6 +185,10 @@ impl Line {
             WriteAccepted => [
                 ["The flag-verifier checks number {token} and the boat obeys {name}.", "Write {op} with token {token} accepted; high-water mark {before} → {hwm}."],
                 ["验旗人核对编号 {token}，渔船听从了{name}的旗语。", "写入 {op}（令牌 {token}）被接受；高水位 {before} → {hwm}。"],
+            ],
+            WriteObeyedUnchecked => [
+                ["Nobody checks the number: the boat simply obeys {name}'s flag with {token}.", "Write {op} with token {token} accepted unchecked (fencing off); high-water mark {before} → {hwm}."],
+                ["没人核对编号：渔船直接听从了{name}报 {token} 的旗。", "写入 {op}（令牌 {token}）未经检查即被接受（围栏已关闭）；高水位 {before} → {hwm}。"],
             ],
             WriteRejectedStale => [
                 ["The flag-verifier voids {name}'s flag: it carries {token}, and only {hwm} counts now.", "Write {op} rejected_stale: token {token} is not above the high-water mark {hwm}."],
@@ -252,7 +258,7 @@ impl Line {
                 ["Evening falls on the harbor.", "The run ended at {t} s of virtual time."],
                 ["暮色降临渔港。", "运行在虚拟时间 {t} 秒结束。"],
             ],
-            Outsider => [["a messenger from outside", "outside"], ["外来的信使", "外部"]],
+            Outsider => [["a messenger", "outside"], ["外来的信使", "外部"]],
             Nobody => [["nobody", "none"], ["无人", "无"]],
             NoToken => [["none at all", "absent"], ["根本没有编号", "缺失"]],
         };
@@ -312,7 +318,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::AcquireRefused,
             Tone::Info,
             true,
-            with(node(id), &[("holder", name(holder)), ("expires", secs(*expires_ms))]),
+            with(node(id), &[("holder", name(holder)), ("holder_id", holder.clone()), ("expires", secs(*expires_ms))]),
         ),
         TraceEvent::LeaseRenewed { node: id, token, expires_ms } => out(
             "lease-renewed",
@@ -322,8 +328,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
         ),
         TraceEvent::RenewRefused { node: id, token, holder } => {
-            let holder = holder.as_deref().map(name).unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
-            out("renew-refused", Line::RenewRefused, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("holder", holder)]))
+            let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+            out("renew-refused", Line::RenewRefused, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("holder_id", holder_id)]))
         }
         TraceEvent::LeaseExpired { holder, token } => {
             out("lease-expired", Line::LeaseExpired, Tone::Warn, false, with(node(holder), &[("token", token.to_string())]))
@@ -350,7 +356,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
         ),
-        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, .. } => {
+        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, .. } => {
             let sender = match from {
                 Some(id) => node(id),
                 None => vec![("name", Line::Outsider.text(lang)[0].to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
@@ -368,7 +374,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 WriteOutcome::Accepted => {
                     // A write in the same term, seen many times, is routine; a new mark is news.
                     let minor = high_water_after == high_water_before && from.is_some();
-                    out("write-accepted", Line::WriteAccepted, Tone::Info, minor, values)
+                    let line = if *fencing { Line::WriteAccepted } else { Line::WriteObeyedUnchecked };
+                    out("write-accepted", line, Tone::Info, minor, values)
                 }
                 WriteOutcome::RejectedStale => out("write-rejected-stale", Line::WriteRejectedStale, Tone::Good, false, values),
                 WriteOutcome::RejectedInvalid => {
@@ -487,5 +494,20 @@ mod tests {
         for n in lines.iter().chain(&zh) {
             assert!(!n.story.contains('{') && !n.technical.contains('{'), "unfilled placeholder: {n:?}");
         }
+    }
+
+    /// With fencing off nobody checks numbers, and the log must not say that someone did.
+    #[test]
+    fn without_fencing_the_log_says_nobody_checks() {
+        let scenario = library::get("harbor-no-fencing").expect("exists").expect("parses");
+        let cast = Cast::new(&scenario);
+        let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+        sim.run_to_end();
+        let lines: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)).collect();
+        let writes: Vec<&Narration> = lines.iter().filter(|n| n.kind == "write-accepted").collect();
+        assert!(!writes.is_empty());
+        assert!(writes.iter().all(|n| n.story.starts_with("Nobody checks") && !n.story.contains("verifier")));
+        let crash = lines.iter().find(|n| n.kind == "violation").expect("the oracle's finding is told");
+        assert!(crash.story.contains("rocks") && crash.story.contains('7') && crash.story.contains('8'));
     }
 }

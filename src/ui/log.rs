@@ -35,7 +35,7 @@ pub fn Log(app: AppState) -> impl IntoView {
             <ol data-testid="event-log" class="log" class:hide-minor=move || app.hide_minor.get()>
                 <For
                     each=move || app.log.with(|rows| rows.iter().rev().cloned().collect::<Vec<_>>())
-                    key=|row| row.entry.seq
+                    key=|row| (row.run, row.entry.seq)
                     let(row)
                 >
                     <Row app row />

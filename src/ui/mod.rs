@@ -172,6 +172,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     ),
                     UrlIssue::BadLang { value } => fill(Ui::UrlBadLang.text(lang), &[("value", value)]),
                     UrlIssue::BadSpeed { value } => fill(Ui::UrlBadSpeed.text(lang), &[("value", value)]),
+                    UrlIssue::SpeedRounded { value, used } => {
+                        fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
+                    }
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
                 }
             };

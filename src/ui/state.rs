@@ -28,6 +28,9 @@ const MAX_FRAME_MS: f64 = 250.0;
 /// One row of the event log: a trace entry worth narrating.
 #[derive(Clone, Debug, PartialEq)]
 pub struct LogRow {
+    /// Which run of the page the row belongs to (grows on every reset), so rows of a new run
+    /// never reuse the views of an old run's rows with the same trace position.
+    pub run: u32,
     pub entry: TraceEntry,
     pub kind: &'static str,
     pub minor: bool,
@@ -40,6 +43,8 @@ pub struct AppState {
     memory: StoredValue<HarborMemory>,
     /// Trace entries already turned into log rows.
     logged: StoredValue<usize>,
+    /// Number of the current run (see [`LogRow::run`]).
+    run: StoredValue<u32>,
     /// Virtual clock, in ms (fractional, so slow speeds still advance).
     clock: StoredValue<f64>,
     pub scenario: RwSignal<Scenario>,
@@ -71,6 +76,7 @@ impl AppState {
             sim: StoredValue::new(sim),
             memory,
             logged: StoredValue::new(0),
+            run: StoredValue::new(0),
             clock: StoredValue::new(0.0),
             cast: RwSignal::new(Cast::new(&scenario)),
             scenario: RwSignal::new(scenario),
@@ -97,6 +103,7 @@ impl AppState {
     fn publish(&self) {
         let cast = self.cast.get_untracked();
         let logged = self.logged.get_value();
+        let run = self.run.get_value();
         let (snapshot, finished, rows, trace_len) = self.sim.with_value(|sim| {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
@@ -106,7 +113,7 @@ impl AppState {
                 .iter()
                 .filter_map(|entry| {
                     narrate(entry, &cast, Lang::En)
-                        .map(|n| Arc::new(LogRow { entry: entry.clone(), kind: n.kind, minor: n.minor }))
+                        .map(|n| Arc::new(LogRow { run, entry: entry.clone(), kind: n.kind, minor: n.minor }))
                 })
                 .collect();
             (sim.snapshot(), sim.finished(), rows, trace.len())
@@ -195,6 +202,7 @@ impl AppState {
         self.playing.set(false);
         self.memory.set_value(HarborMemory::default());
         self.logged.set_value(0);
+        self.run.update_value(|r| *r = r.wrapping_add(1));
         self.clock.set_value(0.0);
         self.log.set(Vec::new());
         self.log_trimmed.set(false);

@@ -18,6 +18,8 @@ pub enum UrlIssue {
     BrokenScenario { value: String, error: String },
     BadLang { value: String },
     BadSpeed { value: String },
+    /// A speed between the slider's steps, rounded to the nearest step `used` (e.g. `4×`).
+    SpeedRounded { value: String, used: String },
     BadAutoplay { value: String },
 }
 
@@ -82,7 +84,13 @@ pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<Strin
     let speed_log2 = match speed {
         None => 0,
         Some(raw) => match decimal(raw.trim()) {
-            Some(x) if (0.25..=64.0).contains(&x) => (x.log2().round() as i32).clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX),
+            Some(x) if (0.25..=64.0).contains(&x) => {
+                let log2 = (x.log2().round() as i32).clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX);
+                if 2f64.powi(log2) != x {
+                    issues.push(UrlIssue::SpeedRounded { value: echo(&raw), used: super::controls::speed_label(log2) });
+                }
+                log2
+            }
             _ => {
                 issues.push(UrlIssue::BadSpeed { value: echo(&raw) });
                 0

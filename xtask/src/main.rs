@@ -90,28 +90,69 @@ fn test() -> Result<()> {
     ensure_web_tools(&root)?;
     ensure_browser()?;
 
+    let mut totals = TestTotals::default();
     header("[1/3] Native tests: cargo test -p leaselab");
-    run(cargo().args(["test", "-p", "leaselab"]).current_dir(&root))?;
+    run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
 
     header("[2/3] Release web build into dist/ (cargo xtask dist)");
     let dist_dir = build_dist(&root)?;
 
     header("[3/3] Browser tests: cargo test -p leaselab-browser-tests");
-    run(cargo()
-        .args([
-            "test",
-            "-p",
-            "leaselab-browser-tests",
-            "--",
-            "--test-threads=1",
-        ])
-        .env("LEASELAB_DIST", &dist_dir)
-        .env("LEASELAB_CHROMIUM", CHROMIUM)
-        .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
-        .current_dir(&root))?;
+    run_tests(
+        cargo()
+            .args(["test", "-p", "leaselab-browser-tests", "--", "--test-threads=1"])
+            .env("LEASELAB_DIST", &dist_dir)
+            .env("LEASELAB_CHROMIUM", CHROMIUM)
+            .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
+            .current_dir(&root),
+        &mut totals,
+    )?;
 
     header("All tests passed");
+    ensure!(totals.passed > 0, "no test ran");
+    // One plain closing line for whoever reads the end of the log (CI does).
+    println!("{} passed, {} failed", totals.passed, totals.failed);
     Ok(())
+}
+
+/// Test counts summed over every `cargo test` run.
+#[derive(Default)]
+struct TestTotals {
+    passed: u64,
+    failed: u64,
+}
+
+/// Runs `cargo test …`, echoing its output, and adds up its `test result:` lines.
+fn run_tests(cmd: &mut Command, totals: &mut TestTotals) -> Result<()> {
+    use std::io::BufRead as _;
+    let shown = describe(cmd);
+    println!("$ {shown}");
+    let _ = std::io::stdout().flush();
+    let mut child = cmd
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .with_context(|| format!("could not start `{shown}`"))?;
+    if let Some(out) = child.stdout.take() {
+        for line in std::io::BufReader::new(out).lines() {
+            let line = line.context("reading test output")?;
+            println!("{line}");
+            if let Some(rest) = line.trim_start().strip_prefix("test result: ") {
+                totals.passed += count_before(rest, " passed");
+                totals.failed += count_before(rest, " failed");
+            }
+        }
+    }
+    let status = child.wait().with_context(|| format!("waiting for `{shown}`"))?;
+    ensure!(status.success(), "`{shown}` failed ({status})");
+    Ok(())
+}
+
+/// In `ok. 5 passed; 0 failed; …`, the number before `label`.
+fn count_before(text: &str, label: &str) -> u64 {
+    text.find(label)
+        .and_then(|end| text[..end].rsplit([' ', '.', ';']).next())
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(0)
 }
 
 fn dist() -> Result<()> {
