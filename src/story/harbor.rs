@@ -107,9 +107,14 @@ impl HarborMemory {
                     outcome: *outcome,
                     high_water_after: *high_water_after,
                 });
-                if self.verdicts.len() > VERDICTS_KEPT {
-                    let extra = self.verdicts.len() - VERDICTS_KEPT;
-                    self.verdicts.drain(..extra);
+                // The latest voided flag stays on the line until a newer one is voided: at high
+                // speed the story's key moment would otherwise scroll away within a second.
+                while self.verdicts.len() > VERDICTS_KEPT {
+                    let last_void = self.verdicts.iter().rposition(|v| {
+                        matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid)
+                    });
+                    let oldest_other = (0..self.verdicts.len()).find(|i| Some(*i) != last_void).unwrap_or(0);
+                    self.verdicts.remove(oldest_other);
                 }
             }
             TraceEvent::ViolationFound {
@@ -569,5 +574,20 @@ mod tests {
         let fresh = sim("harbor-zombie");
         m.absorb(fresh.trace());
         assert_eq!(m, HarborMemory::default());
+    }
+
+    #[test]
+    fn the_voided_flag_stays_in_view_after_later_flags() {
+        let mut s = sim("harbor-zombie");
+        s.run_to_end();
+        let mut m = HarborMemory::default();
+        m.absorb(s.trace());
+        let h = picture(&s.snapshot(), &m);
+        assert_eq!(h.verifier.recent.len(), VERDICTS_KEPT);
+        let void = h.verifier.recent.iter().find(|v| v.outcome == WriteOutcome::RejectedStale);
+        let void = void.expect("Chen's voided 7 is still on the line at the end of the run");
+        assert_eq!((void.from.as_deref(), void.token.as_str()), (Some("chen"), "7"));
+        let last = h.verifier.recent.last().expect("verdicts");
+        assert_eq!(last.from.as_deref(), Some("lin"), "newer flags still come in behind it");
     }
 }

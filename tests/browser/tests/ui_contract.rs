@@ -212,3 +212,43 @@ async fn bad_url_parameters_warn_but_still_render() -> Result<()> {
     })
     .await
 }
+
+/// Switching scenarios starts a new story: the log holds only the new run's rows (a row of the
+/// old run at the same trace position must not linger), and a crashed flag-bearer cannot be put
+/// to sleep.
+#[tokio::test]
+async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Result<()> {
+    with_browser("switch-scenario", SECS(60), async |b| {
+        b.open("?scenario=gc-pause-41-42").await?;
+        b.wait_until_js(
+            "the gc-pause log names Client A",
+            "return document.querySelector('[data-testid=\"event-log\"]').innerText.includes('Client A');",
+            SECS(30),
+        )
+        .await?;
+        b.client()
+            .find(fantoccini::Locator::Css("[data-testid=\"scenario-picker\"]"))
+            .await?
+            .select_by_value("harbor-zombie")
+            .await?;
+        b.wait_until_js(
+            "the harbor log names Old Chen",
+            "return document.querySelector('[data-testid=\"event-log\"]').innerText.includes('Old Chen comes to the breakwater');",
+            SECS(10),
+        )
+        .await?;
+        let log = b.text_of("event-log").await?;
+        ensure!(!log.contains("Client A") && !log.contains("a comes to the breakwater"), "old rows linger: {log}");
+
+        b.click("node-chen-crash").await?;
+        b.wait_until_js(
+            "Chen's sleep button is disabled once he has crashed",
+            "return document.querySelector('[data-testid=\"node-chen-pause\"]').disabled === true \
+             && document.querySelector('[data-testid=\"node-chen\"]').dataset.role === 'crashed';",
+            SECS(10),
+        )
+        .await?;
+        b.assert_no_console_errors().await
+    })
+    .await
+}
