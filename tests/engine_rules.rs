@@ -258,4 +258,8 @@ fn step_advances_one_observable_event_at_a_time() {
         last = sim.now_ms();
     }
     assert!(!sim.finished());
+    sim.run_to_end();
+    let (len, hash) = (sim.trace().len(), sim.trace_hash());
+    assert_eq!(sim.step(), 0, "nothing happens after the end");
+    assert_eq!((sim.now_ms(), sim.trace().len(), sim.trace_hash()), (90_000, len, hash));
 }

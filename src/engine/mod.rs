@@ -233,11 +233,15 @@ impl Sim {
     }
 
     /// Process pending items until at least one trace entry appears or the run ends: one
-    /// "engine event" for the step button. Returns the number of entries added.
+    /// "engine event" for the step button. Never goes past `until_ms`. Returns the number of
+    /// entries added (0 once the run has ended).
     pub fn step(&mut self) -> usize {
         let before = self.trace.len();
         while self.trace.len() == before {
             let Some(entry) = self.queue.first_entry() else { break };
+            if entry.key().0 > self.config.until_ms {
+                break;
+            }
             let ((at, _), item) = entry.remove_entry();
             self.now_ms = self.now_ms.max(at);
             self.process(item);
