@@ -3,14 +3,15 @@
 //! Nothing here is scripted. The sand in the hourglass is the lease's remaining time on the
 //! coordinator's clock; a flag-bearer raises his flag because his node believes it leads; a flag
 //! moves along its path as far as the latency the engine drew; the boat runs onto the rocks only
-//! after the oracle reported a stale write accepted by a resource that had already seen a newer
-//! token (it obeyed two flag-bearers). Geometry stays in the UI: this module says *what*, the
+//! when the resource accepted a write whose token is below one it had already accepted (it obeyed
+//! an older number after a newer one: two flag-bearers). Whenever the coordinator granted that
+//! newer token, this is exactly the oracle's `stale_write_accepted` with `resource_had_seen_newer`. Geometry stays in the UI: this module says *what*, the
 //! scene says *where*.
 //!
 //! [`HarborMemory`] folds the trace incrementally (each entry once), so the per-frame work is
 //! [`picture`], which only reads the snapshot and that small memory.
 
-use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, Violation, WriteOutcome};
+use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WriteOutcome};
 
 /// How many of the verifier's latest verdicts the scene keeps in view.
 pub const VERDICTS_KEPT: usize = 3;
@@ -64,8 +65,10 @@ impl Verdict {
 pub struct Aground {
     pub at_ms: u64,
     pub from: Option<String>,
+    /// The older number the boat obeyed…
     pub token: u64,
-    pub newest_granted: u64,
+    /// …after it had already obeyed this newer one (the resource's high-water mark then).
+    pub newer: u64,
 }
 
 impl HarborMemory {
@@ -98,7 +101,14 @@ impl HarborMemory {
                 self.flips = self.flips.saturating_add(1);
                 self.last_flip_ms = Some(entry.at_ms);
             }
-            TraceEvent::WriteJudged { from, token, outcome, high_water_after, .. } => {
+            TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, .. } => {
+                if let (WriteOutcome::Accepted, Some(t), None) = (outcome, token.valid(), &self.aground) {
+                    if t < *high_water_before {
+                        // The first collision is the one the picture shows.
+                        self.aground =
+                            Some(Aground { at_ms: entry.at_ms, from: from.clone(), token: t, newer: *high_water_before });
+                    }
+                }
                 self.verdicts.push(Verdict {
                     seq: entry.seq,
                     at_ms: entry.at_ms,
@@ -116,18 +126,6 @@ impl HarborMemory {
                     let oldest_other = (0..self.verdicts.len()).find(|i| Some(*i) != last_void).unwrap_or(0);
                     self.verdicts.remove(oldest_other);
                 }
-            }
-            TraceEvent::ViolationFound {
-                violation:
-                    Violation::StaleWriteAccepted { from, token, newest_granted, resource_had_seen_newer: true, .. },
-            } if self.aground.is_none() => {
-                // The first collision is the one the picture shows.
-                self.aground = Some(Aground {
-                    at_ms: entry.at_ms,
-                    from: from.clone(),
-                    token: *token,
-                    newest_granted: *newest_granted,
-                });
             }
             _ => {}
         }
@@ -484,7 +482,7 @@ mod tests {
         s.run_to_end();
         let h = look(&s, &mut m);
         let a = h.boat.aground.expect("the oracle saw the boat obey 7 after 8");
-        assert_eq!((a.from.as_deref(), a.token, a.newest_granted), (Some("chen"), 7, 8));
+        assert_eq!((a.from.as_deref(), a.token, a.newer), (Some("chen"), 7, 8));
         assert!(a.at_ms >= 60_000);
     }
 
@@ -589,5 +587,19 @@ mod tests {
         assert_eq!((void.from.as_deref(), void.token.as_str()), (Some("chen"), "7"));
         let last = h.verifier.recent.last().expect("verdicts");
         assert_eq!(last.from.as_deref(), Some("lin"), "newer flags still come in behind it");
+    }
+
+    /// The boat also runs aground when nobody granted the newer number it had obeyed: here two
+    /// messengers from outside, with fencing off, in the field notes' order (2, then 1).
+    #[test]
+    fn an_older_number_obeyed_after_a_newer_one_wrecks_the_boat_even_without_grants() {
+        let mut s = sim("fencing-checks");
+        s.apply(Command::SetFencing { on: false }).expect("valid");
+        s.advance_to(2_500);
+        let mut m = HarborMemory::default();
+        assert!(look(&s, &mut m).boat.aground.is_none(), "1 then 2 is in order");
+        s.advance_to(3_000);
+        let a = look(&s, &mut m).boat.aground.expect("1 obeyed after 2");
+        assert_eq!((a.at_ms, a.from, a.token, a.newer), (3_000, None, 1, 2));
     }
 }

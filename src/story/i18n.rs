@@ -255,8 +255,9 @@ ui_table! {
     LogTrimmed => ["Older rows are not shown.", "更早的记录未显示。"],
     NewestFirst => ["newest first", "最新的在上面"],
     // ----- the address bar -----
-    UrlWarningTitle => ["Some settings in the address were not understood, so defaults are used:",
-                        "地址栏里有些参数无法识别，已改用默认值："],
+    UrlWarningTitle => ["Some settings in the address could not be used as given:",
+                        "地址栏里有些参数无法按原样使用："],
+    Dismiss => ["Dismiss", "知道了"],
     UrlBadScenario => ["there is no scenario “{value}”; showing “{default}”",
                        "没有名为“{value}”的场景，改为显示“{default}”"],
     UrlBrokenScenario => ["the scenario “{value}” could not be loaded ({error}); showing “{default}”",

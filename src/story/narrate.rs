@@ -55,7 +55,9 @@ pub enum Line {
     WritePrepared,
     WriteAccepted,
     WriteObeyedUnchecked,
+    WriteObeyedOlder,
     WriteRejectedStale,
+    WriteRejectedEqual,
     WriteRejectedInvalid,
     WriteDuplicate,
     ViolationStaleSeenNewer,
@@ -82,7 +84,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 36] = [
+    pub const ALL: [Line; 38] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -99,7 +101,9 @@ impl Line {
         Line::WritePrepared,
         Line::WriteAccepted,
         Line::WriteObeyedUnchecked,
+        Line::WriteObeyedOlder,
         Line::WriteRejectedStale,
+        Line::WriteRejectedEqual,
         Line::WriteRejectedInvalid,
         Line::WriteDuplicate,
         Line::ViolationStaleSeenNewer,
@@ -190,9 +194,17 @@ impl Line {
                 ["Nobody checks the number: the boat simply obeys {name}'s flag with {token}.", "Write {op} with token {token} accepted unchecked (fencing off); high-water mark {before} → {hwm}."],
                 ["没人核对编号：渔船直接听从了{name}报 {token} 的旗。", "写入 {op}（令牌 {token}）未经检查即被接受（围栏已关闭）；高水位 {before} → {hwm}。"],
             ],
+            WriteObeyedOlder => [
+                ["Nobody checks the number: the boat obeys {name}'s flag with {token}, after it had already obeyed {before}.", "Write {op} with the older token {token} accepted unchecked (fencing off) after the resource had accepted {before}."],
+                ["没人核对编号：渔船已经听过编号 {before}，又听从了{name}报 {token} 的旗。", "写入 {op} 带着更旧的令牌 {token}，在资源已接受过 {before} 之后仍未经检查被接受（围栏已关闭）。"],
+            ],
             WriteRejectedStale => [
-                ["The flag-verifier voids {name}'s flag: it carries {token}, and only {hwm} counts now.", "Write {op} rejected_stale: token {token} is not above the high-water mark {hwm}."],
-                ["验旗人把{name}的旗当作废旗：它报的是 {token}，眼下只认编号 {hwm}。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 不高于高水位 {hwm}。"],
+                ["The flag-verifier voids {name}'s flag: it carries {token}, and only {hwm} counts now.", "Write {op} rejected_stale: token {token} is below the high-water mark {hwm}."],
+                ["验旗人把{name}的旗当作废旗：它报的是 {token}，眼下只认编号 {hwm}。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 低于高水位 {hwm}。"],
+            ],
+            WriteRejectedEqual => [
+                ["The flag-verifier waves off {name}'s flag: number {token} has already been used, and this harbor wants a new number for every signal.", "Write {op} rejected_stale: token {token} equals the high-water mark and equal_token = reject."],
+                ["验旗人挥手拒绝了{name}的旗：编号 {token} 已经用过，这个渔港要求每次挥旗都换新编号。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 等于高水位，且 equal_token = reject。"],
             ],
             WriteRejectedInvalid => [
                 ["The flag-verifier refuses a flag with no proper number ({token}).", "Write {op} rejected_invalid: token {token} is missing or malformed; nothing changed."],
@@ -231,7 +243,7 @@ impl Line {
                 ["{name}重新回到防波堤，像个新来的人。", "{id} 重启，成为全新的候选者。"],
             ],
             Partitioned => [
-                ["Fog cuts {name} off: no word reaches them and none leaves.", "{id} partitioned: it sends and receives nothing."],
+                ["Fog cuts {name} off: no word gets in or out.", "{id} partitioned: it sends and receives nothing."],
                 ["大雾隔开了{name}：消息进不来，也出不去。", "{id} 网络分区：收不到也发不出任何消息。"],
             ],
             Healed => [
@@ -374,10 +386,21 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 WriteOutcome::Accepted => {
                     // A write in the same term, seen many times, is routine; a new mark is news.
                     let minor = high_water_after == high_water_before && from.is_some();
-                    let line = if *fencing { Line::WriteAccepted } else { Line::WriteObeyedUnchecked };
-                    out("write-accepted", line, Tone::Info, minor, values)
+                    let older = token.valid().is_some_and(|t| t < *high_water_before);
+                    match (*fencing, older) {
+                        (true, _) => out("write-accepted", Line::WriteAccepted, Tone::Info, minor, values),
+                        (false, false) => out("write-accepted", Line::WriteObeyedUnchecked, Tone::Info, minor, values),
+                        (false, true) => out("write-accepted", Line::WriteObeyedOlder, Tone::Bad, false, values),
+                    }
                 }
-                WriteOutcome::RejectedStale => out("write-rejected-stale", Line::WriteRejectedStale, Tone::Good, false, values),
+                WriteOutcome::RejectedStale => {
+                    let line = if token.valid() == Some(*high_water_before) {
+                        Line::WriteRejectedEqual
+                    } else {
+                        Line::WriteRejectedStale
+                    };
+                    out("write-rejected-stale", line, Tone::Good, false, values)
+                }
                 WriteOutcome::RejectedInvalid => {
                     out("write-rejected-invalid", Line::WriteRejectedInvalid, Tone::Good, false, values)
                 }
@@ -509,5 +532,25 @@ mod tests {
         assert!(writes.iter().all(|n| n.story.starts_with("Nobody checks") && !n.story.contains("verifier")));
         let crash = lines.iter().find(|n| n.kind == "violation").expect("the oracle's finding is told");
         assert!(crash.story.contains("rocks") && crash.story.contains('7') && crash.story.contains('8'));
+    }
+
+    /// "Below" and "equal" are different refusals, and an older number obeyed unchecked is harm.
+    #[test]
+    fn refusals_and_unchecked_regressions_say_what_happened() {
+        let json = r#"{"format":"leaselab.scenario/1","until_ms":5000,"nodes":[],"resource":{"equal_token":"reject"},
+          "events":[{"at_ms":1,"do":"raw_write","token":5,"value":"a"},{"at_ms":2,"do":"raw_write","token":5,"value":"b"},
+                    {"at_ms":3,"do":"raw_write","token":4,"value":"c"},{"at_ms":4,"do":"set_fencing","on":false},
+                    {"at_ms":5,"do":"raw_write","token":3,"value":"d"}]}"#;
+        let scenario = crate::scenario::parse(json).expect("valid");
+        let cast = Cast::new(&scenario);
+        let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+        sim.run_to_end();
+        let lines: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)).collect();
+        let writes: Vec<&Narration> = lines.iter().filter(|n| n.kind.starts_with("write-")).collect();
+        assert_eq!(writes.len(), 4);
+        assert!(writes[1].technical.contains("equals the high-water mark"), "{}", writes[1].technical);
+        assert!(writes[2].technical.contains("below the high-water mark 5"), "{}", writes[2].technical);
+        assert_eq!(writes[3].tone, Tone::Bad);
+        assert!(writes[3].story.contains("already obeyed 5"), "{}", writes[3].story);
     }
 }

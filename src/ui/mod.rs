@@ -181,8 +181,13 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
             view! { <li>{line}</li> }
         })
         .collect::<Vec<_>>();
+    // The presenter may have moved on (another scenario, another speed): let them put it away.
+    let shown = RwSignal::new(true);
     Some(view! {
-        <aside class="url-warning" data-testid="url-warning" role="status">
+        <aside class="url-warning" data-testid="url-warning" role="status" hidden=move || !shown.get()>
+            <button class="dismiss" data-testid="url-warning-dismiss" on:click=move |_| shown.set(false)>
+                {tr(app, Ui::Dismiss)}
+            </button>
             <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
             <ul>{items}</ul>
         </aside>

@@ -614,7 +614,7 @@ fn Channel(app: AppState) -> impl IntoView {
             b.aground.as_ref().map(|a| {
                 fill(
                     Ui::OnTheRocksWhy.text(lang),
-                    &[("old", &a.token.to_string()), ("new", &a.newest_granted.to_string())],
+                    &[("old", &a.token.to_string()), ("new", &a.newer.to_string())],
                 )
             })
         })
