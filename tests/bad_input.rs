@@ -71,6 +71,10 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\", \"for_ms\": 0}}]}}"), "events[0].for_ms"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"raw_write\", \"token\": 3}}]}}"), "events[0].value"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 90000000, \"do\": \"revoke_lease\"}}]}}"), "events[0].at_ms"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"rollback_issuer\"}}]}}"), "events[0].next_token"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"rollback_issuer\", \"next_token\": 0}}]}}"), "events[0].next_token"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"restart_resource\", \"high_water\": 3}}]}}"), "events[0].high_water"),
+        (format!("{{{F}, \"resource\": {{\"persist_high_water\": 1}}}}"), "resource.persist_high_water"),
         // Huge numbers.
         (format!("{{{F}, \"seed\": 18446744073709551616}}"), "whole number from 0 to 18446744073709551615"),
         (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),

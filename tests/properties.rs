@@ -57,6 +57,7 @@ prop_compose! {
             resource: ResourceConfig {
                 fencing: true,
                 equal_token: [EqualTokenPolicy::Accept, EqualTokenPolicy::Reject, EqualTokenPolicy::Dedupe][policy as usize],
+                persist_high_water: true,
             },
             work: WorkConfig { every_ms: work },
             issuer: IssuerConfig { first_token },

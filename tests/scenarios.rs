@@ -58,10 +58,18 @@ fn harbor_without_fencing_obeys_the_stale_flag_and_the_oracle_says_so() {
     assert_eq!(grants, [7, 8]);
     let woke = r.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 60_000).expect("Chen's flag");
     assert_eq!((woke.token.clone(), woke.outcome), (Some(json!(7)), WriteOutcome::Accepted));
-    assert_eq!(r.violations.len(), 1, "{:?}", r.violations);
+    // One write, two findings: it obeyed a deposed term, and the resource went backwards.
+    assert_eq!(r.violations.len(), 2, "{:?}", r.violations);
+    assert!(r.violations.iter().all(|v| v.at_ms == woke.arrived_ms));
     match &r.violations[0].violation {
         Violation::StaleWriteAccepted { from, token, newest_granted, resource_had_seen_newer, .. } => {
             assert_eq!((from.as_deref(), *token, *newest_granted, *resource_had_seen_newer), (Some("chen"), 7, 8, true));
+        }
+        other => panic!("unexpected violation {other:?}"),
+    }
+    match &r.violations[1].violation {
+        Violation::TokenRegression { from, token, highest_before, .. } => {
+            assert_eq!((from.as_deref(), *token, *highest_before), (Some("chen"), 7, 8));
         }
         other => panic!("unexpected violation {other:?}"),
     }

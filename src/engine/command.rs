@@ -46,6 +46,16 @@ pub enum Command {
     /// A write injected from outside, straight into the resource (arrives at once); how the
     /// checks of seed `002` are replayed. The token may be anything a JSON field can hold.
     RawWrite { token: WireToken, value: String, op_id: Option<String> },
+    /// The coordinator's token counter is restored from an old backup: the next grant gets
+    /// `next_token`, possibly smaller than tokens already issued (etcd-io/etcd#16028: a snapshot
+    /// restore without `--bump-revision`). ≥ 1.
+    RollbackIssuer { next_token: u64 },
+    /// The resource is restored from a backup whose high-water mark was `high_water` (0: none),
+    /// so older tokens may pass again (seed `004`: the mark must survive restores).
+    RestoreResource { high_water: u64 },
+    /// The resource process restarts. With `resource.persist_high_water` the mark survives;
+    /// without it the mark (kept in memory only) starts again from 0 (oxia-db/oxia#87).
+    RestartResource,
 }
 
 impl Command {
@@ -59,7 +69,12 @@ impl Command {
             | Command::Partition { node }
             | Command::Heal { node }
             | Command::DelayNextWrite { node, .. } => Some(node),
-            Command::RevokeLease | Command::SetFencing { .. } | Command::RawWrite { .. } => None,
+            Command::RevokeLease
+            | Command::SetFencing { .. }
+            | Command::RawWrite { .. }
+            | Command::RollbackIssuer { .. }
+            | Command::RestoreResource { .. }
+            | Command::RestartResource => None,
         }
     }
 
@@ -75,6 +90,7 @@ impl Command {
             Command::DelayNextWrite { by_ms, .. } if *by_ms == 0 || *by_ms > MAX_COMMAND_MS => {
                 Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
             }
+            Command::RollbackIssuer { next_token: 0 } => Err(("next_token", "must be at least 1 (0 means \"no token\")".into())),
             Command::RawWrite { value, op_id, .. } => {
                 if value.len() > 200 {
                     return Err(("value", "must be at most 200 characters".into()));

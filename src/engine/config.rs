@@ -117,11 +117,14 @@ pub struct ResourceConfig {
     /// Whether the resource checks tokens at all. Off, it obeys every write.
     pub fencing: bool,
     pub equal_token: EqualTokenPolicy,
+    /// Whether the high-water mark (and, under `dedupe`, the applied op ids) is durable and so
+    /// survives a resource restart. Seed `002`: the mark must be stored durably with the data.
+    pub persist_high_water: bool,
 }
 
 impl Default for ResourceConfig {
     fn default() -> Self {
-        Self { fencing: true, equal_token: EqualTokenPolicy::Accept }
+        Self { fencing: true, equal_token: EqualTokenPolicy::Accept, persist_high_water: true }
     }
 }
 
@@ -234,6 +237,13 @@ impl Config {
         }
         if self.issuer.first_token > u64::MAX / 2 {
             return Err(err("issuer.first_token", "is too large to leave room for later tokens"));
+        }
+        if let Some(i) = self
+            .events
+            .iter()
+            .position(|e| matches!(e.command, super::Command::RollbackIssuer { next_token } if next_token > u64::MAX / 2))
+        {
+            return Err(err(format!("events[{i}].next_token"), "is too large to leave room for later tokens"));
         }
         for (i, ev) in self.events.iter().enumerate() {
             if ev.at_ms > MAX_UNTIL_MS {

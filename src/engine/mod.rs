@@ -119,6 +119,7 @@ pub struct Sim {
     coordinator: Coordinator,
     nodes: Vec<Node<Message>>,
     resource: Resource,
+    oracle: oracle::Oracle,
     /// The `renewTime` whose expiry was already reported, so it is reported once.
     expiry_reported_for: Option<u64>,
     raw_writes: u64,
@@ -135,6 +136,8 @@ impl Sim {
     /// [`ConfigError`] when the configuration breaks a rule of [`Config::check`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         config.check()?;
+        let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
+        resource.persist_high_water = config.resource.persist_high_water;
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),
@@ -143,7 +146,8 @@ impl Sim {
             next_message_id: 0,
             coordinator: Coordinator::new(config.lease.duration_ms, config.issuer.first_token),
             nodes: config.nodes.iter().map(|n| Node::new(n.id.clone())).collect(),
-            resource: Resource::new(config.resource.fencing, config.resource.equal_token),
+            resource,
+            oracle: oracle::Oracle::default(),
             expiry_reported_for: None,
             raw_writes: 0,
             trace: Vec::new(),
@@ -671,7 +675,8 @@ impl Sim {
 
     fn judge_write(&mut self, from: Option<String>, token: WireToken, value: String, op_id: String, sent_ms: u64) {
         let j = self.resource.write(&token, &value, &op_id, from.as_deref());
-        let violation = oracle::check_write(&j, &token, self.coordinator.newest_granted(), &op_id, from.as_deref());
+        let newest = self.coordinator.newest_granted();
+        let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref());
         self.record(TraceEvent::WriteJudged {
             op_id,
             from,
@@ -683,7 +688,7 @@ impl Sim {
             high_water_after: j.high_water_after,
             fencing: self.resource.fencing,
         });
-        if let Some(violation) = violation {
+        for violation in violations {
             self.record(TraceEvent::ViolationFound { violation });
         }
     }
@@ -762,6 +767,21 @@ impl Sim {
             (Command::SetFencing { on }, _) => {
                 self.resource.fencing = *on;
                 self.record(TraceEvent::FencingSet { on: *on });
+            }
+            (Command::RollbackIssuer { next_token }, _) => {
+                let next_token_before = self.coordinator.next_token;
+                self.coordinator.next_token = *next_token;
+                self.record(TraceEvent::IssuerRolledBack { next_token_before, next_token: *next_token });
+            }
+            (Command::RestoreResource { high_water }, _) => {
+                let high_water_before = self.resource.restore(*high_water);
+                let high_water_after = self.resource.high_water;
+                self.record(TraceEvent::ResourceRestored { high_water_before, high_water_after });
+            }
+            (Command::RestartResource, _) => {
+                let high_water_before = self.resource.restart();
+                let high_water_after = self.resource.high_water;
+                self.record(TraceEvent::ResourceRestarted { high_water_before, high_water_after });
             }
             (Command::RawWrite { token, value, op_id }, _) => {
                 self.raw_writes += 1;

@@ -21,6 +21,8 @@ pub struct Resource {
     /// Whether tokens are checked. Off, every write is obeyed.
     pub fencing: bool,
     pub equal_token: EqualTokenPolicy,
+    /// Whether the mark survives a restart (see [`Resource::restart`]).
+    pub persist_high_water: bool,
     /// The largest valid token accepted so far; 0 before any.
     pub high_water: u64,
     /// The value of the last accepted write.
@@ -46,6 +48,7 @@ impl Resource {
         Self {
             fencing,
             equal_token,
+            persist_high_water: true,
             high_water: 0,
             value: None,
             value_from: None,
@@ -77,6 +80,28 @@ impl Resource {
             self.rejected += 1;
         }
         Judgement { outcome, high_water_before: before, high_water_after: self.high_water }
+    }
+
+    /// Restore from a backup whose mark was `high_water`; the op ids applied after that backup
+    /// are forgotten too. Returns the mark before.
+    pub fn restore(&mut self, high_water: u64) -> u64 {
+        let before = self.high_water;
+        self.high_water = high_water;
+        if high_water < before {
+            self.applied_ops.clear();
+        }
+        before
+    }
+
+    /// The resource process restarts: a durable mark survives, one kept in memory starts again
+    /// from 0 (and so do the applied op ids). Returns the mark before.
+    pub fn restart(&mut self) -> u64 {
+        let before = self.high_water;
+        if !self.persist_high_water {
+            self.high_water = 0;
+            self.applied_ops.clear();
+        }
+        before
     }
 
     fn decide(&self, token: &WireToken, op_id: &str) -> WriteOutcome {
@@ -146,6 +171,30 @@ mod tests {
         assert_eq!(dedupe.write(&n(5), "v", "a", None).outcome, Duplicate);
         assert_eq!(dedupe.write(&n(5), "w", "b", None).outcome, Accepted);
         assert_eq!(dedupe.accepted, 2);
+    }
+
+    #[test]
+    fn a_mark_kept_in_memory_is_lost_on_restart_and_old_tokens_pass_again() {
+        let mut durable = Resource::new(true, EqualTokenPolicy::Accept);
+        durable.write(&n(5), "v", "a", None);
+        assert_eq!(durable.restart(), 5);
+        assert_eq!(durable.write(&n(4), "old", "b", None).outcome, RejectedStale);
+
+        let mut volatile = Resource::new(true, EqualTokenPolicy::Accept);
+        volatile.persist_high_water = false;
+        volatile.write(&n(5), "v", "a", None);
+        volatile.restart();
+        assert_eq!(volatile.high_water, 0);
+        assert_eq!(volatile.write(&n(4), "old", "b", None).outcome, Accepted, "oxia-db/oxia#87");
+    }
+
+    #[test]
+    fn a_restore_to_a_lower_mark_lets_older_tokens_pass() {
+        let mut r = Resource::new(true, EqualTokenPolicy::Accept);
+        r.write(&n(990), "v", "a", None);
+        assert_eq!(r.restore(900), 990);
+        assert_eq!(r.write(&n(905), "w", "b", None).outcome, Accepted);
+        assert_eq!(r.high_water, 905);
     }
 
     #[test]

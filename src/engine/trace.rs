@@ -79,6 +79,13 @@ pub enum Violation {
     },
     /// With fencing off, the resource accepted a write with a missing or malformed token.
     InvalidTokenAccepted { op_id: String, from: Option<String>, token: WireToken },
+    /// The resource accepted a token lower than one it had accepted before (fencing off, or a
+    /// lost or rolled-back high-water mark). `highest_before` is the largest token it had ever
+    /// accepted, whatever its mark says now.
+    TokenRegression { op_id: String, from: Option<String>, token: u64, highest_before: u64 },
+    /// An operation id took effect a second time: a retried write was applied twice (fencing is
+    /// not idempotency; only the `dedupe` policy, with a durable record, prevents it).
+    DuplicateSideEffect { op_id: String, from: Option<String> },
 }
 
 /// Why a command changed nothing.
@@ -125,6 +132,12 @@ pub enum TraceEvent {
     SteppedDown { node: String, token: u64, reason: StepDownReason },
     /// A paused leader had checked its belief and prepared this write just before freezing.
     WritePrepared { node: String, op_id: String, token: u64 },
+    /// The coordinator's token counter was restored from an old backup.
+    IssuerRolledBack { next_token_before: u64, next_token: u64 },
+    /// The resource was restored from a backup with a (possibly lower) high-water mark.
+    ResourceRestored { high_water_before: u64, high_water_after: u64 },
+    /// The resource process restarted; `high_water_after` is 0 when the mark was in memory only.
+    ResourceRestarted { high_water_before: u64, high_water_after: u64 },
     /// A write reached the resource and was judged, atomically with applying it.
     WriteJudged {
         op_id: String,

@@ -98,11 +98,13 @@ struct ResourceFile {
     fencing: bool,
     #[serde(default)]
     equal_token: EqualTokenPolicyFile,
+    #[serde(default = "yes")]
+    persist_high_water: bool,
 }
 
 impl Default for ResourceFile {
     fn default() -> Self {
-        Self { fencing: true, equal_token: EqualTokenPolicyFile::Accept }
+        Self { fencing: true, equal_token: EqualTokenPolicyFile::Accept, persist_high_water: true }
     }
 }
 
@@ -156,6 +158,9 @@ enum Action {
     SetFencing,
     DelayNextWrite,
     RawWrite,
+    RollbackIssuer,
+    RestoreResource,
+    RestartResource,
 }
 
 #[derive(Deserialize)]
@@ -173,6 +178,8 @@ struct EventFile {
     token: Option<Value>,
     value: Option<String>,
     op_id: Option<String>,
+    next_token: Option<u64>,
+    high_water: Option<u64>,
 }
 
 fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
@@ -250,7 +257,11 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         nodes: file.nodes.into_iter().map(|n| NodeConfig { id: n.id, start_ms: n.start_ms }).collect(),
         lease,
         network,
-        resource: ResourceConfig { fencing: file.resource.fencing, equal_token },
+        resource: ResourceConfig {
+            fencing: file.resource.fencing,
+            equal_token,
+            persist_high_water: file.resource.persist_high_water,
+        },
         work: WorkConfig { every_ms: file.work.every_ms },
         issuer: IssuerConfig { first_token: file.issuer.first_token },
         events,
@@ -263,7 +274,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 /// takes.
 fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
     let at = |field: &str| format!("events[{i}].{field}");
-    let given: [(&str, bool); 7] = [
+    let given: [(&str, bool); 9] = [
         ("node", e.node.is_some()),
         ("for_ms", e.for_ms.is_some()),
         ("by_ms", e.by_ms.is_some()),
@@ -271,6 +282,8 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         ("token", e.token.is_some()),
         ("value", e.value.is_some()),
         ("op_id", e.op_id.is_some()),
+        ("next_token", e.next_token.is_some()),
+        ("high_water", e.high_water.is_some()),
     ];
     let (name, required, optional): (&str, &[&str], &[&str]) = match e.action {
         Action::Pause => ("pause", &["node"], &["for_ms"]),
@@ -284,6 +297,9 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         Action::DelayNextWrite => ("delay_next_write", &["node", "by_ms"], &[]),
         // A raw write may omit `token` on purpose: that is the "missing token" check.
         Action::RawWrite => ("raw_write", &["value"], &["token", "op_id"]),
+        Action::RollbackIssuer => ("rollback_issuer", &["next_token"], &[]),
+        Action::RestoreResource => ("restore_resource", &[], &["high_water"]),
+        Action::RestartResource => ("restart_resource", &[], &[]),
     };
     for (field, is_given) in given {
         if is_given && !required.contains(&field) && !optional.contains(&field) {
@@ -309,6 +325,9 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
             value: e.value.clone().unwrap_or_default(),
             op_id: e.op_id.clone(),
         },
+        Action::RollbackIssuer => Command::RollbackIssuer { next_token: e.next_token.unwrap_or(1) },
+        Action::RestoreResource => Command::RestoreResource { high_water: e.high_water.unwrap_or(0) },
+        Action::RestartResource => Command::RestartResource,
     };
     Ok(ScheduledCommand { at_ms: e.at_ms, command })
 }

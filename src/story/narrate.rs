@@ -63,6 +63,12 @@ pub enum Line {
     ViolationStaleSeenNewer,
     ViolationStaleBeforeSeen,
     ViolationInvalidAccepted,
+    ViolationTokenRegression,
+    ViolationDuplicate,
+    IssuerRolledBack,
+    ResourceRestored,
+    ResourceRestartedKept,
+    ResourceRestartedLost,
     Paused,
     Resumed,
     Crashed,
@@ -84,7 +90,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 38] = [
+    pub const ALL: [Line; 44] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -109,6 +115,12 @@ impl Line {
         Line::ViolationStaleSeenNewer,
         Line::ViolationStaleBeforeSeen,
         Line::ViolationInvalidAccepted,
+        Line::ViolationTokenRegression,
+        Line::ViolationDuplicate,
+        Line::IssuerRolledBack,
+        Line::ResourceRestored,
+        Line::ResourceRestartedKept,
+        Line::ResourceRestartedLost,
         Line::Paused,
         Line::Resumed,
         Line::Crashed,
@@ -225,6 +237,30 @@ impl Line {
             ViolationInvalidAccepted => [
                 ["With nobody checking numbers, the boat obeys a flag with no proper number ({token}).", "Unchecked write {op} with token {token} accepted (fencing off)."],
                 ["没人核对编号，渔船听从了一面没有正当编号（{token}）的旗。", "未经检查的写入 {op}（令牌 {token}）被接受（围栏已关闭）。"],
+            ],
+            ViolationTokenRegression => [
+                ["The numbers went backwards: the boat obeyed {token} after it had already obeyed {highest}.", "Token regression: write {op} accepted with token {token} below {highest}, the largest token this resource ever accepted."],
+                ["编号倒退了：渔船已经听过 {highest}，又听从了 {token}。", "令牌倒退：写入 {op} 以令牌 {token} 被接受，低于该资源曾接受过的最大令牌 {highest}。"],
+            ],
+            ViolationDuplicate => [
+                ["The boat carried out the very same signal twice ({op}).", "Duplicate side effect: operation {op} took effect a second time (fencing is not idempotency)."],
+                ["渔船把同一条旗语执行了两次（{op}）。", "重复副作用：操作 {op} 第二次生效（围栏不等于幂等）。"],
+            ],
+            IssuerRolledBack => [
+                ["The dockmaster's ledger is restored from an old copy: the next number on the plaque will be {next}, not {before}.", "Issuer rolled back: the token counter was restored from a backup; the next grant gets {next} instead of {before}."],
+                ["领班的账本从旧副本恢复：木牌上的下一个编号将是 {next}，而不是 {before}。", "发号器回退：令牌计数器从备份恢复；下一次授予得到 {next}，而不是 {before}。"],
+            ],
+            ResourceRestored => [
+                ["The flag-verifier's notebook is restored from an old copy: he now remembers only number {hwm}, not {before}.", "Resource restored from a backup: high-water mark {before} → {hwm}."],
+                ["验旗人的本子从旧副本恢复：他现在只记得编号 {hwm}，不再是 {before}。", "资源从备份恢复：高水位 {before} → {hwm}。"],
+            ],
+            ResourceRestartedKept => [
+                ["The flag-verifier steps away and comes back; his notebook still says {hwm}.", "Resource restarted; its durable high-water mark {hwm} survived."],
+                ["验旗人离开又回来，本子上仍写着 {hwm}。", "资源重启；持久化的高水位 {hwm} 得以保留。"],
+            ],
+            ResourceRestartedLost => [
+                ["The flag-verifier steps away and comes back having forgotten the number {before}: he kept it only in his head.", "Resource restarted; its high-water mark {before} was kept in memory only and is now {hwm}."],
+                ["验旗人离开又回来，忘了编号 {before}：他只把它记在脑子里。", "资源重启；高水位 {before} 只保存在内存中，现在变成 {hwm}。"],
             ],
             Paused => [
                 ["{name} falls asleep in a sheltered corner of the breakwater.", "{id} paused (stop-the-world GC, SIGSTOP): no timers fire, messages wait."],
@@ -419,6 +455,16 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     vec![("name", who), ("token", token.to_string()), ("newest", newest_granted.to_string()), ("op", op_id.clone())],
                 )
             }
+            Violation::TokenRegression { op_id, token, highest_before, .. } => out(
+                "violation",
+                Line::ViolationTokenRegression,
+                Tone::Bad,
+                false,
+                vec![("token", token.to_string()), ("highest", highest_before.to_string()), ("op", op_id.clone())],
+            ),
+            Violation::DuplicateSideEffect { op_id, .. } => {
+                out("violation", Line::ViolationDuplicate, Tone::Bad, false, vec![("op", op_id.clone())])
+            }
             Violation::InvalidTokenAccepted { op_id, token, .. } => out(
                 "violation",
                 Line::ViolationInvalidAccepted,
@@ -427,6 +473,30 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 vec![("token", token_label(token)), ("op", op_id.clone())],
             ),
         },
+        TraceEvent::IssuerRolledBack { next_token_before, next_token } => out(
+            "issuer-rolled-back",
+            Line::IssuerRolledBack,
+            Tone::Bad,
+            false,
+            vec![("before", next_token_before.to_string()), ("next", next_token.to_string())],
+        ),
+        TraceEvent::ResourceRestored { high_water_before, high_water_after } => out(
+            "resource-restored",
+            Line::ResourceRestored,
+            if high_water_after < high_water_before { Tone::Bad } else { Tone::Info },
+            false,
+            vec![("before", high_water_before.to_string()), ("hwm", high_water_after.to_string())],
+        ),
+        TraceEvent::ResourceRestarted { high_water_before, high_water_after } => {
+            let lost = high_water_after < high_water_before;
+            out(
+                "resource-restarted",
+                if lost { Line::ResourceRestartedLost } else { Line::ResourceRestartedKept },
+                if lost { Tone::Bad } else { Tone::Info },
+                false,
+                vec![("before", high_water_before.to_string()), ("hwm", high_water_after.to_string())],
+            )
+        }
         TraceEvent::Paused { node: id } => out("paused", Line::Paused, Tone::Warn, false, node(id)),
         TraceEvent::Resumed { node: id } => out("resumed", Line::Resumed, Tone::Info, false, node(id)),
         TraceEvent::Crashed { node: id } => out("crashed", Line::Crashed, Tone::Bad, false, node(id)),
