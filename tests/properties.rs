@@ -123,6 +123,15 @@ proptest! {
             }
         }
         prop_assert!(sim.finished());
+        let (gaps, duals) = leaselab::engine::oracle::intervals(sim.trace());
+        for w in gaps.windows(2) {
+            prop_assert!(w[0].to_ms <= w[1].from_ms, "gaps are ordered and disjoint");
+        }
+        for w in duals.windows(2) {
+            prop_assert!(w[0].to_ms <= w[1].from_ms, "dual beliefs are ordered and disjoint");
+        }
+        prop_assert!(gaps.iter().all(|g| g.from_ms + g.length_ms == g.to_ms));
+        prop_assert!(duals.iter().all(|d| d.nodes.len() >= 2 && d.from_ms + d.length_ms == d.to_ms));
         let snap = sim.snapshot();
         prop_assert!(snap.in_flight.iter().all(|m| m.arrive_ms >= m.sent_ms));
     }

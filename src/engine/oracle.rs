@@ -71,3 +71,92 @@ impl Oracle {
         found
     }
 }
+
+/// A stretch of time with no live lease holder in the coordinator's view: from an expiry or a
+/// revoke to the next grant. The liveness cost of a lease (seed `001`: "the system waits at most
+/// one TTL before recovering").
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct LeaderGap {
+    pub from_ms: u64,
+    /// The next grant, or the end of the run if none came (`open`).
+    pub to_ms: u64,
+    pub length_ms: u64,
+    /// True when the run ended before anyone took the lease again.
+    pub open: bool,
+}
+
+/// A stretch of time in which two or more nodes believed they led at once. Not a violation by
+/// itself: with fencing, the older believer's writes are refused (seed `000`: Old Chen waking up).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+pub struct DualBelief {
+    pub from_ms: u64,
+    pub to_ms: u64,
+    pub length_ms: u64,
+    /// Every node that believed it led at some moment of the stretch, in the order they began.
+    pub nodes: Vec<String>,
+    /// True when the run ended while it lasted.
+    pub open: bool,
+}
+
+/// The leader gaps and dual beliefs of a trace, in time order. A pure function of the trace, so
+/// the report, the UI and the tests all see the same intervals.
+pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief>) {
+    use super::TraceEvent as E;
+    let mut gaps = Vec::new();
+    let mut duals: Vec<DualBelief> = Vec::new();
+    let mut gap_from: Option<u64> = None;
+    let mut believers: Vec<String> = Vec::new();
+    let mut dual: Option<DualBelief> = None;
+    let mut end = 0;
+    for entry in trace {
+        let t = entry.at_ms;
+        end = t;
+        match &entry.event {
+            E::LeaseExpired { .. } | E::LeaseRevoked { holder: Some(_), .. } => {
+                gap_from.get_or_insert(t);
+            }
+            E::LeaseGranted { .. } => {
+                if let Some(from) = gap_from.take() {
+                    gaps.push(LeaderGap { from_ms: from, to_ms: t, length_ms: t - from, open: false });
+                }
+            }
+            E::BecameLeader { node, .. } => {
+                if !believers.contains(node) {
+                    believers.push(node.clone());
+                }
+            }
+            E::SteppedDown { node, .. } | E::Crashed { node } => believers.retain(|b| b != node),
+            _ => {}
+        }
+        match (&mut dual, believers.len() >= 2) {
+            (None, true) => {
+                dual = Some(DualBelief { from_ms: t, to_ms: t, length_ms: 0, nodes: believers.clone(), open: false })
+            }
+            (Some(d), true) => {
+                for b in &believers {
+                    if !d.nodes.contains(b) {
+                        d.nodes.push(b.clone());
+                    }
+                }
+            }
+            (Some(_), false) => {
+                if let Some(mut d) = dual.take() {
+                    d.to_ms = t;
+                    d.length_ms = t - d.from_ms;
+                    duals.push(d);
+                }
+            }
+            (None, false) => {}
+        }
+    }
+    if let Some(from) = gap_from {
+        gaps.push(LeaderGap { from_ms: from, to_ms: end, length_ms: end - from, open: true });
+    }
+    if let Some(mut d) = dual {
+        d.to_ms = end;
+        d.length_ms = end - d.from_ms;
+        d.open = true;
+        duals.push(d);
+    }
+    (gaps, duals)
+}

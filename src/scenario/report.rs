@@ -4,6 +4,7 @@ use serde::Serialize;
 use serde_json::Value;
 
 use super::Scenario;
+use crate::engine::oracle::{intervals, DualBelief, LeaderGap};
 use crate::engine::{Sim, TraceEvent, Violation, WireToken, WriteOutcome};
 
 /// The format tag of every report.
@@ -24,6 +25,10 @@ pub struct Report {
     #[serde(rename = "final")]
     pub final_state: Final,
     pub violations: Vec<ViolationRecord>,
+    /// Stretches with no live holder (expiry or revoke until the next grant).
+    pub leader_gaps: Vec<LeaderGap>,
+    /// Stretches in which two or more nodes believed they led (not violations by themselves).
+    pub dual_beliefs: Vec<DualBelief>,
     /// Number of trace entries.
     pub trace_len: usize,
     /// FNV-1a hash of the whole trace: equal hashes mean identical runs.
@@ -124,6 +129,7 @@ impl Report {
             }
         }
         let snap = sim.snapshot();
+        let (leader_gaps, dual_beliefs) = intervals(sim.trace());
         Report {
             format: REPORT_FORMAT,
             scenario: scenario.id.clone(),
@@ -140,6 +146,8 @@ impl Report {
                 nodes: snap.nodes.iter().map(|n| FinalNode { id: n.id.clone(), role: n.role.as_str() }).collect(),
             },
             violations,
+            leader_gaps,
+            dual_beliefs,
             trace_len: sim.trace().len(),
             trace_hash: sim.trace_hash(),
         }
