@@ -14,6 +14,7 @@
 pub mod command;
 pub mod config;
 pub mod coordinator;
+pub mod explore;
 pub mod node;
 pub mod oracle;
 pub mod resource;
