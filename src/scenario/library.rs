@@ -9,6 +9,11 @@ pub const FILES: &[(&str, &str)] = &[
     ("harbor-no-fencing", include_str!("../../assets/scenarios/harbor-no-fencing.json")),
     ("fencing-checks", include_str!("../../assets/scenarios/fencing-checks.json")),
     ("gc-pause-41-42", include_str!("../../assets/scenarios/gc-pause-41-42.json")),
+    ("deposed-41-refused", include_str!("../../assets/scenarios/deposed-41-refused.json")),
+    ("deposed-41-accepted", include_str!("../../assets/scenarios/deposed-41-accepted.json")),
+    ("lost-high-water-mark", include_str!("../../assets/scenarios/lost-high-water-mark.json")),
+    ("issuer-rollback", include_str!("../../assets/scenarios/issuer-rollback.json")),
+    ("retried-write", include_str!("../../assets/scenarios/retried-write.json")),
 ];
 
 /// The id of the scenario the app opens with.

@@ -252,3 +252,41 @@ async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Res
     })
     .await
 }
+
+/// Every built-in scenario (each file in `assets/scenarios/`) plays to its end at 64× in one
+/// page, chosen from the picker, without a console error.
+#[tokio::test]
+async fn every_builtin_scenario_plays_to_its_end_without_errors() -> Result<()> {
+    let dir = leaselab_browser_tests::workspace_root().join("assets/scenarios");
+    let mut scenarios: Vec<(String, u64)> = Vec::new();
+    for entry in std::fs::read_dir(&dir).with_context(|| format!("reading {}", dir.display()))? {
+        let path = entry?.path();
+        if path.extension().and_then(|e| e.to_str()) != Some("json") {
+            continue;
+        }
+        let json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)?;
+        let id = json["id"].as_str().context("a built-in has an id")?.to_owned();
+        let until = json["until_ms"].as_u64().context("a built-in sets until_ms")?;
+        scenarios.push((id, until));
+    }
+    scenarios.sort();
+    ensure!(scenarios.len() >= 4, "found only {scenarios:?}");
+    with_browser("every-scenario", SECS(40 * scenarios.len() as u64), async |b| {
+        b.open("?speed=64").await?;
+        b.wait_exists("scenario-picker", SECS(30)).await?;
+        for (id, until) in &scenarios {
+            b.client()
+                .find(fantoccini::Locator::Css("[data-testid=\"scenario-picker\"]"))
+                .await?
+                .select_by_value(id)
+                .await
+                .with_context(|| format!("the picker offers {id}"))?;
+            b.click("play-toggle").await?;
+            b.wait_for("sim-time", |el| sim_ms(el).is_some_and(|ms| ms >= *until), SECS(30))
+                .await
+                .with_context(|| format!("{id} did not reach {until} ms"))?;
+        }
+        b.assert_no_console_errors().await
+    })
+    .await
+}

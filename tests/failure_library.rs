@@ -1,0 +1,116 @@
+//! The failure library: built-in scenarios that replay public failure reports (cases of
+//! `shared/reference/semantics-and-failures.md`), each against the outcome the report states.
+
+mod common;
+
+use common::*;
+use leaselab::engine::{Violation, WriteOutcome};
+use serde_json::json;
+
+fn kinds(r: &leaselab::scenario::Report) -> Vec<&'static str> {
+    r.violations
+        .iter()
+        .map(|v| match v.violation {
+            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
+            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
+            Violation::TokenRegression { .. } => "token_regression",
+            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
+        })
+        .collect()
+}
+
+/// C3 (etcd-io/etcd#10811), both orders from the same seed: A's late 41 is refused if the
+/// resource saw B's 42 first, and accepted if it arrives first.
+#[test]
+fn c3_a_deposed_41_is_refused_or_accepted_by_arrival_order() {
+    let refused = report(&builtin("deposed-41-refused"));
+    let accepted = report(&builtin("deposed-41-accepted"));
+    for r in [&refused, &accepted] {
+        let grants: Vec<(&str, u64)> = r.grants.iter().map(|g| (g.node.as_str(), g.token)).collect();
+        assert_eq!(grants, [("a", 41), ("b", 42)], "the same grants in both runs");
+    }
+    let late = |r: &leaselab::scenario::Report| {
+        r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000).cloned().expect("A writes on waking")
+    };
+    let (r41, a41) = (late(&refused), late(&accepted));
+    assert_eq!((r41.token, r41.outcome, r41.high_water_after), (Some(json!(41)), WriteOutcome::RejectedStale, 42));
+    assert_eq!((a41.token, a41.outcome, a41.high_water_after), (Some(json!(41)), WriteOutcome::Accepted, 41));
+    let first_42 = |r: &leaselab::scenario::Report| {
+        r.writes.iter().find(|w| w.token == Some(json!(42))).map(|w| w.arrived_ms).expect("B writes")
+    };
+    assert!(first_42(&refused) < r41.arrived_ms);
+    assert!(first_42(&accepted) > a41.arrived_ms, "the delayed 42 arrives after the 41");
+    assert!(refused.violations.is_empty());
+    assert_eq!(kinds(&accepted), ["stale_write_accepted"]);
+    assert!(matches!(
+        accepted.violations[0].violation,
+        Violation::StaleWriteAccepted { token: 41, newest_granted: 42, resource_had_seen_newer: false, .. }
+    ));
+}
+
+/// C21 (oxia-db/oxia#87): a mark kept in memory is lost on restart and the old leader's token
+/// passes again; with a durable mark it is refused.
+#[test]
+fn c21_a_lost_high_water_mark_lets_the_old_leader_back_in() {
+    let s = builtin("lost-high-water-mark");
+    let r = report(&s);
+    let grants: Vec<u64> = r.grants.iter().map(|g| g.token).collect();
+    assert_eq!(grants, [4, 5]);
+    let woke = r.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 40_500).expect("Chen wakes");
+    assert_eq!((woke.token.clone(), woke.outcome), (Some(json!(4)), WriteOutcome::Accepted));
+    assert_eq!(kinds(&r), ["stale_write_accepted", "token_regression"]);
+
+    let mut durable = s.clone();
+    durable.config.resource.persist_high_water = true;
+    let d = report(&durable);
+    let woke = d.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 40_500).expect("Chen wakes");
+    assert_eq!(woke.outcome, WriteOutcome::RejectedStale);
+    assert!(d.violations.is_empty());
+}
+
+/// C20 (etcd-io/etcd#16028): the issuer restored from an old backup hands the next holder a
+/// token below the resource's mark; safe, but the new holder can never write.
+#[test]
+fn c20_a_rolled_back_issuer_is_a_liveness_failure() {
+    let r = report(&builtin("issuer-rollback"));
+    let grants: Vec<(&str, u64)> = r.grants.iter().map(|g| (g.node.as_str(), g.token)).collect();
+    assert_eq!(grants, [("a", 1000), ("b", 905)]);
+    let b: Vec<&leaselab::scenario::report::Write> = r.writes.iter().filter(|w| w.from.as_deref() == Some("b")).collect();
+    assert!(b.len() >= 5 && b.iter().all(|w| w.outcome == WriteOutcome::RejectedStale));
+    assert_eq!((r.final_state.holder.as_deref(), r.final_state.high_water), (Some("b"), 1000));
+    assert!(r.violations.is_empty());
+}
+
+/// C19 (yugabyte/yugabyte-db#33653): a retried write with the same token and op id lands twice
+/// under a plain fence; a deduplicating resource applies it once.
+#[test]
+fn c19_a_retried_write_needs_deduplication_not_fencing() {
+    let s = builtin("retried-write");
+    let r = report(&s);
+    let outcomes: Vec<WriteOutcome> = r.writes.iter().map(|w| w.outcome).collect();
+    assert_eq!(outcomes, [WriteOutcome::Accepted; 3]);
+    assert_eq!(kinds(&r), ["duplicate_side_effect"]);
+
+    let mut dedupe = s.clone();
+    dedupe.config.resource.equal_token = leaselab::engine::EqualTokenPolicy::Dedupe;
+    let d = report(&dedupe);
+    let outcomes: Vec<WriteOutcome> = d.writes.iter().map(|w| w.outcome).collect();
+    assert_eq!(outcomes, [WriteOutcome::Accepted, WriteOutcome::Duplicate, WriteOutcome::Accepted]);
+    assert!(d.violations.is_empty());
+}
+
+/// Every failure-library scenario names its public source in its explanation.
+#[test]
+fn failure_scenarios_name_their_sources() {
+    for (id, source) in [
+        ("deposed-41-refused", "etcd-io/etcd#10811"),
+        ("deposed-41-accepted", "etcd-io/etcd#10811"),
+        ("lost-high-water-mark", "oxia-db/oxia#87"),
+        ("issuer-rollback", "etcd-io/etcd#16028"),
+        ("retried-write", "yugabyte/yugabyte-db#33653"),
+    ] {
+        let s = builtin(id);
+        let summary = s.summary.expect("has a summary");
+        assert!(summary.en.contains(source) && summary.zh.contains(source), "{id} should cite {source}");
+    }
+}
