@@ -99,6 +99,30 @@ fn c19_a_retried_write_needs_deduplication_not_fencing() {
     assert!(d.violations.is_empty());
 }
 
+/// C22 (bsm/redislock#94, Hazelcast `INVALID_FENCE = 0`): no token, 0 or null fails closed;
+/// only with fencing off do they land, each reported as an invalid token accepted.
+#[test]
+fn c22_a_missing_or_zero_token_fails_closed() {
+    let r = report(&builtin("missing-token"));
+    let got: Vec<(Option<serde_json::Value>, WriteOutcome, u64)> =
+        r.writes.iter().map(|w| (w.token.clone(), w.outcome, w.high_water_after)).collect();
+    use WriteOutcome::*;
+    assert_eq!(
+        got,
+        [
+            (Some(json!(42)), Accepted, 42),
+            (None, RejectedInvalid, 42),
+            (Some(json!(0)), RejectedInvalid, 42),
+            (Some(json!(null)), RejectedInvalid, 42),
+            (None, Accepted, 42),
+            (Some(json!(0)), Accepted, 42),
+            (Some(json!(null)), Accepted, 42),
+        ]
+    );
+    assert_eq!(kinds(&r), ["invalid_token_accepted"; 3]);
+    assert!(r.violations.iter().all(|v| v.at_ms >= 6_000), "nothing slipped through while fencing was on");
+}
+
 /// Every failure-library scenario names its public source in its explanation.
 #[test]
 fn failure_scenarios_name_their_sources() {
@@ -108,6 +132,7 @@ fn failure_scenarios_name_their_sources() {
         ("lost-high-water-mark", "oxia-db/oxia#87"),
         ("issuer-rollback", "etcd-io/etcd#16028"),
         ("retried-write", "yugabyte/yugabyte-db#33653"),
+        ("missing-token", "bsm/redislock#94"),
     ] {
         let s = builtin(id);
         let summary = s.summary.expect("has a summary");

@@ -14,6 +14,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("lost-high-water-mark", include_str!("../../assets/scenarios/lost-high-water-mark.json")),
     ("issuer-rollback", include_str!("../../assets/scenarios/issuer-rollback.json")),
     ("retried-write", include_str!("../../assets/scenarios/retried-write.json")),
+    ("missing-token", include_str!("../../assets/scenarios/missing-token.json")),
 ];
 
 /// The id of the scenario the app opens with.
