@@ -139,3 +139,35 @@ fn failure_scenarios_name_their_sources() {
         assert!(summary.en.contains(source) && summary.zh.contains(source), "{id} should cite {source}");
     }
 }
+
+/// Seed 001's trade-off, liveness side: with a 60 s lease, a crash leaves the harbor without a
+/// leader at work until the sand runs out, about 50 s.
+#[test]
+fn a_long_ttl_means_a_long_gap_after_a_crash() {
+    let r = report(&builtin("ttl-too-long"));
+    assert_eq!(r.leader_gaps.len(), 1);
+    let gap = &r.leader_gaps[0];
+    let chen_grant = r.grants[0].at_ms;
+    assert_eq!(gap.from_ms, 10_000, "the gap starts with the crash");
+    // Lin can take over only once Chen's 60 s (counted from his last renewal, the grant itself)
+    // have run out, at her next retry (2 s), plus two messages.
+    assert!(gap.to_ms >= chen_grant + 60_000 && gap.to_ms <= chen_grant + 60_000 + 2_000 + 160, "{gap:?}");
+    assert!(r.violations.is_empty());
+}
+
+/// The churn side: a 400 ms lease against up to 300 ms of latency. Nothing fails, yet nobody is
+/// at work for most of the run.
+#[test]
+fn a_ttl_near_the_latency_churns() {
+    let s = builtin("ttl-too-short");
+    assert!(s.config.events.is_empty(), "no fault is injected");
+    let r = report(&s);
+    let idle: u64 = r.leader_gaps.iter().map(|g| g.length_ms).sum();
+    assert!(r.leader_gaps.len() >= 10, "{} gaps", r.leader_gaps.len());
+    assert!(idle > s.config.until_ms / 2, "idle {idle} ms of {}", s.config.until_ms);
+    assert!(r.violations.is_empty(), "fencing keeps it safe");
+
+    let long = report(&builtin("ttl-too-long"));
+    let long_idle: u64 = long.leader_gaps.iter().map(|g| g.length_ms).sum();
+    assert!(long_idle * 100 / long.until_ms < idle * 100 / r.until_ms, "the short TTL wastes a larger share of the run");
+}

@@ -72,21 +72,23 @@ impl Oracle {
     }
 }
 
-/// A stretch of time with no live lease holder in the coordinator's view: from an expiry or a
-/// revoke to the next grant. The liveness cost of a lease (seed `001`: "the system waits at most
-/// one TTL before recovering").
+/// A stretch of time with no leader at work: no running node believes it leads (a frozen
+/// believer does no work). Measured from the first leadership on, so the first election is not
+/// counted. The liveness cost of a lease (seed `001`: after a crash the system waits up to one
+/// TTL before recovering; a longer TTL, a longer wait).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LeaderGap {
     pub from_ms: u64,
-    /// The next grant, or the end of the run if none came (`open`).
+    /// When a running node next believed it led, or the end of the run (`open`).
     pub to_ms: u64,
     pub length_ms: u64,
-    /// True when the run ended before anyone took the lease again.
+    /// True when the run ended before anyone led again.
     pub open: bool,
 }
 
-/// A stretch of time in which two or more nodes believed they led at once. Not a violation by
-/// itself: with fencing, the older believer's writes are refused (seed `000`: Old Chen waking up).
+/// A stretch of time in which two or more nodes believed they led at once (a frozen believer
+/// included: it will act on waking). Not a violation by itself: with fencing, the older
+/// believer's writes are refused (seed `000`: Old Chen waking up).
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct DualBelief {
     pub from_ms: u64,
@@ -104,28 +106,47 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
     use super::TraceEvent as E;
     let mut gaps = Vec::new();
     let mut duals: Vec<DualBelief> = Vec::new();
-    let mut gap_from: Option<u64> = None;
     let mut believers: Vec<String> = Vec::new();
+    let mut frozen: BTreeSet<String> = BTreeSet::new();
+    let mut ever_led = false;
+    let mut gap_from: Option<u64> = None;
     let mut dual: Option<DualBelief> = None;
     let mut end = 0;
-    for entry in trace {
+    for (i, entry) in trace.iter().enumerate() {
         let t = entry.at_ms;
         end = t;
         match &entry.event {
-            E::LeaseExpired { .. } | E::LeaseRevoked { holder: Some(_), .. } => {
-                gap_from.get_or_insert(t);
-            }
-            E::LeaseGranted { .. } => {
-                if let Some(from) = gap_from.take() {
-                    gaps.push(LeaderGap { from_ms: from, to_ms: t, length_ms: t - from, open: false });
-                }
-            }
             E::BecameLeader { node, .. } => {
+                ever_led = true;
                 if !believers.contains(node) {
                     believers.push(node.clone());
                 }
             }
-            E::SteppedDown { node, .. } | E::Crashed { node } => believers.retain(|b| b != node),
+            E::SteppedDown { node, .. } => believers.retain(|b| b != node),
+            E::Crashed { node } => {
+                believers.retain(|b| b != node);
+                frozen.remove(node);
+            }
+            E::Paused { node } => {
+                frozen.insert(node.clone());
+            }
+            E::Resumed { node } => {
+                frozen.remove(node);
+            }
+            _ => {}
+        }
+        // Judge the state once per millisecond, after all of that millisecond's events: a belief
+        // gained and lost within the same millisecond is no leader at work.
+        if trace.get(i + 1).is_some_and(|next| next.at_ms == t) {
+            continue;
+        }
+        let at_work = believers.iter().any(|b| !frozen.contains(b));
+        match (gap_from, at_work) {
+            (None, false) if ever_led => gap_from = Some(t),
+            (Some(from), true) => {
+                gaps.push(LeaderGap { from_ms: from, to_ms: t, length_ms: t - from, open: false });
+                gap_from = None;
+            }
             _ => {}
         }
         match (&mut dual, believers.len() >= 2) {

@@ -25,7 +25,7 @@ pub struct Report {
     #[serde(rename = "final")]
     pub final_state: Final,
     pub violations: Vec<ViolationRecord>,
-    /// Stretches with no live holder (expiry or revoke until the next grant).
+    /// Stretches with no leader at work (no running node believed it led).
     pub leader_gaps: Vec<LeaderGap>,
     /// Stretches in which two or more nodes believed they led (not violations by themselves).
     pub dual_beliefs: Vec<DualBelief>,
