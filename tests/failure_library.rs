@@ -7,18 +7,6 @@ use common::*;
 use leaselab::engine::{Violation, WriteOutcome};
 use serde_json::json;
 
-fn kinds(r: &leaselab::scenario::Report) -> Vec<&'static str> {
-    r.violations
-        .iter()
-        .map(|v| match v.violation {
-            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
-            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
-            Violation::TokenRegression { .. } => "token_regression",
-            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
-        })
-        .collect()
-}
-
 /// C3 (etcd-io/etcd#10811), both orders from the same seed: A's late 41 is refused if the
 /// resource saw B's 42 first, and accepted if it arrives first.
 #[test]

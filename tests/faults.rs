@@ -4,25 +4,13 @@
 mod common;
 
 use common::*;
-use leaselab::engine::{TraceEvent, Violation, WriteOutcome};
+use leaselab::engine::{TraceEvent, WriteOutcome};
 use leaselab::scenario::Report;
 
 fn raw(events: &str, resource: &str) -> Report {
     report(&parse(&format!(
         r#"{{"format":"leaselab.scenario/1","until_ms":10000,"nodes":[],"resource":{{{resource}}},"events":[{events}]}}"#
     )))
-}
-
-fn kinds(r: &Report) -> Vec<&'static str> {
-    r.violations
-        .iter()
-        .map(|v| match v.violation {
-            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
-            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
-            Violation::TokenRegression { .. } => "token_regression",
-            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
-        })
-        .collect()
 }
 
 /// C21 (oxia-db/oxia#87): fenced to 5 in memory only, the resource restarts at 0 and the old

@@ -1,7 +1,7 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
-use leaselab::engine::{Sim, TraceEntry, TraceEvent, WriteOutcome};
+use leaselab::engine::{Sim, TraceEntry, TraceEvent, Violation, WriteOutcome};
 use leaselab::scenario::{self, library, Report, Scenario};
 
 /// A built-in scenario, parsed.
@@ -41,6 +41,19 @@ pub fn outcomes(sim: &Sim) -> Vec<(String, WriteOutcome)> {
         .filter_map(|e| match &e.event {
             TraceEvent::WriteJudged { op_id, outcome, .. } => Some((op_id.clone(), *outcome)),
             _ => None,
+        })
+        .collect()
+}
+
+/// The kinds of a report's violations, in order, as the report names them.
+pub fn kinds(r: &Report) -> Vec<&'static str> {
+    r.violations
+        .iter()
+        .map(|v| match v.violation {
+            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
+            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
+            Violation::TokenRegression { .. } => "token_regression",
+            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
         })
         .collect()
 }
