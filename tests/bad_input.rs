@@ -75,6 +75,7 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"rollback_issuer\", \"next_token\": 0}}]}}"), "events[0].next_token"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"restart_resource\", \"high_water\": 3}}]}}"), "events[0].high_water"),
         (format!("{{{F}, \"resource\": {{\"persist_high_water\": 1}}}}"), "resource.persist_high_water"),
+        (format!("{{{F}, \"resource\": {{\"token_check\": \"same\"}}}}"), "resource.token_check"),
         // Huge numbers.
         (format!("{{{F}, \"seed\": 18446744073709551616}}"), "whole number from 0 to 18446744073709551615"),
         (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),

@@ -111,6 +111,25 @@ fn c22_a_missing_or_zero_token_fails_closed() {
     assert!(r.violations.iter().all(|v| v.at_ms >= 6_000), "nothing slipped through while fencing was on");
 }
 
+/// C4 (etcd-io/etcd#11788): an equality check on lease ids refuses the revoked client 1, but
+/// also the newer legitimate client 3; an ordered fence accepts client 3.
+#[test]
+fn c4_an_equality_fence_locks_out_the_newer_holder() {
+    let s = builtin("equality-fence");
+    let r = report(&s);
+    let got: Vec<(&str, WriteOutcome)> = r.writes.iter().map(|w| (w.value.as_str(), w.outcome)).collect();
+    use WriteOutcome::*;
+    assert_eq!(
+        got,
+        [("client 2", Accepted), ("client 1 (revoked)", RejectedStale), ("client 3", RejectedStale), ("client 2 again", Accepted)]
+    );
+    let mut ordered = s.clone();
+    ordered.config.resource.token_check = leaselab::engine::TokenCheck::Ordered;
+    let o = report(&ordered);
+    let got: Vec<WriteOutcome> = o.writes.iter().map(|w| w.outcome).collect();
+    assert_eq!(got, [Accepted, RejectedStale, Accepted, RejectedStale], "ordered: 3 starts a newer term and fences 2");
+}
+
 /// Every failure-library scenario names its public source in its explanation.
 #[test]
 fn failure_scenarios_name_their_sources() {
@@ -121,6 +140,7 @@ fn failure_scenarios_name_their_sources() {
         ("issuer-rollback", "etcd-io/etcd#16028"),
         ("retried-write", "yugabyte/yugabyte-db#33653"),
         ("missing-token", "bsm/redislock#94"),
+        ("equality-fence", "etcd-io/etcd#11788"),
     ] {
         let s = builtin(id);
         let summary = s.summary.expect("has a summary");

@@ -58,6 +58,7 @@ prop_compose! {
                 fencing: true,
                 equal_token: [EqualTokenPolicy::Accept, EqualTokenPolicy::Reject, EqualTokenPolicy::Dedupe][policy as usize],
                 persist_high_water: true,
+                token_check: leaselab::engine::TokenCheck::Ordered,
             },
             work: WorkConfig { every_ms: work },
             issuer: IssuerConfig { first_token },

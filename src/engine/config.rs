@@ -111,6 +111,19 @@ pub enum EqualTokenPolicy {
     Dedupe,
 }
 
+/// How the resource compares a token with its high-water mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenCheck {
+    /// Tokens are ordered: below the mark is stale, above it starts a newer term (Kleppmann).
+    #[default]
+    Ordered,
+    /// Only the first token ever accepted passes, as when lease ids are compared for equality
+    /// (etcd-io/etcd#11788, etcd's `contrib/lock` example): stale holders are refused, but so is
+    /// every newer legitimate holder. A lease id is not an ordered token.
+    Equality,
+}
+
 /// The fenced resource (the flag-verifier and the boat).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct ResourceConfig {
@@ -120,11 +133,18 @@ pub struct ResourceConfig {
     /// Whether the high-water mark (and, under `dedupe`, the applied op ids) is durable and so
     /// survives a resource restart. Seed `002`: the mark must be stored durably with the data.
     pub persist_high_water: bool,
+    /// How tokens are compared with the mark.
+    pub token_check: TokenCheck,
 }
 
 impl Default for ResourceConfig {
     fn default() -> Self {
-        Self { fencing: true, equal_token: EqualTokenPolicy::Accept, persist_high_water: true }
+        Self {
+            fencing: true,
+            equal_token: EqualTokenPolicy::Accept,
+            persist_high_water: true,
+            token_check: TokenCheck::Ordered,
+        }
     }
 }
 

@@ -28,7 +28,7 @@ use std::collections::BTreeMap;
 pub use command::{Command, ScheduledCommand};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
-    WorkConfig, MAX_NODES, MAX_UNTIL_MS,
+    TokenCheck, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
 };
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
@@ -139,6 +139,7 @@ impl Sim {
         config.check()?;
         let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
         resource.persist_high_water = config.resource.persist_high_water;
+        resource.token_check = config.resource.token_check;
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),

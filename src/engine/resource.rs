@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::config::EqualTokenPolicy;
+use super::config::{EqualTokenPolicy, TokenCheck};
 use super::token::WireToken;
 use super::trace::WriteOutcome;
 
@@ -23,6 +23,8 @@ pub struct Resource {
     pub equal_token: EqualTokenPolicy,
     /// Whether the mark survives a restart (see [`Resource::restart`]).
     pub persist_high_water: bool,
+    /// How tokens are compared with the mark.
+    pub token_check: TokenCheck,
     /// The largest valid token accepted so far; 0 before any.
     pub high_water: u64,
     /// The value of the last accepted write.
@@ -49,6 +51,7 @@ impl Resource {
             fencing,
             equal_token,
             persist_high_water: true,
+            token_check: TokenCheck::Ordered,
             high_water: 0,
             value: None,
             value_from: None,
@@ -112,6 +115,9 @@ impl Resource {
             return WriteOutcome::RejectedInvalid;
         };
         if t < self.high_water || (t == self.high_water && self.equal_token == EqualTokenPolicy::Reject) {
+            return WriteOutcome::RejectedStale;
+        }
+        if self.token_check == TokenCheck::Equality && self.high_water != 0 && t != self.high_water {
             return WriteOutcome::RejectedStale;
         }
         if self.equal_token == EqualTokenPolicy::Dedupe && self.applied_ops.contains(op_id) {
@@ -186,6 +192,21 @@ mod tests {
         volatile.restart();
         assert_eq!(volatile.high_water, 0);
         assert_eq!(volatile.write(&n(4), "old", "b", None).outcome, Accepted, "oxia-db/oxia#87");
+    }
+
+    /// Reference C4 (etcd-io/etcd#11788): comparing ids for equality refuses the stale holder
+    /// and the newer legitimate one alike.
+    #[test]
+    fn an_equality_check_also_refuses_the_newer_holder() {
+        let mut eq = Resource::new(true, EqualTokenPolicy::Accept);
+        eq.token_check = TokenCheck::Equality;
+        assert_eq!(eq.write(&n(2), "c2", "a", None).outcome, Accepted);
+        assert_eq!(eq.write(&n(1), "c1", "b", None).outcome, RejectedStale);
+        assert_eq!(eq.write(&n(3), "c3", "c", None).outcome, RejectedStale);
+        assert_eq!(eq.write(&n(2), "c2 again", "d", None).outcome, Accepted);
+        let mut ordered = Resource::new(true, EqualTokenPolicy::Accept);
+        ordered.write(&n(2), "c2", "a", None);
+        assert_eq!(ordered.write(&n(3), "c3", "c", None).outcome, Accepted);
     }
 
     #[test]

@@ -6,7 +6,7 @@ use serde_json::Value;
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
     Command, Config, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
-    ScheduledCommand, WireToken, WorkConfig,
+    ScheduledCommand, TokenCheck, WireToken, WorkConfig,
 };
 
 /// The format tag every scenario file must carry.
@@ -100,12 +100,27 @@ struct ResourceFile {
     equal_token: EqualTokenPolicyFile,
     #[serde(default = "yes")]
     persist_high_water: bool,
+    #[serde(default)]
+    token_check: TokenCheckFile,
 }
 
 impl Default for ResourceFile {
     fn default() -> Self {
-        Self { fencing: true, equal_token: EqualTokenPolicyFile::Accept, persist_high_water: true }
+        Self {
+            fencing: true,
+            equal_token: EqualTokenPolicyFile::Accept,
+            persist_high_water: true,
+            token_check: TokenCheckFile::Ordered,
+        }
     }
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum TokenCheckFile {
+    #[default]
+    Ordered,
+    Equality,
 }
 
 fn yes() -> bool {
@@ -261,6 +276,10 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             fencing: file.resource.fencing,
             equal_token,
             persist_high_water: file.resource.persist_high_water,
+            token_check: match file.resource.token_check {
+                TokenCheckFile::Ordered => TokenCheck::Ordered,
+                TokenCheckFile::Equality => TokenCheck::Equality,
+            },
         },
         work: WorkConfig { every_ms: file.work.every_ms },
         issuer: IssuerConfig { first_token: file.issuer.first_token },

@@ -15,6 +15,7 @@ pub const FILES: &[(&str, &str)] = &[
     ("issuer-rollback", include_str!("../../assets/scenarios/issuer-rollback.json")),
     ("retried-write", include_str!("../../assets/scenarios/retried-write.json")),
     ("missing-token", include_str!("../../assets/scenarios/missing-token.json")),
+    ("equality-fence", include_str!("../../assets/scenarios/equality-fence.json")),
     ("ttl-too-long", include_str!("../../assets/scenarios/ttl-too-long.json")),
     ("ttl-too-short", include_str!("../../assets/scenarios/ttl-too-short.json")),
 ];

@@ -58,6 +58,7 @@ pub enum Line {
     WriteObeyedOlder,
     WriteRejectedStale,
     WriteRejectedEqual,
+    WriteRejectedNotEqual,
     WriteRejectedInvalid,
     WriteDuplicate,
     ViolationStaleSeenNewer,
@@ -90,7 +91,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 44] = [
+    pub const ALL: [Line; 45] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -110,6 +111,7 @@ impl Line {
         Line::WriteObeyedOlder,
         Line::WriteRejectedStale,
         Line::WriteRejectedEqual,
+        Line::WriteRejectedNotEqual,
         Line::WriteRejectedInvalid,
         Line::WriteDuplicate,
         Line::ViolationStaleSeenNewer,
@@ -217,6 +219,10 @@ impl Line {
             WriteRejectedEqual => [
                 ["The flag-verifier waves off {name}'s flag: number {token} has already been used, and this harbor wants a new number for every signal.", "Write {op} rejected_stale: token {token} equals the high-water mark and equal_token = reject."],
                 ["验旗人挥手拒绝了{name}的旗：编号 {token} 已经用过，这个渔港要求每次挥旗都换新编号。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 等于高水位，且 equal_token = reject。"],
+            ],
+            WriteRejectedNotEqual => [
+                ["The flag-verifier refuses {name}'s newer number {token}: he accepts only exactly {hwm}, the first number he wrote down.", "Write {op} rejected: token {token} differs from the recorded {hwm}. An equality check is not an ordered fence: the newer holder is locked out too."],
+                ["验旗人拒绝了{name}更新的编号 {token}：他只认恰好是 {hwm} 的编号，也就是他记下的第一个。", "写入 {op} 被拒：令牌 {token} 与记录的 {hwm} 不相等。相等比较不是有序围栏：更新的持有者也被挡在外面。"],
             ],
             WriteRejectedInvalid => [
                 ["The flag-verifier refuses a flag with no proper number ({token}).", "Write {op} rejected_invalid: token {token} is missing or malformed; nothing changed."],
@@ -430,10 +436,11 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     }
                 }
                 WriteOutcome::RejectedStale => {
-                    let line = if token.valid() == Some(*high_water_before) {
-                        Line::WriteRejectedEqual
-                    } else {
-                        Line::WriteRejectedStale
+                    let line = match token.valid() {
+                        Some(t) if t == *high_water_before => Line::WriteRejectedEqual,
+                        // Above the mark yet refused: only an equality check does that.
+                        Some(t) if t > *high_water_before => Line::WriteRejectedNotEqual,
+                        _ => Line::WriteRejectedStale,
                     };
                     out("write-rejected-stale", line, Tone::Good, false, values)
                 }
