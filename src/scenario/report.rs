@@ -80,12 +80,19 @@ pub struct FinalNode {
     pub role: &'static str,
 }
 
-/// A violation with the time it was found.
+/// A violation with the time it was found and what it involves, so a view can point at them.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct ViolationRecord {
     pub at_ms: u64,
     #[serde(flatten)]
     pub violation: Violation,
+    /// Index in `writes` of the write that caused it.
+    pub write: usize,
+    /// Indices in `writes` of earlier writes involved: for `duplicate_side_effect`, the first
+    /// application of the same op id; for `token_regression`, the write that set the higher mark.
+    pub earlier_writes: Vec<usize>,
+    /// Indices in `grants` of the terms involved: the write's own token and the newer one.
+    pub grants: Vec<usize>,
 }
 
 fn token_json(token: &WireToken) -> Option<Value> {
@@ -123,7 +130,32 @@ impl Report {
                     })
                 }
                 TraceEvent::ViolationFound { violation } => {
-                    violations.push(ViolationRecord { at_ms: entry.at_ms, violation: violation.clone() })
+                    // The oracle reports a violation right after the write that caused it.
+                    let write = writes.len().saturating_sub(1);
+                    let grant_of = |token: u64| grants.iter().position(|g: &Grant| g.token == token);
+                    let accepted_before = |pred: &dyn Fn(&Write) -> bool| {
+                        writes[..write].iter().position(|w| w.outcome == WriteOutcome::Accepted && pred(w))
+                    };
+                    let (earlier_writes, grants_involved) = match violation {
+                        Violation::StaleWriteAccepted { token, newest_granted, .. } => {
+                            (Vec::new(), [grant_of(*token), grant_of(*newest_granted)].into_iter().flatten().collect())
+                        }
+                        Violation::TokenRegression { token, highest_before, .. } => (
+                            accepted_before(&|w| w.token == Some(Value::from(*highest_before))).into_iter().collect(),
+                            [grant_of(*token), grant_of(*highest_before)].into_iter().flatten().collect(),
+                        ),
+                        Violation::DuplicateSideEffect { op_id, .. } => {
+                            (accepted_before(&|w| &w.op_id == op_id).into_iter().collect(), Vec::new())
+                        }
+                        Violation::InvalidTokenAccepted { .. } => (Vec::new(), Vec::new()),
+                    };
+                    violations.push(ViolationRecord {
+                        at_ms: entry.at_ms,
+                        violation: violation.clone(),
+                        write,
+                        earlier_writes,
+                        grants: grants_involved,
+                    })
                 }
                 _ => {}
             }
