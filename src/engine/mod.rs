@@ -45,6 +45,7 @@ use trace::TraceHasher;
 struct Message {
     id: u64,
     sent_ms: u64,
+    arrive_ms: u64,
     body: Body,
 }
 
@@ -359,17 +360,13 @@ impl Sim {
 
     fn message_view(&self, m: &Message) -> MessageView {
         let (from, to) = self.endpoints(&m.body);
-        let arrive_ms = self.queue.iter().find_map(|((t, _), item)| match item {
-            Item::Deliver(x) if x.id == m.id => Some(*t),
-            _ => None,
-        });
         MessageView {
             id: m.id,
             kind: m.body.kind(),
             from,
             to,
             sent_ms: m.sent_ms,
-            arrive_ms: arrive_ms.unwrap_or(self.now_ms),
+            arrive_ms: m.arrive_ms,
             token: m.body.token(),
         }
     }
@@ -542,9 +539,14 @@ impl Sim {
 
     fn send_write(&mut self, node: usize, token: u64) {
         let (op_id, value) = self.nodes[node].next_write();
+        self.send_prepared_write(node, PreparedWrite { op_id, token, value });
+    }
+
+    /// Sends a write, held up by any delay armed for this node's next write.
+    fn send_prepared_write(&mut self, node: usize, w: PreparedWrite) {
         let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
         self.nodes[node].writes_sent += 1;
-        self.send(Body::Write { node, op_id, value, token }, extra);
+        self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, extra);
     }
 
     fn on_message(&mut self, node: usize, message: Message) {
@@ -597,7 +599,7 @@ impl Sim {
         let (from, to) = self.endpoints(&body);
         let token = body.token();
         self.record(TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token });
-        let message = Message { id, sent_ms: self.now_ms, body };
+        let message = Message { id, sent_ms: self.now_ms, arrive_ms, body };
         self.schedule(arrive_ms, Item::Deliver(message));
     }
 
@@ -825,9 +827,7 @@ impl Sim {
         let id = self.nodes[node].id.clone();
         self.record(TraceEvent::Resumed { node: id });
         if let Some(p) = self.nodes[node].prepared.take() {
-            let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
-            self.nodes[node].writes_sent += 1;
-            self.send(Body::Write { node, op_id: p.op_id, value: p.value, token: p.token }, extra);
+            self.send_prepared_write(node, p);
         }
         while let Some(held) = self.nodes[node].held.pop_front() {
             if self.nodes[node].paused || self.nodes[node].crashed {

@@ -400,7 +400,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 StepDownReason::RenewDeadline => Line::SteppedDownDeadline,
                 StepDownReason::RenewRefused => Line::SteppedDownRefused,
             };
-            let deadline = entry_deadline(cast);
+            let deadline = cast.renew_deadline_ms().to_string();
             out("stepped-down", line, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("deadline", deadline)]))
         }
         TraceEvent::WritePrepared { node: id, op_id, token } => out(
@@ -542,10 +542,6 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         tone: o.tone,
         minor: o.minor,
     })
-}
-
-fn entry_deadline(cast: &Cast) -> String {
-    cast.renew_deadline_ms().to_string()
 }
 
 #[cfg(test)]
