@@ -32,7 +32,7 @@ fn c3_a_deposed_41_is_refused_or_accepted_by_arrival_order() {
     assert_eq!(kinds(&accepted), ["stale_write_accepted"]);
     // The violation points at A's write and at both terms: 41 (A's) and 42 (B's).
     let v = &accepted.violations[0];
-    assert_eq!(accepted.writes[v.write].arrived_ms, a41.arrived_ms);
+    assert_eq!(accepted.writes[v.write.expect("a write caused it")].arrived_ms, a41.arrived_ms);
     let terms: Vec<u64> = v.grants.iter().map(|&g| accepted.grants[g].token).collect();
     assert_eq!(terms, [41, 42]);
     assert!(matches!(
@@ -83,7 +83,7 @@ fn c19_a_retried_write_needs_deduplication_not_fencing() {
     let outcomes: Vec<WriteOutcome> = r.writes.iter().map(|w| w.outcome).collect();
     assert_eq!(outcomes, [WriteOutcome::Accepted; 3]);
     assert_eq!(kinds(&r), ["duplicate_side_effect"]);
-    assert_eq!((r.violations[0].write, r.violations[0].earlier_writes.clone()), (1, vec![0]), "the retry, and the first application");
+    assert_eq!((r.violations[0].write, r.violations[0].earlier_writes.clone()), (Some(1), vec![0]), "the retry, and the first application");
 
     let mut dedupe = s.clone();
     dedupe.config.resource.equal_token = leaselab::engine::EqualTokenPolicy::Dedupe;

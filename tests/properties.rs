@@ -5,13 +5,17 @@
 mod common;
 
 use leaselab::engine::{
-    Command, Config, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
-    ScheduledCommand, Sim, TraceEvent, Violation, WorkConfig, WriteOutcome,
+    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
+    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, Sim, TokenScope, TraceEvent, Violation,
+    WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
 };
 use proptest::prelude::*;
 
-fn command(kind: u8, node: String, by: u64) -> Command {
-    match kind % 9 {
+/// A random intervention. Kinds 0..=10 touch only nodes (and revoke); 11.. are faults of the
+/// resource, the issuer or the store clock, generated only when `faults` is on.
+fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
+    let kinds = if faults { 17 } else { 11 };
+    match kind % kinds {
         0 => Command::Pause { node, for_ms: None },
         1 => Command::Pause { node, for_ms: Some(by) },
         2 => Command::Resume { node },
@@ -20,106 +24,200 @@ fn command(kind: u8, node: String, by: u64) -> Command {
         5 => Command::Partition { node },
         6 => Command::Heal { node },
         7 => Command::RevokeLease,
-        _ => Command::DelayNextWrite { node, by_ms: by },
+        8 => Command::DelayNextWrite { node, by_ms: by },
+        // Node clocks: steps either way and rates from 0.25× to 4×.
+        9 => Command::ClockJump { target: node, by_ms: i64::try_from(by).unwrap_or(1) - 10_000 },
+        10 => Command::ClockRate { target: node, rate_ppm: RATE_ONE_PPM / 4 + by * 187 },
+        11 => Command::RollbackIssuer { next_token: by / 3 + 1 },
+        12 => Command::RestoreResource { high_water: by / 7 },
+        13 => Command::RestartResource,
+        14 => Command::SetFencing { on: by % 2 == 0 },
+        15 => Command::ClockJump { target: "store".into(), by_ms: i64::try_from(by).unwrap_or(1) * 3 - 20_000 },
+        _ => Command::RawWrite { token: WireToken::Number(by), value: "raw".into(), op_id: None, lock: None },
+    }
+}
+
+/// Knobs of a generated run.
+#[derive(Clone, Debug)]
+struct Knobs {
+    protocol: Protocol,
+    expiry: Expiry,
+    epoch_barrier: bool,
+    faults: bool,
+}
+
+prop_compose! {
+    fn knobs()(lock in any::<bool>(), observer in any::<bool>(), epoch_barrier in any::<bool>(), faults in any::<bool>()) -> Knobs {
+        Knobs {
+            protocol: if lock { Protocol::Lock } else { Protocol::Lease },
+            // Observer expiry is a mode of the lease protocol only.
+            expiry: if observer && !lock { Expiry::Observer } else { Expiry::Coordinator },
+            epoch_barrier,
+            faults,
+        }
     }
 }
 
 prop_compose! {
-    fn config()(
+    fn config_with(knobs: Knobs)(
         seed in any::<u64>(),
         n in 1usize..5,
         duration in 2_000u64..20_000,
         renew_frac in 2u64..6,
         deadline_pct in 30u64..95,
-        retry in 100u64..3_000,
+        retry_pct in 5u64..60,
         lat in (0u64..300, 0u64..300),
         work in 200u64..5_000,
         policy in 0u8..3,
         first_token in 1u64..1_000_000,
-        raw in prop::collection::vec((0u64..120_000, 0u8..9, 0usize..5, 1u64..20_000), 0..14),
-    ) -> Config {
-        let nodes: Vec<NodeConfig> = (0..n).map(|i| NodeConfig { id: format!("n{i}"), start_ms: (i as u64) * 300 }).collect();
+        offsets in prop::collection::vec(-3_600_000i64..3_600_000, 5),
+        rates in prop::collection::vec(prop::option::weighted(0.3, 500_000u64..2_000_000), 5),
+        hold in prop::option::of(500u64..20_000),
+        plain_del in any::<bool>(),
+        stops_with_lease in prop::bool::weighted(0.8),
+        same_identity in prop::bool::weighted(0.1),
+        raw in prop::collection::vec((0u64..120_000, 0u8..17, 0usize..5, 1u64..20_000), 0..14),
+    ) -> (Knobs, Config) {
+        let nodes: Vec<NodeConfig> = (0..n)
+            .map(|i| NodeConfig {
+                id: format!("n{i}"),
+                identity: if same_identity { "localhost".into() } else { format!("n{i}") },
+                start_ms: (i as u64) * 300,
+                clock: ClockConfig { offset_ms: offsets[i], rate_ppm: rates[i].unwrap_or(RATE_ONE_PPM) },
+            })
+            .collect();
         let events = raw
             .into_iter()
-            .map(|(at, kind, who, by)| ScheduledCommand { at_ms: at, command: command(kind, format!("n{}", who % n), by) })
+            .map(|(at, kind, who, by)| ScheduledCommand { at_ms: at, command: command(kind, format!("n{}", who % n), by, knobs.faults) })
             .collect();
-        Config {
+        let renew_deadline_ms = (duration * deadline_pct / 100).max(1);
+        // client-go's rule for observer expiry: renewDeadline > 1.2 × retryPeriod.
+        let retry_every_ms = (renew_deadline_ms * retry_pct / 100).max(1);
+        let equal_token = [EqualTokenPolicy::Accept, EqualTokenPolicy::Reject, EqualTokenPolicy::Dedupe][policy as usize];
+        let config = Config {
             seed,
+            protocol: knobs.protocol,
+            lock: LockConfig {
+                name: "leader".into(),
+                release_check: if plain_del { ReleaseCheck::None } else { ReleaseCheck::Owner },
+                hold_ms: if knobs.protocol == Protocol::Lock { hold } else { None },
+                session_check: true,
+            },
+            store_clock: ClockConfig { offset_ms: offsets[4], rate_ppm: RATE_ONE_PPM },
             until_ms: 120_000,
             nodes,
             lease: LeaseConfig {
                 duration_ms: duration,
                 renew_every_ms: (duration / renew_frac).max(1),
-                renew_deadline_ms: (duration * deadline_pct / 100).max(1),
-                retry_every_ms: retry,
+                renew_deadline_ms,
+                retry_every_ms,
+                expiry: knobs.expiry,
             },
             network: NetworkConfig { latency_min_ms: lat.0.min(lat.1), latency_max_ms: lat.0.max(lat.1) },
             resource: ResourceConfig {
                 fencing: true,
-                equal_token: [EqualTokenPolicy::Accept, EqualTokenPolicy::Reject, EqualTokenPolicy::Dedupe][policy as usize],
+                // The barrier raises the mark to the new token: equal tokens must pass.
+                equal_token: if knobs.epoch_barrier && equal_token == EqualTokenPolicy::Reject { EqualTokenPolicy::Accept } else { equal_token },
                 persist_high_water: true,
                 token_check: leaselab::engine::TokenCheck::Ordered,
+                epoch_barrier: knobs.epoch_barrier,
+                token_scope: TokenScope::PerLock,
             },
-            work: WorkConfig { every_ms: work },
+            work: WorkConfig { every_ms: work, stops_with_lease },
             issuer: IssuerConfig { first_token },
             events,
-        }
+        };
+        (knobs.clone(), config)
     }
 }
 
+fn config() -> impl Strategy<Value = (Knobs, Config)> {
+    knobs().prop_flat_map(config_with)
+}
+
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 96, .. ProptestConfig::default() })]
+    #![proptest_config(ProptestConfig { cases: 160, .. ProptestConfig::default() })]
 
     #[test]
-    fn safety_invariants_hold_for_any_run(config in config()) {
+    fn safety_invariants_hold_for_any_run((knobs, config) in config()) {
         let duration = config.lease.duration_ms;
+        let plain_del = config.lock.release_check == ReleaseCheck::None;
+        let store_judges = config.protocol == Protocol::Lock || config.lease.expiry == Expiry::Coordinator;
+        let identity: std::collections::BTreeMap<String, String> =
+            config.nodes.iter().map(|n| (n.id.clone(), n.identity.clone())).collect();
         let mut sim = Sim::new(config).expect("generated configs are valid");
         sim.run_to_end();
 
         let mut last_token: Option<u64> = None;
-        // (holder, expires_ms) of the live term, as the coordinator recorded it.
+        let mut rolled_back = false;
+        // (holder, expires_ms) of the live term, as the store recorded it.
         let mut term: Option<(String, u64)> = None;
-        let mut revoked = false;
+        let mut ended = false;
+        let mut store_clock_moved = false;
         let mut high_water = 0u64;
         for e in sim.trace() {
             match &e.event {
                 TraceEvent::LeaseGranted { node, token, expires_ms, .. } => {
-                    // Tokens only climb, also for the same identity.
-                    prop_assert!(last_token.is_none_or(|t| *token > t), "token {token} after {last_token:?}");
-                    // A new term only once the old one expired or was revoked (at most one holder).
-                    if let Some((_, exp)) = &term {
-                        prop_assert!(revoked || e.at_ms >= *exp, "granted at {} while live until {exp}", e.at_ms);
+                    // Tokens only climb, also for the same identity, unless the issuer was rolled back.
+                    prop_assert!(rolled_back || last_token.is_none_or(|t| *token > t), "token {token} after {last_token:?}");
+                    // Where the store judges expiry, a new term starts only once the old one
+                    // expired, was released or revoked: never two holders in the store's view.
+                    if let (Some((_, exp)), true) = (&term, store_judges && !store_clock_moved) {
+                        prop_assert!(ended || e.at_ms >= *exp, "granted at {} while live until {exp}", e.at_ms);
                     }
-                    prop_assert_eq!(*expires_ms, e.at_ms + duration);
+                    if !store_clock_moved {
+                        prop_assert_eq!(*expires_ms, e.at_ms + duration);
+                    }
                     last_token = Some(*token);
-                    term = Some((node.clone(), *expires_ms));
-                    revoked = false;
+                    term = Some((identity[node].clone(), *expires_ms));
+                    ended = false;
+                    store_clock_moved = false;
                 }
                 TraceEvent::LeaseRenewed { node, token, expires_ms } | TraceEvent::LeaseReacquired { node, token, expires_ms } => {
                     prop_assert_eq!(Some(*token), last_token, "only the current term renews");
                     let (holder, exp) = term.clone().expect("a term exists");
-                    prop_assert_eq!(&holder, node);
-                    prop_assert!(!revoked && e.at_ms < exp, "renewed after expiry");
+                    // The holder is an identity: two nodes sharing one both renew it.
+                    prop_assert_eq!(&holder, &identity[node]);
+                    if store_judges && !store_clock_moved {
+                        prop_assert!(!ended && e.at_ms < exp, "renewed after expiry");
+                    }
                     term = Some((holder, *expires_ms));
                 }
-                TraceEvent::LeaseRevoked { .. } => revoked = true,
-                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, .. } => {
+                TraceEvent::LeaseRevoked { .. } => ended = true,
+                TraceEvent::LockReleased { outcome, .. } => {
+                    prop_assert!(knobs.protocol == Protocol::Lock, "only locks are released");
+                    if matches!(outcome, leaselab::engine::ReleaseOutcome::Released | leaselab::engine::ReleaseOutcome::DeletedOthers { .. }) {
+                        ended = true;
+                    }
+                }
+                TraceEvent::IssuerRolledBack { .. } => rolled_back = true,
+                TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target == "store" => {
+                    store_clock_moved = true;
+                }
+                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, fencing, .. } if !knobs.faults => {
+                    prop_assert!(fencing);
                     prop_assert_eq!(*high_water_before, high_water);
                     prop_assert!(high_water_after >= high_water_before, "the mark never falls");
                     match outcome {
                         WriteOutcome::Accepted => {
                             let t = token.valid().expect("fencing on: only valid tokens pass");
-                            prop_assert!(t >= *high_water_before);
+                            prop_assert!(t >= *high_water_before, "fencing on, no fault: never below the mark");
                         }
                         _ => prop_assert_eq!(high_water_after, high_water_before, "a refused write changes nothing"),
                     }
                     high_water = *high_water_after;
                 }
-                TraceEvent::ViolationFound { violation: Violation::StaleWriteAccepted { resource_had_seen_newer, .. } } => {
-                    // Seed 002: with fencing on, a stale token can only pass before the resource saw a newer one.
-                    prop_assert!(!resource_had_seen_newer);
-                }
-                TraceEvent::ViolationFound { violation } => prop_assert!(false, "unexpected {violation:?}"),
+                TraceEvent::EpochBarrierRaised { high_water_after, .. } if !knobs.faults => high_water = *high_water_after,
+                TraceEvent::ViolationFound { violation } if !knobs.faults => match violation {
+                    Violation::StaleWriteAccepted { resource_had_seen_newer, .. } => {
+                        // Seed 002: with fencing on, a stale token can only pass before the resource saw a newer one,
+                        prop_assert!(!resource_had_seen_newer);
+                        // and the epoch barrier closes even that window.
+                        prop_assert!(!knobs.epoch_barrier, "stale write accepted despite the epoch barrier");
+                    }
+                    Violation::LockDeletedByNonOwner { .. } => prop_assert!(plain_del, "the owner check never deletes another's lock"),
+                    other => prop_assert!(false, "unexpected {other:?}"),
+                },
                 _ => {}
             }
         }
@@ -139,7 +237,7 @@ proptest! {
 
     /// Same configuration, same trace, bit for bit; and a clone taken mid-run continues identically.
     #[test]
-    fn runs_are_deterministic_and_clones_continue_identically(config in config(), cut in 0u64..120_000) {
+    fn runs_are_deterministic_and_clones_continue_identically((_knobs, config) in config(), cut in 0u64..120_000) {
         let mut a = Sim::new(config.clone()).expect("valid");
         let mut b = Sim::new(config).expect("valid");
         a.advance_to(cut);

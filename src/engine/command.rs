@@ -19,6 +19,9 @@ pub struct ScheduledCommand {
 /// Longest pause, delay or partition a command may ask for: 24 h in ms.
 pub const MAX_COMMAND_MS: u64 = 24 * 60 * 60 * 1000;
 
+/// The clock target that names the store (coordinator) rather than a node.
+pub const STORE: &str = "store";
+
 /// Something done to the world from outside the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
@@ -45,7 +48,9 @@ pub enum Command {
     DelayNextWrite { node: String, by_ms: u64 },
     /// A write injected from outside, straight into the resource (arrives at once); how the
     /// checks of seed `002` are replayed. The token may be anything a JSON field can hold.
-    RawWrite { token: WireToken, value: String, op_id: Option<String> },
+    /// `lock` names the lock that issued the token (`None`: the lock guarding the resource), so
+    /// a token of another lock can be shown refused, or passing under a global scope (C23).
+    RawWrite { token: WireToken, value: String, op_id: Option<String>, lock: Option<String> },
     /// The coordinator's token counter is restored from an old backup: the next grant gets
     /// `next_token`, possibly smaller than tokens already issued (etcd-io/etcd#16028: a snapshot
     /// restore without `--bump-revision`). ≥ 1.
@@ -56,6 +61,13 @@ pub enum Command {
     /// The resource process restarts. With `resource.persist_high_water` the mark survives;
     /// without it the mark (kept in memory only) starts again from 0 (oxia-db/oxia#87).
     RestartResource,
+    /// Step a clock by `by_ms` (negative: backwards): a node's, or the store's when `target` is
+    /// [`STORE`] (NTP stepping a server's wall clock: valkey-io/valkey#2651, redis/redis#416).
+    /// Within ±24 h, not 0.
+    ClockJump { target: String, by_ms: i64 },
+    /// Make a clock run at `rate_ppm` parts per million of true time from now on (a node's, or
+    /// the store's with [`STORE`]); 100 000 ..= 10 000 000 (0.1× to 10×).
+    ClockRate { target: String, rate_ppm: u64 },
 }
 
 impl Command {
@@ -69,6 +81,9 @@ impl Command {
             | Command::Partition { node }
             | Command::Heal { node }
             | Command::DelayNextWrite { node, .. } => Some(node),
+            Command::ClockJump { target, .. } | Command::ClockRate { target, .. } => {
+                (target != STORE).then_some(target.as_str())
+            }
             Command::RevokeLease
             | Command::SetFencing { .. }
             | Command::RawWrite { .. }
@@ -91,6 +106,13 @@ impl Command {
                 Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
             }
             Command::RollbackIssuer { next_token: 0 } => Err(("next_token", "must be at least 1 (0 means \"no token\")".into())),
+            Command::ClockJump { by_ms, .. } if *by_ms == 0 || by_ms.unsigned_abs() > MAX_COMMAND_MS => {
+                Err(("by_ms", "must be between -86400000 and 86400000 (24 h), and not 0".into()))
+            }
+            Command::ClockRate { rate_ppm, .. } => super::clock::check_rate(*rate_ppm).map_err(|m| ("rate", m)),
+            Command::RawWrite { lock: Some(lock), .. } if lock.is_empty() || lock.len() > 32 => {
+                Err(("lock", "must be 1 to 32 characters".into()))
+            }
             Command::RawWrite { value, op_id, .. } => {
                 if value.len() > 200 {
                     return Err(("value", "must be at most 200 characters".into()));

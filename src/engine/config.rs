@@ -6,6 +6,7 @@
 
 use serde::Serialize;
 
+use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
 
 /// Most nodes a scenario may have (the scene has room for eight flag-bearers).
@@ -18,6 +19,13 @@ pub const MAX_UNTIL_MS: u64 = 24 * 60 * 60 * 1000;
 pub struct Config {
     /// Seed of the single PRNG every random draw (message latency) comes from.
     pub seed: u64,
+    /// Which protocol the coordinator speaks.
+    pub protocol: Protocol,
+    /// The lock protocol's settings (and the name tokens are scoped to, for both protocols).
+    pub lock: LockConfig,
+    /// The store's (coordinator's) clock: it judges expiry under [`Expiry::Coordinator`] and the
+    /// lock protocol.
+    pub store_clock: ClockConfig,
     /// The run ends at this virtual time, in ms (1 ..= [`MAX_UNTIL_MS`]).
     pub until_ms: u64,
     /// The candidates, in display order. Ids are unique, 0 ..= [`MAX_NODES`] of them (a run with
@@ -35,10 +43,80 @@ pub struct Config {
 /// One candidate (a flag-bearer in the harbor).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NodeConfig {
-    /// Unique identity, used as the Lease's `holderIdentity`.
+    /// Unique id of the process (how scenarios, the page and the trace name it).
     pub id: String,
+    /// The Lease's `holderIdentity` it claims; usually its id. Two processes with the same identity
+    /// both believe they hold the lease (kubernetes/kubernetes#30015: two masters named
+    /// "localhost"), which is why client-go tells users to make identities unique.
+    pub identity: String,
     /// When the process starts and makes its first acquire attempt, in ms.
     pub start_ms: u64,
+    /// Its local clock (timers, renew deadline, observed expiry are measured on it).
+    pub clock: ClockConfig,
+}
+
+/// Which protocol the coordinator speaks.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Protocol {
+    /// Leader election on a Lease record (the harbor; Kubernetes `coordination.k8s.io/v1`): the
+    /// leader holds until it stops renewing.
+    #[default]
+    Lease,
+    /// A lock with a TTL (the lantern; Redis `SET key value NX PX ttl`, an etcd key on a lease):
+    /// acquire is a compare-and-swap on the key, renew extends the TTL for the owner only, a
+    /// borrower releases when done (compare-and-delete, or a plain `DEL` without
+    /// [`ReleaseCheck::Owner`]), and the store's own clock judges expiry.
+    Lock,
+}
+
+/// Who judges that a lease has expired (lease protocol).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Expiry {
+    /// The coordinator, on its own clock (a lock service: etcd leases, Chubby, Consul sessions).
+    #[default]
+    Coordinator,
+    /// Each candidate, on its own clock, `leaseDuration` after it *observed* the record change
+    /// (Kubernetes client-go `tryAcquireOrRenew`: `observedTime + leaseDuration`); the store only
+    /// compare-and-swaps on the record's version. Acquire retries are jittered by up to 1.2×
+    /// (`wait.JitterUntil(..., JitterFactor 1.2)`).
+    Observer,
+}
+
+/// What a lock release checks before it deletes the key.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ReleaseCheck {
+    /// Compare-and-delete: only the owner's own value is deleted (Redis' documented Lua script,
+    /// redis-py's `LuaLock`, etcd's transaction on the key's create revision).
+    #[default]
+    Owner,
+    /// A plain `DEL`: whoever holds the key loses it (abelaska/jedis-lock#2, redis/redis-py#1031).
+    None,
+}
+
+/// Lock protocol settings.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LockConfig {
+    /// The lock's name (`/locks/NAME`, the Redis key). Tokens are scoped to it: a resource with
+    /// [`TokenScope::PerLock`] compares only tokens of this lock (Chubby's sequencer carries the
+    /// lock name). 1 to 32 characters.
+    pub name: String,
+    pub release_check: ReleaseCheck,
+    /// A borrower releases the lock this long after it got it, on its own clock, in ms; `None`
+    /// keeps it until it fails (a leader that never finishes).
+    pub hold_ms: Option<u64>,
+    /// Whether a client checks that its own session is still live when an acquire reply reaches
+    /// it (etcd's `concurrency.Mutex` since etcd-io/etcd#11456 returns `ErrSessionExpired`).
+    /// Off, it starts counting its lease from the reply, as the old client did.
+    pub session_check: bool,
+}
+
+impl Default for LockConfig {
+    fn default() -> Self {
+        Self { name: "leader".into(), release_check: ReleaseCheck::Owner, hold_ms: None, session_check: true }
+    }
 }
 
 /// Lease timing, named after client-go's `LeaderElectionConfig`.
@@ -58,6 +136,8 @@ pub struct LeaseConfig {
     pub renew_deadline_ms: u64,
     /// How often a candidate asks to acquire (client-go `RetryPeriod`), in ms. > 0.
     pub retry_every_ms: u64,
+    /// Who judges expiry.
+    pub expiry: Expiry,
 }
 
 impl Default for LeaseConfig {
@@ -76,6 +156,7 @@ impl LeaseConfig {
             renew_every_ms,
             renew_deadline_ms: (duration_ms / 3 * 2).max(1),
             retry_every_ms: 2_000.min(renew_every_ms),
+            expiry: Expiry::Coordinator,
         }
     }
 }
@@ -135,6 +216,27 @@ pub struct ResourceConfig {
     pub persist_high_water: bool,
     /// How tokens are compared with the mark.
     pub token_check: TokenCheck,
+    /// A new term raises the resource's mark to its token in the same transaction that grants
+    /// it, before the holder does any work (Kafka's controller epoch znode bumped with a
+    /// conditional multi-op, KAFKA-6082; an etcd transaction that takes the lock key and bumps the
+    /// resource's fence key). It closes the window in which an old token still passes because the
+    /// resource has not yet seen the newer one (seed `002`).
+    pub epoch_barrier: bool,
+    /// Which lock's tokens the resource compares.
+    pub token_scope: TokenScope,
+}
+
+/// Which tokens a resource compares with its mark.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenScope {
+    /// Only tokens of the lock that guards it; a token of another lock is refused, however large
+    /// (Chubby's sequencer names the lock; Consul's lock tuple includes the key).
+    #[default]
+    PerLock,
+    /// Tokens are compared as bare numbers whatever lock issued them: a larger number from another
+    /// lock passes and raises the mark (case C23 of the reference corpus).
+    Global,
 }
 
 impl Default for ResourceConfig {
@@ -144,6 +246,8 @@ impl Default for ResourceConfig {
             equal_token: EqualTokenPolicy::Accept,
             persist_high_water: true,
             token_check: TokenCheck::Ordered,
+            epoch_barrier: false,
+            token_scope: TokenScope::PerLock,
         }
     }
 }
@@ -153,11 +257,16 @@ impl Default for ResourceConfig {
 pub struct WorkConfig {
     /// While it believes it leads, a node sends one write this often, in ms. > 0.
     pub every_ms: u64,
+    /// Whether the work stops when the node stops leading. client-go cancels the work's context
+    /// when the renew loop gives up, but nothing makes the work obey it: a wedged leader that
+    /// neither exits nor renews keeps working (kubernetes/kubernetes#82960, vmware/pinniped#800).
+    /// With `false`, the node keeps writing with its old token after it stepped down.
+    pub stops_with_lease: bool,
 }
 
 impl Default for WorkConfig {
     fn default() -> Self {
-        Self { every_ms: 3_000 }
+        Self { every_ms: 3_000, stops_with_lease: true }
     }
 }
 
@@ -221,6 +330,13 @@ impl Config {
             if self.nodes[..i].iter().any(|other| other.id == node.id) {
                 return Err(err(format!("nodes[{i}].id"), format!("duplicate node id \"{}\"", node.id)));
             }
+            if node.id == super::command::STORE {
+                return Err(err(format!("nodes[{i}].id"), "\"store\" names the store's clock; choose another id"));
+            }
+            if node.identity.is_empty() || node.identity.len() > 64 || node.identity.chars().any(char::is_control) {
+                return Err(err(format!("nodes[{i}].identity"), "must be 1 to 64 characters, none of them control characters"));
+            }
+            node.clock.check().map_err(|(field, message)| err(format!("nodes[{i}].clock.{field}"), message))?;
             if node.start_ms > MAX_UNTIL_MS {
                 return Err(err(format!("nodes[{i}].start_ms"), "is beyond 24 h"));
             }
@@ -244,6 +360,37 @@ impl Config {
             return Err(err(
                 "lease.renew_deadline_ms",
                 format!("must be below lease.duration_ms ({} ms), or the old leader could still act after the lease is given away", l.duration_ms),
+            ));
+        }
+        if l.expiry == Expiry::Observer {
+            if self.protocol == Protocol::Lock {
+                return Err(err("lease.expiry", "\"observer\" is a mode of the lease protocol; a lock's expiry is judged by the store"));
+            }
+            // client-go's NewLeaderElector: LeaseDuration > RenewDeadline > JitterFactor × RetryPeriod.
+            if u128::from(l.renew_deadline_ms) * 10 <= u128::from(l.retry_every_ms) * 12 {
+                return Err(err(
+                    "lease.renew_deadline_ms",
+                    format!("must be greater than 1.2 × lease.retry_every_ms ({} ms), as client-go requires", l.retry_every_ms),
+                ));
+            }
+        }
+        self.store_clock.check().map_err(|(field, message)| err(format!("store_clock.{field}"), message))?;
+        let name = &self.lock.name;
+        if name.is_empty() || name.len() > 32 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+            return Err(err("lock.name", "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.', '/'"));
+        }
+        if let Some(hold) = self.lock.hold_ms {
+            if hold == 0 || hold > MAX_UNTIL_MS {
+                return Err(err("lock.hold_ms", "must be between 1 and 86400000 (24 h)"));
+            }
+            if self.protocol != Protocol::Lock {
+                return Err(err("lock.hold_ms", "applies to \"protocol\": \"lock\" only"));
+            }
+        }
+        if self.resource.epoch_barrier && self.resource.equal_token == EqualTokenPolicy::Reject {
+            return Err(err(
+                "resource.epoch_barrier",
+                "needs equal tokens accepted: the barrier raises the mark to the new token, so \"equal_token\": \"reject\" would refuse the new holder's every write",
             ));
         }
         if self.network.latency_min_ms > self.network.latency_max_ms {
@@ -271,7 +418,14 @@ impl Config {
             }
             if let Some(node) = ev.command.node() {
                 if !self.nodes.iter().any(|n| n.id == node) {
-                    return Err(err(format!("events[{i}].node"), format!("unknown node \"{node}\"")));
+                    let field = match ev.command {
+                        super::Command::ClockJump { .. } | super::Command::ClockRate { .. } => "target",
+                        _ => "node",
+                    };
+                    return Err(err(
+                        format!("events[{i}].{field}"),
+                        format!("unknown node \"{node}\" (a clock target is a node id or \"store\")"),
+                    ));
                 }
             }
             ev.command.check().map_err(|(field, message)| err(format!("events[{i}].{field}"), message))?;

@@ -9,25 +9,55 @@
 
 use serde::Serialize;
 
+use super::config::ReleaseCheck;
+use super::trace::ReleaseOutcome;
+
+/// The moment a request is handled: true time (for the trace and the picture) and the store's
+/// own clock reading (which alone judges expiry).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StoreNow {
+    pub true_ms: u64,
+    pub local_ms: i64,
+}
+
+impl StoreNow {
+    /// A store whose clock reads true time.
+    pub fn at(ms: u64) -> Self {
+        Self { true_ms: ms, local_ms: i64::try_from(ms).unwrap_or(i64::MAX) }
+    }
+}
+
 /// The Lease record plus the token counter.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Coordinator {
-    /// `holderIdentity`: `None` before the first grant or after a revoke.
+    /// `holderIdentity`: `None` before the first grant, after a revoke or a release.
     pub holder: Option<String>,
     /// `leaseDurationSeconds`, in ms.
     pub duration_ms: u64,
-    /// `acquireTime` of the current term, in ms.
+    /// `acquireTime` of the current term, in true ms.
     pub acquire_time_ms: Option<u64>,
-    /// `renewTime`, in ms.
+    /// `renewTime`, in true ms.
     pub renew_time_ms: Option<u64>,
+    /// `renewTime` as the record stores it: the store's clock reading, in ms.
+    pub renew_local_ms: Option<i64>,
     /// `leaseTransitions`: changes of holder (0 after the first grant, as in Kubernetes).
     pub lease_transitions: u32,
     /// The token of the current (or last) term.
     pub token: Option<u64>,
-    /// The token the next new term will get. Only ever grows.
+    /// The token the next new term will get. Grows by one per term; only `rollback_issuer`
+    /// moves it back.
     pub next_token: u64,
     /// The identity of the last holder, kept after a revoke to count transitions.
     pub last_holder: Option<String>,
+    /// The record's version (Kubernetes `resourceVersion`, etcd `mod_revision`): grows on every
+    /// change; what an observer compare-and-swaps on.
+    pub version: u64,
+    /// Whether the store judges expiry on its clock (lock service, Redis, etcd). `false` under
+    /// client-go's observer expiry: the store only compare-and-swaps on `version`.
+    pub judges_expiry: bool,
+    /// Whether the holder asking again while it holds keeps its term (Lease semantics, Consul and
+    /// Hazelcast re-entrancy). A Redis `SET NX` refuses even its own holder.
+    pub reentrant: bool,
 }
 
 /// The answer to an acquire request.
@@ -36,7 +66,7 @@ pub enum AcquireResult {
     /// A new term: the lease was free or expired; `token` is fresh.
     Granted { token: u64, lease_transitions: u32 },
     /// The requester already holds a live lease (same identity): same term, same token,
-    /// `renewTime` moved. (Consul and Hazelcast re-entrant acquire behave the same way.)
+    /// `renewTime` moved.
     Reacquired { token: u64 },
     /// Someone else holds a live lease.
     Refused { holder: String },
@@ -50,23 +80,32 @@ impl Coordinator {
             duration_ms,
             acquire_time_ms: None,
             renew_time_ms: None,
+            renew_local_ms: None,
             lease_transitions: 0,
             token: None,
             next_token: first_token,
             last_holder: None,
+            version: 0,
+            judges_expiry: true,
+            reentrant: true,
         }
     }
 
-    /// `renewTime + leaseDuration`: when the lease expires on the coordinator's clock, in ms.
-    pub fn expires_ms(&self) -> Option<u64> {
+    /// `renewTime + leaseDuration` on the store's clock, in ms.
+    pub fn expires_local_ms(&self) -> Option<i64> {
         self.holder.as_ref()?;
-        self.renew_time_ms.map(|t| t.saturating_add(self.duration_ms))
+        let d = i64::try_from(self.duration_ms).unwrap_or(i64::MAX);
+        self.renew_local_ms.map(|t| t.saturating_add(d))
     }
 
-    /// Whether a holder's lease is live at `now_ms` (expiry is exclusive: at `expires_ms` the
-    /// lease is already free).
-    pub fn is_live(&self, now_ms: u64) -> bool {
-        self.expires_ms().is_some_and(|e| now_ms < e)
+    /// Whether a holder's lease is live when the store's clock reads `local_ms` (expiry is
+    /// exclusive: at `expires` the lease is already free). Without expiry judging, a held record
+    /// is live until someone takes it over.
+    pub fn is_live(&self, local_ms: i64) -> bool {
+        if !self.judges_expiry {
+            return self.holder.is_some();
+        }
+        self.expires_local_ms().is_some_and(|e| local_ms < e)
     }
 
     /// The newest token ever granted.
@@ -74,19 +113,24 @@ impl Coordinator {
         self.token
     }
 
-    /// Acquire, as one compare-and-swap on the record: succeeds only when the lease is free or
-    /// expired by the coordinator's clock. Every new term takes the next token, also when the
-    /// same identity takes the lease back after losing it (seed `002`: the issuer must never
-    /// reuse or roll back a number). `leaseTransitions` grows when the holder changes.
-    pub fn acquire(&mut self, identity: &str, now_ms: u64) -> AcquireResult {
-        if self.is_live(now_ms) {
-            return match (&self.holder, self.token) {
-                (Some(holder), Some(token)) if holder == identity => {
-                    self.renew_time_ms = Some(now_ms);
-                    AcquireResult::Reacquired { token }
+    /// Acquire, as one compare-and-swap on the record: succeeds when the lease is free or
+    /// expired by the store's clock, or (observer expiry) when the requester saw this very
+    /// `version` and judged it expired on its own clock. Every new term takes the next token,
+    /// also when the same identity takes the lease back after losing it (seed `002`: the issuer
+    /// must never reuse a number). `leaseTransitions` grows when the holder changes.
+    pub fn acquire(&mut self, identity: &str, now: StoreNow, observed_expired: Option<u64>) -> AcquireResult {
+        if self.is_live(now.local_ms) {
+            match (&self.holder, self.token) {
+                (Some(holder), Some(token)) if holder == identity && self.reentrant => {
+                    self.touch(now);
+                    return AcquireResult::Reacquired { token };
                 }
-                (holder, _) => AcquireResult::Refused { holder: holder.clone().unwrap_or_default() },
-            };
+                (holder, _) => {
+                    if self.judges_expiry || observed_expired != Some(self.version) {
+                        return AcquireResult::Refused { holder: holder.clone().unwrap_or_default() };
+                    }
+                }
+            }
         }
         let token = self.next_token;
         self.next_token = self.next_token.saturating_add(1);
@@ -97,19 +141,39 @@ impl Coordinator {
         self.holder = Some(identity.to_owned());
         self.last_holder = Some(identity.to_owned());
         self.token = Some(token);
-        self.acquire_time_ms = Some(now_ms);
-        self.renew_time_ms = Some(now_ms);
+        self.acquire_time_ms = Some(now.true_ms);
+        self.touch(now);
         AcquireResult::Granted { token, lease_transitions: self.lease_transitions }
     }
 
     /// Renew: succeeds only for the current holder presenting the current token before expiry,
-    /// and moves `renewTime` to `now_ms`. Returns whether it succeeded.
-    pub fn renew(&mut self, identity: &str, token: u64, now_ms: u64) -> bool {
-        let ok = self.is_live(now_ms) && self.holder.as_deref() == Some(identity) && self.token == Some(token);
+    /// and moves `renewTime` to now. Returns whether it succeeded.
+    pub fn renew(&mut self, identity: &str, token: u64, now: StoreNow) -> bool {
+        let ok = self.is_live(now.local_ms) && self.holder.as_deref() == Some(identity) && self.token == Some(token);
         if ok {
-            self.renew_time_ms = Some(now_ms);
+            self.touch(now);
         }
         ok
+    }
+
+    /// Release (lock protocol): delete the key. With [`ReleaseCheck::Owner`] only the owner's own
+    /// term is deleted (compare-and-delete); with [`ReleaseCheck::None`] a plain `DEL` removes
+    /// whatever live key is there.
+    pub fn release(&mut self, identity: &str, token: u64, check: ReleaseCheck, now: StoreNow) -> ReleaseOutcome {
+        if !self.is_live(now.local_ms) {
+            return ReleaseOutcome::AlreadyFree;
+        }
+        let own = self.holder.as_deref() == Some(identity) && self.token == Some(token);
+        let outcome = match (own, check, &self.holder, self.token) {
+            (true, _, _, _) => ReleaseOutcome::Released,
+            (false, ReleaseCheck::Owner, holder, _) => return ReleaseOutcome::NotOwner { holder: holder.clone() },
+            (false, ReleaseCheck::None, Some(holder), Some(t)) => {
+                ReleaseOutcome::DeletedOthers { holder: holder.clone(), token: t }
+            }
+            (false, ReleaseCheck::None, _, _) => return ReleaseOutcome::AlreadyFree,
+        };
+        self.revoke();
+        outcome
     }
 
     /// Strike the holder's name now. The token counter is untouched, so the next grant is newer.
@@ -118,8 +182,15 @@ impl Coordinator {
         let holder = self.holder.take();
         if holder.is_some() {
             self.last_holder = holder.clone();
+            self.version = self.version.saturating_add(1);
         }
         holder
+    }
+
+    fn touch(&mut self, now: StoreNow) {
+        self.renew_time_ms = Some(now.true_ms);
+        self.renew_local_ms = Some(now.local_ms);
+        self.version = self.version.saturating_add(1);
     }
 }
 
@@ -130,47 +201,47 @@ mod tests {
     #[test]
     fn first_grant_takes_first_token_and_zero_transitions() {
         let mut c = Coordinator::new(15_000, 7);
-        assert_eq!(c.acquire("chen", 0), AcquireResult::Granted { token: 7, lease_transitions: 0 });
+        assert_eq!(c.acquire("chen", StoreNow::at(0), None), AcquireResult::Granted { token: 7, lease_transitions: 0 });
         assert_eq!(c.holder.as_deref(), Some("chen"));
-        assert_eq!(c.expires_ms(), Some(15_000));
+        assert_eq!(c.expires_local_ms(), Some(15_000));
     }
 
     #[test]
     fn compare_and_swap_refuses_while_live_and_grants_after_expiry() {
         let mut c = Coordinator::new(15_000, 7);
-        c.acquire("chen", 1_000);
-        assert_eq!(c.acquire("lin", 15_999), AcquireResult::Refused { holder: "chen".into() });
+        c.acquire("chen", StoreNow::at(1_000), None);
+        assert_eq!(c.acquire("lin", StoreNow::at(15_999), None), AcquireResult::Refused { holder: "chen".into() });
         // Expiry is exclusive: at renewTime + duration the lease is free.
-        assert_eq!(c.acquire("lin", 16_000), AcquireResult::Granted { token: 8, lease_transitions: 1 });
+        assert_eq!(c.acquire("lin", StoreNow::at(16_000), None), AcquireResult::Granted { token: 8, lease_transitions: 1 });
         assert_eq!(c.acquire_time_ms, Some(16_000));
     }
 
     #[test]
     fn renew_needs_holder_current_token_and_a_live_lease() {
         let mut c = Coordinator::new(10_000, 41);
-        c.acquire("a", 0);
-        assert!(!c.renew("b", 41, 1_000), "not the holder");
-        assert!(!c.renew("a", 40, 1_000), "not the current token");
-        assert!(c.renew("a", 41, 9_000));
+        c.acquire("a", StoreNow::at(0), None);
+        assert!(!c.renew("b", 41, StoreNow::at(1_000)), "not the holder");
+        assert!(!c.renew("a", 40, StoreNow::at(1_000)), "not the current token");
+        assert!(c.renew("a", 41, StoreNow::at(9_000)));
         assert_eq!(c.renew_time_ms, Some(9_000));
-        assert!(!c.renew("a", 41, 19_000), "expired at 19 000");
+        assert!(!c.renew("a", 41, StoreNow::at(19_000)), "expired at 19 000");
     }
 
     #[test]
     fn same_identity_taking_the_lease_back_gets_a_new_token() {
         let mut c = Coordinator::new(10_000, 1);
-        c.acquire("a", 0);
-        assert_eq!(c.acquire("a", 10_000), AcquireResult::Granted { token: 2, lease_transitions: 0 });
+        c.acquire("a", StoreNow::at(0), None);
+        assert_eq!(c.acquire("a", StoreNow::at(10_000), None), AcquireResult::Granted { token: 2, lease_transitions: 0 });
         c.revoke();
-        assert_eq!(c.acquire("a", 10_001), AcquireResult::Granted { token: 3, lease_transitions: 0 });
-        assert_eq!(c.acquire("b", 20_001), AcquireResult::Granted { token: 4, lease_transitions: 1 });
+        assert_eq!(c.acquire("a", StoreNow::at(10_001), None), AcquireResult::Granted { token: 3, lease_transitions: 0 });
+        assert_eq!(c.acquire("b", StoreNow::at(20_001), None), AcquireResult::Granted { token: 4, lease_transitions: 1 });
     }
 
     #[test]
     fn live_reacquire_keeps_the_term() {
         let mut c = Coordinator::new(10_000, 5);
-        c.acquire("a", 0);
-        assert_eq!(c.acquire("a", 4_000), AcquireResult::Reacquired { token: 5 });
+        c.acquire("a", StoreNow::at(0), None);
+        assert_eq!(c.acquire("a", StoreNow::at(4_000), None), AcquireResult::Reacquired { token: 5 });
         assert_eq!(c.renew_time_ms, Some(4_000));
         assert_eq!(c.next_token, 6);
     }
@@ -178,10 +249,10 @@ mod tests {
     #[test]
     fn revoke_frees_at_once_and_counts_the_transition() {
         let mut c = Coordinator::new(10_000, 1);
-        c.acquire("a", 0);
+        c.acquire("a", StoreNow::at(0), None);
         assert_eq!(c.revoke().as_deref(), Some("a"));
         assert!(!c.is_live(1));
-        assert!(!c.renew("a", 1, 1));
-        assert_eq!(c.acquire("b", 2), AcquireResult::Granted { token: 2, lease_transitions: 1 });
+        assert!(!c.renew("a", 1, StoreNow::at(1)));
+        assert_eq!(c.acquire("b", StoreNow::at(2), None), AcquireResult::Granted { token: 2, lease_transitions: 1 });
     }
 }

@@ -11,6 +11,7 @@
 //! (what happened), [`snapshot`] (what the world looks like now). This file is the event loop
 //! that moves messages and timers between them.
 
+pub mod clock;
 pub mod command;
 pub mod config;
 pub mod coordinator;
@@ -26,16 +27,20 @@ pub mod trace;
 use std::collections::BTreeMap;
 
 pub use command::{Command, ScheduledCommand};
+pub use clock::{ClockConfig, RATE_ONE_PPM};
 pub use config::{
-    Config, ConfigError, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
-    TokenCheck, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
+    Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
+    Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
 };
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
-pub use trace::{Endpoint, IgnoredBecause, MessageKind, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome};
+pub use trace::{
+    Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome,
+};
 
-use coordinator::{AcquireResult, Coordinator};
-use node::{Held, Leadership, Node, TimerKind};
+use clock::Clock;
+use coordinator::{AcquireResult, Coordinator, StoreNow};
+use node::{Held, Leadership, Node, Observation, TimerKind};
 use resource::Resource;
 use rng::Rng;
 use trace::TraceHasher;
@@ -51,11 +56,23 @@ struct Message {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Body {
-    AcquireRequest { node: usize, incarnation: u32 },
-    AcquireReply { node: usize, incarnation: u32, request_sent_ms: u64, token: Option<u64> },
+    /// `observed_expired`: under observer expiry, the record version the candidate saw and
+    /// judged expired on its own clock.
+    AcquireRequest { node: usize, incarnation: u32, observed_expired: Option<u64> },
+    /// Carries the record as the store has it now (what a client-go `Get` returns).
+    AcquireReply { node: usize, incarnation: u32, request_sent_ms: u64, token: Option<u64>, record: Record },
     RenewRequest { node: usize, incarnation: u32, token: u64 },
     RenewReply { node: usize, incarnation: u32, request_sent_ms: u64, token: u64, ok: bool },
     Write { node: usize, op_id: String, value: String, token: u64 },
+    ReleaseRequest { node: usize, token: u64 },
+}
+
+/// The parts of the record a reply shows the candidate.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct Record {
+    version: u64,
+    holder: Option<String>,
+    duration_ms: u64,
 }
 
 impl Body {
@@ -66,6 +83,7 @@ impl Body {
             Body::RenewRequest { .. } => MessageKind::RenewRequest,
             Body::RenewReply { .. } => MessageKind::RenewReply,
             Body::Write { .. } => MessageKind::Write,
+            Body::ReleaseRequest { .. } => MessageKind::ReleaseRequest,
         }
     }
 
@@ -76,7 +94,8 @@ impl Body {
             | Body::AcquireReply { node, .. }
             | Body::RenewRequest { node, .. }
             | Body::RenewReply { node, .. }
-            | Body::Write { node, .. } => *node,
+            | Body::Write { node, .. }
+            | Body::ReleaseRequest { node, .. } => *node,
         }
     }
 
@@ -89,9 +108,10 @@ impl Body {
         match self {
             Body::AcquireRequest { .. } => None,
             Body::AcquireReply { token, .. } => token.map(WireToken::Number),
-            Body::RenewRequest { token, .. } | Body::RenewReply { token, .. } | Body::Write { token, .. } => {
-                Some(WireToken::Number(*token))
-            }
+            Body::RenewRequest { token, .. }
+            | Body::RenewReply { token, .. }
+            | Body::Write { token, .. }
+            | Body::ReleaseRequest { token, .. } => Some(WireToken::Number(*token)),
         }
     }
 }
@@ -119,6 +139,8 @@ pub struct Sim {
     next_seq: u64,
     next_message_id: u64,
     coordinator: Coordinator,
+    /// The store's own clock.
+    store_clock: Clock,
     nodes: Vec<Node<Message>>,
     resource: Resource,
     oracle: oracle::Oracle,
@@ -141,14 +163,23 @@ impl Sim {
         let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
         resource.persist_high_water = config.resource.persist_high_water;
         resource.token_check = config.resource.token_check;
+        resource.token_scope = config.resource.token_scope;
+        let mut coordinator = Coordinator::new(config.lease.duration_ms, config.issuer.first_token);
+        coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator || config.protocol == Protocol::Lock;
+        coordinator.reentrant = config.protocol == Protocol::Lease;
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),
             queue: BTreeMap::new(),
             next_seq: 0,
             next_message_id: 0,
-            coordinator: Coordinator::new(config.lease.duration_ms, config.issuer.first_token),
-            nodes: config.nodes.iter().map(|n| Node::new(n.id.clone())).collect(),
+            coordinator,
+            store_clock: Clock::new(config.store_clock),
+            nodes: config
+                .nodes
+                .iter()
+                .map(|n| Node::new(n.id.clone(), n.identity.clone(), Clock::new(n.clock)))
+                .collect(),
             resource,
             oracle: oracle::Oracle::default(),
             expiry_reported_for: None,
@@ -284,6 +315,20 @@ impl Sim {
     pub fn snapshot(&self) -> Snapshot {
         let now = self.now_ms;
         let c = &self.coordinator;
+        let store_clock_ms = self.store_clock.read(now);
+        let expires_ms = if c.judges_expiry {
+            // Once passed, the expiry is shown at renewTime + duration on true time (or now, if a
+            // store clock jump expired it early).
+            c.expires_local_ms().map(|e| {
+                if store_clock_ms >= e {
+                    c.renew_time_ms.unwrap_or(now).saturating_add(c.duration_ms).min(now)
+                } else {
+                    self.store_clock.when_reads(e, now)
+                }
+            })
+        } else {
+            c.holder.as_ref().and(c.renew_time_ms).map(|t| t.saturating_add(c.duration_ms))
+        };
         let lease = LeaseView {
             holder_identity: c.holder.clone(),
             lease_duration_ms: c.duration_ms,
@@ -292,8 +337,11 @@ impl Sim {
             lease_transitions: c.lease_transitions,
             token: c.token,
             newest_granted: c.newest_granted(),
-            expires_ms: c.expires_ms(),
-            expired: c.holder.is_some() && !c.is_live(now),
+            expires_ms,
+            expired: c.holder.is_some() && !c.is_live(store_clock_ms),
+            version: c.version,
+            lock_name: self.config.lock.name.clone(),
+            renew_time_store_ms: c.renew_local_ms,
         };
         let deadline = self.config.lease.renew_deadline_ms;
         let nodes = self
@@ -301,6 +349,18 @@ impl Sim {
             .iter()
             .map(|n| NodeView {
                 id: n.id.clone(),
+                identity: n.identity.clone(),
+                clock_ms: n.clock.read(now),
+                clock_rate_ppm: n.clock.rate_ppm(),
+                observed_expires_ms: n
+                    .observed
+                    .as_ref()
+                    .filter(|o| o.holder.is_some() && o.holder.as_deref() != Some(n.identity.as_str()))
+                    .map(|o| {
+                        let d = i64::try_from(o.lease_duration_ms).unwrap_or(i64::MAX);
+                        n.clock.when_reads(o.observed_local_ms.saturating_add(d), now)
+                    }),
+                zombie_token: n.zombie_token,
                 role: if n.crashed {
                     Role::Crashed
                 } else if n.paused {
@@ -315,7 +375,10 @@ impl Sim {
                 partitioned: n.partitioned,
                 started: n.started,
                 last_renew_ok_ms: n.leadership.map(|l| l.last_ok_sent_ms),
-                renew_deadline_ms: n.leadership.map(|l| l.last_ok_sent_ms.saturating_add(deadline)),
+                renew_deadline_ms: n.leadership.map(|l| {
+                    let d = i64::try_from(deadline).unwrap_or(i64::MAX);
+                    n.clock.when_reads(l.last_ok_sent_local_ms.saturating_add(d), now)
+                }),
                 prepared_write: n.prepared.clone(),
                 next_write_delay_ms: n.next_write_delay_ms,
                 writes_sent: n.writes_sent,
@@ -325,6 +388,8 @@ impl Sim {
         let resource = ResourceView {
             fencing: r.fencing,
             equal_token: r.equal_token,
+            epoch_barrier: self.config.resource.epoch_barrier,
+            token_scope: r.token_scope,
             high_water: r.high_water,
             value: r.value.clone(),
             value_from: r.value_from.clone(),
@@ -349,7 +414,17 @@ impl Sim {
             }
         }
         in_flight.sort_by_key(|m| m.id);
-        Snapshot { now_ms: now, until_ms: self.config.until_ms, lease, nodes, resource, in_flight }
+        Snapshot {
+            now_ms: now,
+            until_ms: self.config.until_ms,
+            protocol: self.config.protocol,
+            expiry: if self.coordinator.judges_expiry { Expiry::Coordinator } else { Expiry::Observer },
+            store_clock_ms,
+            lease,
+            nodes,
+            resource,
+            in_flight,
+        }
     }
 
     // ----- internals -------------------------------------------------------------------------
@@ -392,12 +467,31 @@ impl Sim {
         self.trace.push(entry);
     }
 
+    /// Arm a node timer `after_ms` from now on the node's own clock.
     fn arm(&mut self, node: usize, kind: TimerKind, after_ms: u64) {
+        let now = self.now_ms;
+        let due = self.nodes[node].clock.read(now).saturating_add(i64::try_from(after_ms).unwrap_or(i64::MAX));
+        self.arm_at_local(node, kind, due);
+    }
+
+    /// Arm a node timer for when the node's clock reads `due_local_ms`.
+    fn arm_at_local(&mut self, node: usize, kind: TimerKind, due_local_ms: i64) {
+        let now = self.now_ms;
         let n = &mut self.nodes[node];
         n.cancel(kind);
+        n.timer_due_local[kind.index()] = Some(due_local_ms);
         let item = Item::Timer { node, incarnation: n.incarnation, kind, generation: n.timer_generation[kind.index()] };
-        let at = self.now_ms.saturating_add(after_ms);
+        let at = n.clock.when_reads(due_local_ms, now);
         self.schedule(at, item);
+    }
+
+    /// After a node's clock changed, its armed timers fire when the clock reads their due time.
+    fn rearm_timers(&mut self, node: usize) {
+        for kind in TimerKind::ALL {
+            if let Some(due) = self.nodes[node].timer_due_local[kind.index()] {
+                self.arm_at_local(node, kind, due);
+            }
+        }
     }
 
     fn process(&mut self, item: Item) {
@@ -412,6 +506,7 @@ impl Sim {
                 if n.incarnation != incarnation || n.timer_generation[kind.index()] != generation || n.crashed {
                     return;
                 }
+                n.timer_due_local[kind.index()] = None;
                 if n.paused {
                     n.held.push_back(Held::Timer { kind, generation });
                 } else {
@@ -431,7 +526,7 @@ impl Sim {
             Item::ExpiryCheck { renew_time_ms } => {
                 let c = &self.coordinator;
                 if c.renew_time_ms == Some(renew_time_ms)
-                    && !c.is_live(self.now_ms)
+                    && !c.is_live(self.store_clock.read(self.now_ms))
                     && self.expiry_reported_for != Some(renew_time_ms)
                 {
                     if let (Some(holder), Some(token)) = (c.holder.clone(), c.token) {
@@ -459,9 +554,18 @@ impl Sim {
     }
 
     fn send_acquire(&mut self, node: usize) {
-        let incarnation = self.nodes[node].incarnation;
-        self.send(Body::AcquireRequest { node, incarnation }, 0);
-        let retry = self.config.lease.retry_every_ms;
+        let n = &self.nodes[node];
+        let incarnation = n.incarnation;
+        // Observer expiry: ask to take over only the version seen expired on the node's clock.
+        let local = n.clock.read(self.now_ms);
+        let observed_expired = n.observed.as_ref().filter(|o| o.expired(local)).map(|o| o.version);
+        self.send(Body::AcquireRequest { node, incarnation, observed_expired }, 0);
+        let mut retry = self.config.lease.retry_every_ms;
+        if !self.coordinator.judges_expiry {
+            // client-go: wait.JitterUntil(tryAcquire, RetryPeriod, JitterFactor 1.2, ...): each
+            // wait is RetryPeriod plus up to 1.2 × RetryPeriod more.
+            retry = retry.saturating_add(self.rng.range_inclusive(0, retry.saturating_mul(6) / 5));
+        }
         self.arm(node, TimerKind::Retry, retry);
     }
 
@@ -484,8 +588,21 @@ impl Sim {
                     self.arm(node, TimerKind::Work, every);
                 }
             }
+            (TimerKind::Work, None) => {
+                // Work that outlived its lease goes on with the old token.
+                if let Some(token) = self.nodes[node].zombie_token {
+                    self.send_write(node, token);
+                    let every = self.config.work.every_ms;
+                    self.arm(node, TimerKind::Work, every);
+                }
+            }
             (TimerKind::Deadline, Some(_)) => {
                 self.step_down_if_deadline_passed(node);
+            }
+            (TimerKind::Hold, Some(_)) => {
+                if !self.step_down_if_deadline_passed(node) {
+                    self.step_down(node, StepDownReason::Finished);
+                }
             }
             _ => {}
         }
@@ -501,13 +618,30 @@ impl Sim {
         }
     }
 
-    fn become_leader(&mut self, node: usize, token: u64, request_sent_ms: u64) {
-        self.nodes[node].leadership = Some(Leadership { token, last_ok_sent_ms: request_sent_ms });
-        self.nodes[node].cancel(TimerKind::Retry);
-        let id = self.nodes[node].id.clone();
+    fn become_leader(&mut self, node: usize, token: u64, request_sent_ms: u64, request_sent_local_ms: i64) {
+        let (sent_ms, sent_local_ms) = if self.config.protocol == Protocol::Lock && !self.config.lock.session_check {
+            // The old client trusts the grant as fresh and counts its lease from the reply.
+            (self.now_ms, self.nodes[node].clock.read(self.now_ms))
+        } else {
+            (request_sent_ms, request_sent_local_ms)
+        };
+        let n = &mut self.nodes[node];
+        n.leadership = Some(Leadership { token, last_ok_sent_ms: sent_ms, last_ok_sent_local_ms: sent_local_ms });
+        n.zombie_token = None;
+        n.cancel(TimerKind::Retry);
+        n.cancel(TimerKind::Work);
+        let id = n.id.clone();
         self.record(TraceEvent::BecameLeader { node: id, token });
+        if self.nodes[node].deadline_passed(self.now_ms, self.config.lease.renew_deadline_ms) {
+            // The grant came back after the requester's own lease had run out: it never starts.
+            self.step_down(node, StepDownReason::SessionExpired);
+            return;
+        }
         let lease = self.config.lease;
         self.arm(node, TimerKind::Renew, lease.renew_every_ms);
+        if let (Protocol::Lock, Some(hold)) = (self.config.protocol, self.config.lock.hold_ms) {
+            self.arm(node, TimerKind::Hold, hold);
+        }
         self.arm_deadline(node);
         if !self.step_down_if_deadline_passed(node) {
             // The work starts as soon as it learns it leads (client-go's OnStartedLeading).
@@ -519,20 +653,33 @@ impl Sim {
 
     fn arm_deadline(&mut self, node: usize) {
         if let Some(l) = self.nodes[node].leadership {
-            let at = l.last_ok_sent_ms.saturating_add(self.config.lease.renew_deadline_ms);
-            let after = at.saturating_sub(self.now_ms);
-            self.arm(node, TimerKind::Deadline, after);
+            let d = i64::try_from(self.config.lease.renew_deadline_ms).unwrap_or(i64::MAX);
+            self.arm_at_local(node, TimerKind::Deadline, l.last_ok_sent_local_ms.saturating_add(d));
         }
     }
 
+    /// The node stops believing it leads. Under the lock protocol it then releases the lock, as a
+    /// client's `finally: unlock()` does, whatever the reason. Its work stops too, unless
+    /// `work.stops_with_lease` is false.
     fn step_down(&mut self, node: usize, reason: StepDownReason) {
+        let keep_working = !self.config.work.stops_with_lease && reason != StepDownReason::SessionExpired;
         let n = &mut self.nodes[node];
         let Some(l) = n.leadership.take() else { return };
-        for kind in [TimerKind::Renew, TimerKind::Work, TimerKind::Deadline] {
+        for kind in [TimerKind::Renew, TimerKind::Deadline, TimerKind::Hold] {
             n.cancel(kind);
         }
+        if !keep_working {
+            n.cancel(TimerKind::Work);
+        }
         let id = n.id.clone();
-        self.record(TraceEvent::SteppedDown { node: id, token: l.token, reason });
+        self.record(TraceEvent::SteppedDown { node: id.clone(), token: l.token, reason });
+        if keep_working {
+            self.nodes[node].zombie_token = Some(l.token);
+            self.record(TraceEvent::WorkContinues { node: id, token: l.token });
+        }
+        if self.config.protocol == Protocol::Lock {
+            self.send(Body::ReleaseRequest { node, token: l.token }, 0);
+        }
         let retry = self.config.lease.retry_every_ms;
         self.arm(node, TimerKind::Retry, retry);
     }
@@ -551,12 +698,16 @@ impl Sim {
 
     fn on_message(&mut self, node: usize, message: Message) {
         match message.body {
-            Body::AcquireReply { incarnation, request_sent_ms, token, .. } => {
+            Body::AcquireReply { incarnation, request_sent_ms, token, record, .. } => {
                 if incarnation != self.nodes[node].incarnation {
                     return;
                 }
+                if !self.coordinator.judges_expiry {
+                    self.observe(node, record);
+                }
+                let sent_local = self.nodes[node].clock.read(request_sent_ms);
                 match (token, self.nodes[node].leadership) {
-                    (Some(t), None) => self.become_leader(node, t, request_sent_ms),
+                    (Some(t), None) => self.become_leader(node, t, request_sent_ms, sent_local),
                     (Some(t), Some(l)) if l.token == t => self.confirm(node, request_sent_ms),
                     _ => {}
                 }
@@ -576,10 +727,43 @@ impl Sim {
     }
 
     fn confirm(&mut self, node: usize, request_sent_ms: u64) {
-        if let Some(l) = self.nodes[node].leadership.as_mut() {
-            l.last_ok_sent_ms = l.last_ok_sent_ms.max(request_sent_ms);
+        let n = &mut self.nodes[node];
+        // The send time on the node's clock, as the node noted it then (a later jump or rate
+        // change does not rewrite what it noted).
+        let sent_local = n.clock.read(request_sent_ms);
+        if let Some(l) = n.leadership.as_mut() {
+            if request_sent_ms > l.last_ok_sent_ms {
+                l.last_ok_sent_ms = request_sent_ms;
+                l.last_ok_sent_local_ms = sent_local;
+            }
         }
         self.arm_deadline(node);
+    }
+
+    /// Observer expiry (client-go): a record that differs from the last one seen restarts the
+    /// node's own wait, `observedTime = now` on its clock.
+    fn observe(&mut self, node: usize, record: Record) {
+        let now = self.now_ms;
+        let n = &mut self.nodes[node];
+        if n.observed.as_ref().is_some_and(|o| o.version == record.version) {
+            return;
+        }
+        let local = n.clock.read(now);
+        n.observed = Some(Observation {
+            version: record.version,
+            holder: record.holder.clone(),
+            lease_duration_ms: record.duration_ms,
+            observed_local_ms: local,
+        });
+        let id = n.id.clone();
+        if record.holder.as_deref() != Some(n.identity.as_str()) {
+            self.record(TraceEvent::RecordObserved {
+                node: id,
+                holder: record.holder,
+                version: record.version,
+                lease_duration_ms: record.duration_ms,
+            });
+        }
     }
 
     // ----- network ---------------------------------------------------------------------------
@@ -620,11 +804,14 @@ impl Sim {
             return;
         }
         match message.body {
-            Body::AcquireRequest { incarnation, .. } => self.on_acquire(node, incarnation, message.sent_ms),
+            Body::AcquireRequest { incarnation, observed_expired, .. } => {
+                self.on_acquire(node, incarnation, message.sent_ms, observed_expired)
+            }
+            Body::ReleaseRequest { token, .. } => self.on_release(node, token),
             Body::RenewRequest { incarnation, token, .. } => self.on_renew(node, incarnation, token, message.sent_ms),
             Body::Write { ref op_id, ref value, token, .. } => {
                 let id = self.nodes[node].id.clone();
-                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), message.sent_ms);
+                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), message.sent_ms, None);
             }
             _ => {}
         }
@@ -632,14 +819,35 @@ impl Sim {
 
     // ----- coordinator -----------------------------------------------------------------------
 
-    fn on_acquire(&mut self, node: usize, incarnation: u32, request_sent_ms: u64) {
+    fn store_now(&self) -> StoreNow {
+        StoreNow { true_ms: self.now_ms, local_ms: self.store_clock.read(self.now_ms) }
+    }
+
+    /// When the current record expires, in true ms (under observer expiry: `renewTime +
+    /// duration` on true time, for display only).
+    fn expires_true_ms(&self) -> u64 {
+        let c = &self.coordinator;
+        match (c.judges_expiry, c.expires_local_ms()) {
+            (true, Some(e)) => self.store_clock.when_reads(e, self.now_ms),
+            _ => c.renew_time_ms.unwrap_or(self.now_ms).saturating_add(c.duration_ms),
+        }
+    }
+
+    fn on_acquire(&mut self, node: usize, incarnation: u32, request_sent_ms: u64, observed_expired: Option<u64>) {
         let id = self.nodes[node].id.clone();
-        let result = self.coordinator.acquire(&id, self.now_ms);
-        let expires_ms = self.coordinator.expires_ms().unwrap_or(self.now_ms);
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let result = self.coordinator.acquire(&identity, now, observed_expired);
+        let expires_ms = self.expires_true_ms();
         let token = match result {
             AcquireResult::Granted { token, lease_transitions } => {
                 self.record(TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms });
                 self.schedule_expiry_check();
+                if self.config.resource.epoch_barrier {
+                    let high_water_before = self.resource.raise_mark(token);
+                    let high_water_after = self.resource.high_water;
+                    self.record(TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after });
+                }
                 Some(token)
             }
             AcquireResult::Reacquired { token } => {
@@ -652,14 +860,18 @@ impl Sim {
                 None
             }
         };
-        self.send(Body::AcquireReply { node, incarnation, request_sent_ms, token }, 0);
+        let c = &self.coordinator;
+        let record = Record { version: c.version, holder: c.holder.clone(), duration_ms: c.duration_ms };
+        self.send(Body::AcquireReply { node, incarnation, request_sent_ms, token, record }, 0);
     }
 
     fn on_renew(&mut self, node: usize, incarnation: u32, token: u64, request_sent_ms: u64) {
         let id = self.nodes[node].id.clone();
-        let ok = self.coordinator.renew(&id, token, self.now_ms);
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let ok = self.coordinator.renew(&identity, token, now);
         if ok {
-            let expires_ms = self.coordinator.expires_ms().unwrap_or(self.now_ms);
+            let expires_ms = self.expires_true_ms();
             self.record(TraceEvent::LeaseRenewed { node: id, token, expires_ms });
             self.schedule_expiry_check();
         } else {
@@ -669,18 +881,53 @@ impl Sim {
         self.send(Body::RenewReply { node, incarnation, request_sent_ms, token, ok }, 0);
     }
 
+    /// Lock protocol: delete the key, with or without the owner check.
+    fn on_release(&mut self, node: usize, token: u64) {
+        let id = self.nodes[node].id.clone();
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let outcome = self.coordinator.release(&identity, token, self.config.lock.release_check, now);
+        let violation = match &outcome {
+            ReleaseOutcome::DeletedOthers { holder, token: holder_token } => Some(Violation::LockDeletedByNonOwner {
+                node: id.clone(),
+                holder: holder.clone(),
+                holder_token: *holder_token,
+            }),
+            _ => None,
+        };
+        self.record(TraceEvent::LockReleased { node: id, token, outcome });
+        if let Some(violation) = violation {
+            self.record(TraceEvent::ViolationFound { violation });
+        }
+    }
+
     fn schedule_expiry_check(&mut self) {
-        if let (Some(expires), Some(renew_time_ms)) = (self.coordinator.expires_ms(), self.coordinator.renew_time_ms) {
-            self.schedule(expires, Item::ExpiryCheck { renew_time_ms });
+        if !self.coordinator.judges_expiry {
+            return;
+        }
+        if let (Some(expires), Some(renew_time_ms)) =
+            (self.coordinator.expires_local_ms(), self.coordinator.renew_time_ms)
+        {
+            let at = self.store_clock.when_reads(expires, self.now_ms);
+            self.schedule(at, Item::ExpiryCheck { renew_time_ms });
         }
     }
 
     // ----- resource --------------------------------------------------------------------------
 
-    fn judge_write(&mut self, from: Option<String>, token: WireToken, value: String, op_id: String, sent_ms: u64) {
-        let j = self.resource.write(&token, &value, &op_id, from.as_deref());
+    fn judge_write(
+        &mut self,
+        from: Option<String>,
+        token: WireToken,
+        value: String,
+        op_id: String,
+        sent_ms: u64,
+        lock: Option<String>,
+    ) {
+        let lock = lock.filter(|l| *l != self.config.lock.name);
+        let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.is_some());
         let newest = self.coordinator.newest_granted();
-        let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref());
+        let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref());
         self.record(TraceEvent::WriteJudged {
             op_id,
             from,
@@ -691,6 +938,7 @@ impl Sim {
             high_water_before: j.high_water_before,
             high_water_after: j.high_water_after,
             fencing: self.resource.fencing,
+            lock,
         });
         for violation in violations {
             self.record(TraceEvent::ViolationFound { violation });
@@ -787,14 +1035,52 @@ impl Sim {
                 let high_water_after = self.resource.high_water;
                 self.record(TraceEvent::ResourceRestarted { high_water_before, high_water_after });
             }
-            (Command::RawWrite { token, value, op_id }, _) => {
+            (Command::RawWrite { token, value, op_id, lock }, _) => {
                 self.raw_writes += 1;
                 let op_id = op_id.clone().unwrap_or_else(|| format!("raw-{}", self.raw_writes));
                 let now = self.now_ms;
-                self.judge_write(None, token.clone(), value.clone(), op_id, now);
+                self.judge_write(None, token.clone(), value.clone(), op_id, now, lock.clone());
+            }
+            (Command::ClockJump { target, by_ms }, node) => {
+                let now = self.now_ms;
+                let reads_ms = match node {
+                    Some(node) => {
+                        self.nodes[node].clock.jump(*by_ms, now);
+                        self.rearm_timers(node);
+                        self.nodes[node].clock.read(now)
+                    }
+                    None => {
+                        self.store_clock.jump(*by_ms, now);
+                        self.store_clock.read(now)
+                    }
+                };
+                self.record(TraceEvent::ClockJumped { target: target.clone(), by_ms: *by_ms, reads_ms });
+                if node.is_none() {
+                    self.store_clock_changed();
+                }
+            }
+            (Command::ClockRate { target, rate_ppm }, node) => {
+                let now = self.now_ms;
+                match node {
+                    Some(node) => {
+                        self.nodes[node].clock.set_rate(*rate_ppm, now);
+                        self.rearm_timers(node);
+                    }
+                    None => self.store_clock.set_rate(*rate_ppm, now),
+                }
+                self.record(TraceEvent::ClockRateSet { target: target.clone(), rate_ppm: *rate_ppm });
+                if node.is_none() {
+                    self.store_clock_changed();
+                }
             }
             (_, None) => self.ignored(&command, IgnoredBecause::UnknownNode),
         }
+    }
+
+    /// The store's clock moved: a lease may now expire sooner or later than scheduled. A forward
+    /// jump past the expiry ends it at once (redis/redis#416).
+    fn store_clock_changed(&mut self) {
+        self.schedule_expiry_check();
     }
 
     /// A pause lands between the leader's check and its send: the write is already prepared
@@ -805,9 +1091,9 @@ impl Sim {
         n.pause_count += 1;
         let pause = n.pause_count;
         let id = n.id.clone();
-        let prepared = n.leadership.map(|l| {
+        let prepared = n.leadership.map(|l| l.token).or(n.zombie_token).map(|token| {
             let (op_id, value) = n.next_write();
-            PreparedWrite { op_id, token: l.token, value }
+            PreparedWrite { op_id, token, value }
         });
         n.prepared = prepared.clone();
         self.record(TraceEvent::Paused { node: id.clone() });

@@ -23,10 +23,13 @@ pub enum TimerKind {
     Work,
     /// Leader: the renew deadline may have passed.
     Deadline,
+    /// Lock protocol: the borrower's errand is done (`lock.hold_ms`); release.
+    Hold,
 }
 
 impl TimerKind {
-    pub(crate) const ALL: [TimerKind; 4] = [TimerKind::Retry, TimerKind::Renew, TimerKind::Work, TimerKind::Deadline];
+    pub(crate) const ALL: [TimerKind; 5] =
+        [TimerKind::Retry, TimerKind::Renew, TimerKind::Work, TimerKind::Deadline, TimerKind::Hold];
 
     pub(crate) fn index(self) -> usize {
         self as usize
@@ -38,10 +41,34 @@ impl TimerKind {
 pub struct Leadership {
     /// The fencing token of its term.
     pub token: u64,
-    /// Send time of the last request the coordinator confirmed (acquire or renew), in ms. The
-    /// deadline counts from the send, not the reply: the coordinator moved `renewTime` no earlier
-    /// than that, so the leader gives up no later than the lease could be given away.
+    /// Send time of the last request the coordinator confirmed (acquire or renew), in true ms
+    /// (for the picture). The deadline counts from the send, not the reply: the coordinator moved
+    /// `renewTime` no earlier than that, so the leader gives up no later than the lease could be
+    /// given away.
     pub last_ok_sent_ms: u64,
+    /// The same moment on the node's own clock, in local ms: the deadline is judged on it.
+    pub last_ok_sent_local_ms: i64,
+}
+
+/// Observer expiry: the record version a candidate last saw, and when, on its own clock.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Observation {
+    pub version: u64,
+    pub holder: Option<String>,
+    /// `leaseDurationSeconds` of the observed record, in ms (client-go uses the record's, not its
+    /// own: kubernetes/kubernetes#47671).
+    pub lease_duration_ms: u64,
+    /// `observedTime`, on the node's clock, in local ms.
+    pub observed_local_ms: i64,
+}
+
+impl Observation {
+    /// Whether, at local time `local_ms`, the observed holder's lease has expired by this
+    /// node's reckoning (`observedTime + leaseDuration <= now`). A free record is free at once.
+    pub fn expired(&self, local_ms: i64) -> bool {
+        let d = i64::try_from(self.lease_duration_ms).unwrap_or(i64::MAX);
+        self.holder.is_none() || self.observed_local_ms.saturating_add(d) <= local_ms
+    }
 }
 
 /// Something that reached a frozen node and waits for it to wake.
@@ -55,6 +82,17 @@ pub(crate) enum Held<M> {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct Node<M> {
     pub id: String,
+    /// The `holderIdentity` it claims.
+    pub identity: String,
+    /// Its own clock.
+    pub clock: super::clock::Clock,
+    /// Observer expiry: the record it last saw.
+    pub observed: Option<Observation>,
+    /// The token its work keeps writing with after it stopped leading (`work.stops_with_lease`
+    /// false), if any.
+    pub zombie_token: Option<u64>,
+    /// Local due time of each armed timer kind, so a clock change can re-arm it.
+    pub timer_due_local: [Option<i64>; 5],
     pub started: bool,
     pub crashed: bool,
     pub paused: bool,
@@ -64,7 +102,7 @@ pub(crate) struct Node<M> {
     pub incarnation: u32,
     pub leadership: Option<Leadership>,
     /// Generation of each timer kind; a fired timer with an older generation was cancelled.
-    pub timer_generation: [u64; 4],
+    pub timer_generation: [u64; 5],
     pub held: VecDeque<Held<M>>,
     pub prepared: Option<PreparedWrite>,
     pub next_write_delay_ms: Option<u64>,
@@ -76,16 +114,21 @@ pub(crate) struct Node<M> {
 }
 
 impl<M> Node<M> {
-    pub fn new(id: String) -> Self {
+    pub fn new(id: String, identity: String, clock: super::clock::Clock) -> Self {
         Self {
             id,
+            identity,
+            clock,
+            observed: None,
+            zombie_token: None,
+            timer_due_local: [None; 5],
             started: false,
             crashed: false,
             paused: false,
             partitioned: false,
             incarnation: 0,
             leadership: None,
-            timer_generation: [0; 4],
+            timer_generation: [0; 5],
             held: VecDeque::new(),
             prepared: None,
             next_write_delay_ms: None,
@@ -95,14 +138,17 @@ impl<M> Node<M> {
         }
     }
 
-    /// Whether the renew deadline has passed at `now_ms` on the node's own clock.
+    /// Whether the renew deadline has passed at true time `now_ms`, judged on the node's own clock.
     pub fn deadline_passed(&self, now_ms: u64, renew_deadline_ms: u64) -> bool {
-        self.leadership.is_some_and(|l| now_ms >= l.last_ok_sent_ms.saturating_add(renew_deadline_ms))
+        let local = self.clock.read(now_ms);
+        let d = i64::try_from(renew_deadline_ms).unwrap_or(i64::MAX);
+        self.leadership.is_some_and(|l| local >= l.last_ok_sent_local_ms.saturating_add(d))
     }
 
     /// Cancel a timer kind (any armed instance will be ignored when it fires).
     pub fn cancel(&mut self, kind: TimerKind) {
         self.timer_generation[kind.index()] += 1;
+        self.timer_due_local[kind.index()] = None;
     }
 
     /// Take the next write's op id and value, e.g. `chen-3` and `chen#3`.
@@ -119,6 +165,8 @@ impl<M> Node<M> {
         self.held.clear();
         self.prepared = None;
         self.next_write_delay_ms = None;
+        self.observed = None;
+        self.zombie_token = None;
         for kind in TimerKind::ALL {
             self.cancel(kind);
         }

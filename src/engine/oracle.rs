@@ -23,8 +23,9 @@ pub struct Oracle {
 }
 
 impl Oracle {
-    /// The violations this judged write caused, in a fixed order: stale, regression, duplicate,
-    /// invalid.
+    /// The violations this judged write caused, in a fixed order: stale, regression (or
+    /// invalid, or foreign), then duplicate. `foreign_lock` names the lock that issued the token
+    /// when it is not the one guarding the resource.
     pub fn check_write(
         &mut self,
         judgement: &Judgement,
@@ -32,14 +33,28 @@ impl Oracle {
         newest_granted: Option<u64>,
         op_id: &str,
         from: Option<&str>,
+        foreign_lock: Option<&str>,
     ) -> Vec<Violation> {
         if judgement.outcome != WriteOutcome::Accepted {
             return Vec::new();
         }
         let from = from.map(str::to_owned);
         let mut found = Vec::new();
-        match token.valid() {
-            Some(t) => {
+        match (token.valid(), foreign_lock) {
+            // Another lock's token says nothing about this lock's terms: accepting it at all is
+            // the violation (C23).
+            (Some(t), Some(lock)) => found.push(Violation::ForeignTokenAccepted {
+                op_id: op_id.to_owned(),
+                from: from.clone(),
+                token: t,
+                lock: lock.to_owned(),
+            }),
+            (None, _) => found.push(Violation::InvalidTokenAccepted {
+                op_id: op_id.to_owned(),
+                from: from.clone(),
+                token: token.clone(),
+            }),
+            (Some(t), None) => {
                 if let Some(newest) = newest_granted.filter(|newest| t < *newest) {
                     found.push(Violation::StaleWriteAccepted {
                         op_id: op_id.to_owned(),
@@ -59,11 +74,6 @@ impl Oracle {
                 }
                 self.highest_accepted = self.highest_accepted.max(t);
             }
-            None => found.push(Violation::InvalidTokenAccepted {
-                op_id: op_id.to_owned(),
-                from: from.clone(),
-                token: token.clone(),
-            }),
         }
         if !self.applied.insert(op_id.to_owned()) {
             found.push(Violation::DuplicateSideEffect { op_id: op_id.to_owned(), from });

@@ -11,7 +11,7 @@ use std::collections::BTreeSet;
 
 use serde::Serialize;
 
-use super::config::{EqualTokenPolicy, TokenCheck};
+use super::config::{EqualTokenPolicy, TokenCheck, TokenScope};
 use super::token::WireToken;
 use super::trace::WriteOutcome;
 
@@ -25,6 +25,8 @@ pub struct Resource {
     pub persist_high_water: bool,
     /// How tokens are compared with the mark.
     pub token_check: TokenCheck,
+    /// Which lock's tokens are compared.
+    pub token_scope: TokenScope,
     /// The largest valid token accepted so far; 0 before any.
     pub high_water: u64,
     /// The value of the last accepted write.
@@ -52,6 +54,7 @@ impl Resource {
             equal_token,
             persist_high_water: true,
             token_check: TokenCheck::Ordered,
+            token_scope: TokenScope::PerLock,
             high_water: 0,
             value: None,
             value_from: None,
@@ -64,8 +67,19 @@ impl Resource {
 
     /// Check the token and, if it passes, apply the write: one atomic step.
     pub fn write(&mut self, token: &WireToken, value: &str, op_id: &str, from: Option<&str>) -> Judgement {
+        self.write_scoped(token, value, op_id, from, false)
+    }
+
+    /// As [`Resource::write`], for a token that `foreign`ly comes from another lock than the one
+    /// guarding this resource: refused under [`TokenScope::PerLock`], compared as a bare number
+    /// under [`TokenScope::Global`].
+    pub fn write_scoped(&mut self, token: &WireToken, value: &str, op_id: &str, from: Option<&str>, foreign: bool) -> Judgement {
         let before = self.high_water;
-        let outcome = self.decide(token, op_id);
+        let outcome = if foreign && self.fencing && self.token_scope == TokenScope::PerLock {
+            WriteOutcome::RejectedForeignLock
+        } else {
+            self.decide(token, op_id)
+        };
         if outcome == WriteOutcome::Accepted {
             if let Some(t) = token.valid() {
                 // The mark records what was seen even while fencing is off, so turning fencing
@@ -83,6 +97,14 @@ impl Resource {
             self.rejected += 1;
         }
         Judgement { outcome, high_water_before: before, high_water_after: self.high_water }
+    }
+
+    /// Raise the mark to `token` without a write (`resource.epoch_barrier`: the new term fences
+    /// the resource before its holder works). Never lowers it. Returns the mark before.
+    pub fn raise_mark(&mut self, token: u64) -> u64 {
+        let before = self.high_water;
+        self.high_water = self.high_water.max(token);
+        before
     }
 
     /// Restore from a backup whose mark was `high_water`; the op ids applied after that backup
@@ -216,6 +238,32 @@ mod tests {
         assert_eq!(r.restore(900), 990);
         assert_eq!(r.write(&n(905), "w", "b", None).outcome, Accepted);
         assert_eq!(r.high_water, 905);
+    }
+
+    /// Reference C23: a token of another lock is refused by a per-lock resource however large,
+    /// and passes (raising the mark over the guarding lock's own holder) when compared globally.
+    #[test]
+    fn tokens_of_another_lock() {
+        let mut per_lock = Resource::new(true, EqualTokenPolicy::Accept);
+        per_lock.write(&n(50), "x", "a", None);
+        let j = per_lock.write_scoped(&n(51), "y", "b", None, true);
+        assert_eq!((j.outcome, per_lock.high_water), (RejectedForeignLock, 50));
+        assert_eq!(per_lock.write(&n(50), "x again", "c", None).outcome, Accepted);
+        let mut global = Resource::new(true, EqualTokenPolicy::Accept);
+        global.token_scope = TokenScope::Global;
+        global.write(&n(50), "x", "a", None);
+        assert_eq!(global.write_scoped(&n(51), "y", "b", None, true).outcome, Accepted);
+        assert_eq!(global.write(&n(50), "x again", "c", None).outcome, RejectedStale);
+    }
+
+    #[test]
+    fn a_barrier_raises_the_mark_but_never_lowers_it() {
+        let mut r = Resource::new(true, EqualTokenPolicy::Accept);
+        assert_eq!(r.raise_mark(8), 0);
+        assert_eq!(r.write(&n(7), "old", "a", None).outcome, RejectedStale);
+        assert_eq!(r.write(&n(8), "new", "b", None).outcome, Accepted);
+        assert_eq!(r.raise_mark(3), 8);
+        assert_eq!(r.high_water, 8);
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use serde::Serialize;
 
-use super::config::EqualTokenPolicy;
+use super::config::{EqualTokenPolicy, Expiry, Protocol, TokenScope};
 use super::token::WireToken;
 use super::trace::{Endpoint, MessageKind};
 
@@ -14,6 +14,11 @@ pub struct Snapshot {
     pub now_ms: u64,
     /// The run ends at this time, in ms.
     pub until_ms: u64,
+    pub protocol: Protocol,
+    /// Who judges expiry (always the store under the lock protocol).
+    pub expiry: Expiry,
+    /// What the store's own clock reads now, in ms (its offset and jumps included).
+    pub store_clock_ms: i64,
     pub lease: LeaseView,
     /// In scenario order.
     pub nodes: Vec<NodeView>,
@@ -42,8 +47,16 @@ pub struct LeaseView {
     /// `renewTime + leaseDuration`, in ms: when the sand runs out.
     pub expires_ms: Option<u64>,
     /// True once the coordinator's clock passed `expires_ms` (the name is still on the plaque until
-    /// someone else takes the lease, as in Kubernetes).
+    /// someone else takes the lease, as in Kubernetes). Never set under observer expiry: there
+    /// the store does not judge.
     pub expired: bool,
+    /// The record's version (Kubernetes `resourceVersion`, etcd `mod_revision`): grows on every
+    /// change of the record.
+    pub version: u64,
+    /// The lock's name (the Redis key, the etcd key prefix).
+    pub lock_name: String,
+    /// `renewTime` as the record stores it, on the store's clock, in ms.
+    pub renew_time_store_ms: Option<i64>,
 }
 
 /// What a node is doing, as the report names it.
@@ -76,6 +89,18 @@ impl Role {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct NodeView {
     pub id: String,
+    /// The `holderIdentity` it claims (its id unless the scenario says otherwise).
+    pub identity: String,
+    /// What its own clock reads now, in ms.
+    pub clock_ms: i64,
+    /// How fast its clock runs, in parts per million of true time (1 000 000 = true speed).
+    pub clock_rate_ppm: u64,
+    /// Observer expiry: the true time at which this candidate will judge the holder it last
+    /// observed expired (on its own clock), if it is waiting for one.
+    pub observed_expires_ms: Option<u64>,
+    /// It stopped leading but its work still writes with this token (`work.stops_with_lease`
+    /// false).
+    pub zombie_token: Option<u64>,
     pub role: Role,
     /// Whether the node believes it leads (also while paused: a frozen leader still believes it).
     pub believes_leader: bool,
@@ -110,6 +135,9 @@ pub struct PreparedWrite {
 pub struct ResourceView {
     pub fencing: bool,
     pub equal_token: EqualTokenPolicy,
+    /// Whether a new term raises the mark before its holder works.
+    pub epoch_barrier: bool,
+    pub token_scope: TokenScope,
     /// The durable high-water mark: the largest valid token it has accepted (0 = none yet).
     pub high_water: u64,
     /// The value of the last accepted write.

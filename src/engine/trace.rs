@@ -26,6 +26,25 @@ pub enum StepDownReason {
     RenewDeadline,
     /// The coordinator refused its renewal (someone else holds the lease, or it expired).
     RenewRefused,
+    /// Lock protocol: the borrower finished its errand (`lock.hold_ms`) and releases the lock.
+    Finished,
+    /// An acquire reply arrived after the requester's own session had run out (etcd's
+    /// `ErrSessionExpired`, etcd-io/etcd#11456): it never starts working.
+    SessionExpired,
+}
+
+/// What a lock release did to the key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum ReleaseOutcome {
+    /// The releaser's own key was deleted: the lock is free at once.
+    Released,
+    /// Someone else holds the key (or it expired); the owner check left it alone.
+    NotOwner { holder: Option<String> },
+    /// A plain `DEL` deleted a key the releaser did not own: `holder` just lost its lock.
+    DeletedOthers { holder: String, token: u64 },
+    /// There was no live key to delete.
+    AlreadyFree,
 }
 
 /// Kinds of protocol message.
@@ -37,6 +56,8 @@ pub enum MessageKind {
     RenewRequest,
     RenewReply,
     Write,
+    /// Lock protocol: delete the key (compare-and-delete, or a plain `DEL`).
+    ReleaseRequest,
 }
 
 /// Where a message goes or comes from.
@@ -61,6 +82,8 @@ pub enum WriteOutcome {
     RejectedInvalid,
     /// The `dedupe` policy has already applied this op id; nothing applied.
     Duplicate,
+    /// The token was issued by another lock than the one guarding this resource.
+    RejectedForeignLock,
 }
 
 /// A safety violation found by the oracle.
@@ -86,6 +109,13 @@ pub enum Violation {
     /// An operation id took effect a second time: a retried write was applied twice (fencing is
     /// not idempotency; only the `dedupe` policy, with a durable record, prevents it).
     DuplicateSideEffect { op_id: String, from: Option<String> },
+    /// A lock release deleted a key that another client held (a plain `DEL` after the lock had
+    /// expired and been taken: abelaska/jedis-lock#2, redis/redis-py#1031). `node` released,
+    /// `holder` lost the lock it had with `holder_token`.
+    LockDeletedByNonOwner { node: String, holder: String, holder_token: u64 },
+    /// The resource accepted a token issued by another lock (`lock`), compared as a bare number
+    /// (reference case C23).
+    ForeignTokenAccepted { op_id: String, from: Option<String>, token: u64, lock: String },
 }
 
 /// Why a command changed nothing.
@@ -130,6 +160,21 @@ pub enum TraceEvent {
     BecameLeader { node: String, token: u64 },
     /// A node stopped believing it leads.
     SteppedDown { node: String, token: u64, reason: StepDownReason },
+    /// The node stopped leading but its work goes on writing with `token` (`work.stops_with_lease`
+    /// is false).
+    WorkContinues { node: String, token: u64 },
+    /// Lock protocol: the store handled a release of `node`, which believed it held `token`.
+    LockReleased { node: String, token: u64, outcome: ReleaseOutcome },
+    /// A new term raised the resource's high-water mark in the grant's own transaction
+    /// (`resource.epoch_barrier`).
+    EpochBarrierRaised { token: u64, high_water_before: u64, high_water_after: u64 },
+    /// Observer expiry: `node` saw a new version of the record (another holder, or a renewal) and
+    /// starts its own wait of `lease_duration_ms` on its clock from now.
+    RecordObserved { node: String, holder: Option<String>, version: u64, lease_duration_ms: u64 },
+    /// A clock was stepped: `target` is a node id or `store`; `reads_ms` is its reading after.
+    ClockJumped { target: String, by_ms: i64, reads_ms: i64 },
+    /// A clock's rate changed, in parts per million of true time.
+    ClockRateSet { target: String, rate_ppm: u64 },
     /// A paused leader had checked its belief and prepared this write just before freezing.
     WritePrepared { node: String, op_id: String, token: u64 },
     /// The coordinator's token counter was restored from an old backup.
@@ -150,6 +195,9 @@ pub enum TraceEvent {
         high_water_after: u64,
         /// Whether the resource was checking tokens when it judged this write.
         fencing: bool,
+        /// The lock that issued the token, when it is not the one guarding the resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lock: Option<String>,
     },
     /// The oracle found a violation.
     ViolationFound { violation: Violation },

@@ -5,8 +5,9 @@ use serde_json::Value;
 
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
-    Command, Config, EqualTokenPolicy, IssuerConfig, LeaseConfig, NetworkConfig, NodeConfig, ResourceConfig,
-    ScheduledCommand, TokenCheck, WireToken, WorkConfig,
+    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
+    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, TokenCheck, TokenScope, WireToken,
+    WorkConfig, RATE_ONE_PPM,
 };
 
 /// The format tag every scenario file must carry.
@@ -25,6 +26,11 @@ struct File {
     id: String,
     #[serde(default)]
     fable: Fable,
+    #[serde(default)]
+    protocol: ProtocolFile,
+    #[serde(default)]
+    lock: LockFile,
+    store_clock: Option<ClockFile>,
     title: Option<Localized>,
     summary: Option<Localized>,
     #[serde(default = "default_seed")]
@@ -57,16 +63,75 @@ fn default_until() -> u64 {
     60_000
 }
 fn default_nodes() -> Vec<NodeFile> {
-    ["chen", "lin"].iter().map(|id| NodeFile { id: (*id).into(), start_ms: 0, name: None }).collect()
+    ["chen", "lin"].iter().map(|id| NodeFile { id: (*id).into(), identity: None, start_ms: 0, name: None, clock: None }).collect()
 }
 
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct NodeFile {
     id: String,
+    /// `holderIdentity`; defaults to the id.
+    identity: Option<String>,
     #[serde(default)]
     start_ms: u64,
     name: Option<Localized>,
+    clock: Option<ClockFile>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum ProtocolFile {
+    #[default]
+    Lease,
+    Lock,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(deny_unknown_fields)]
+struct ClockFile {
+    #[serde(default)]
+    offset_ms: i64,
+    /// Times the speed of true time (0.1 ..= 10).
+    #[serde(default = "one")]
+    rate: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Deserialize, Default)]
+#[serde(deny_unknown_fields)]
+struct LockFile {
+    name: Option<String>,
+    #[serde(default)]
+    release_check: ReleaseCheckFile,
+    hold_ms: Option<u64>,
+    session_check: Option<bool>,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum ReleaseCheckFile {
+    #[default]
+    Owner,
+    None,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum ExpiryFile {
+    #[default]
+    Coordinator,
+    Observer,
+}
+
+#[derive(Deserialize, Default, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum TokenScopeFile {
+    #[default]
+    PerLock,
+    Global,
 }
 
 #[derive(Deserialize, Default)]
@@ -76,6 +141,8 @@ struct LeaseFile {
     renew_every_ms: Option<u64>,
     renew_deadline_ms: Option<u64>,
     retry_every_ms: Option<u64>,
+    #[serde(default)]
+    expiry: ExpiryFile,
 }
 
 #[derive(Deserialize, Default)]
@@ -102,6 +169,10 @@ struct ResourceFile {
     persist_high_water: bool,
     #[serde(default)]
     token_check: TokenCheckFile,
+    #[serde(default)]
+    epoch_barrier: bool,
+    #[serde(default)]
+    token_scope: TokenScopeFile,
 }
 
 impl Default for ResourceFile {
@@ -111,6 +182,8 @@ impl Default for ResourceFile {
             equal_token: EqualTokenPolicyFile::Accept,
             persist_high_water: true,
             token_check: TokenCheckFile::Ordered,
+            epoch_barrier: false,
+            token_scope: TokenScopeFile::PerLock,
         }
     }
 }
@@ -139,12 +212,19 @@ enum EqualTokenPolicyFile {
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
 struct WorkFile {
+    #[serde(default = "default_work_every")]
     every_ms: u64,
+    #[serde(default = "yes")]
+    stops_with_lease: bool,
+}
+
+fn default_work_every() -> u64 {
+    WorkConfig::default().every_ms
 }
 
 impl Default for WorkFile {
     fn default() -> Self {
-        Self { every_ms: WorkConfig::default().every_ms }
+        Self { every_ms: default_work_every(), stops_with_lease: true }
     }
 }
 
@@ -176,6 +256,8 @@ enum Action {
     RollbackIssuer,
     RestoreResource,
     RestartResource,
+    ClockJump,
+    ClockRate,
 }
 
 #[derive(Deserialize)]
@@ -185,8 +267,15 @@ struct EventFile {
     #[serde(rename = "do")]
     action: Action,
     node: Option<String>,
+    /// A node id or `store` (clock events).
+    target: Option<String>,
     for_ms: Option<u64>,
-    by_ms: Option<u64>,
+    /// A delay (≥ 1) or, for `clock_jump`, a step that may be negative.
+    by_ms: Option<i64>,
+    /// Clock rate, times true speed.
+    rate: Option<f64>,
+    /// The lock that issued a raw write's token.
+    lock: Option<String>,
     on: Option<bool>,
     /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
     #[serde(default, deserialize_with = "present")]
@@ -248,12 +337,33 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     if file.events.len() > MAX_EVENTS {
         return Err(error("events", format!("has {} events; at most {MAX_EVENTS} are accepted", file.events.len())));
     }
+    let clock = |path: String, c: Option<ClockFile>| -> Result<ClockConfig, ScenarioError> {
+        let Some(c) = c else { return Ok(ClockConfig::default()) };
+        let rate_ppm = rate_ppm(c.rate).map_err(|m| error(format!("{path}.rate"), m))?;
+        let config = ClockConfig { offset_ms: c.offset_ms, rate_ppm };
+        config.check().map_err(|(field, m)| error(format!("{path}.{field}"), m))?;
+        Ok(config)
+    };
+    let store_clock = clock("store_clock".into(), file.store_clock)?;
+    let mut nodes = Vec::with_capacity(file.nodes.len());
+    for (i, n) in file.nodes.iter().enumerate() {
+        nodes.push(NodeConfig {
+            id: n.id.clone(),
+            identity: n.identity.clone().unwrap_or_else(|| n.id.clone()),
+            start_ms: n.start_ms,
+            clock: clock(format!("nodes[{i}].clock"), n.clock)?,
+        });
+    }
     let defaults = LeaseConfig::with_duration(file.lease.duration_ms.unwrap_or(LeaseConfig::default().duration_ms));
     let lease = LeaseConfig {
         duration_ms: defaults.duration_ms,
         renew_every_ms: file.lease.renew_every_ms.unwrap_or(defaults.renew_every_ms),
         renew_deadline_ms: file.lease.renew_deadline_ms.unwrap_or(defaults.renew_deadline_ms),
         retry_every_ms: file.lease.retry_every_ms.unwrap_or(defaults.retry_every_ms),
+        expiry: match file.lease.expiry {
+            ExpiryFile::Coordinator => Expiry::Coordinator,
+            ExpiryFile::Observer => Expiry::Observer,
+        },
     };
     let network = match file.network.latency_ms {
         Some(l) => NetworkConfig { latency_min_ms: l.min, latency_max_ms: l.max },
@@ -266,10 +376,25 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     };
     let events = file.events.into_iter().enumerate().map(|(i, e)| event(i, e)).collect::<Result<Vec<_>, _>>()?;
     let node_names = file.nodes.iter().map(|n| n.name.clone()).collect();
+    let lock_defaults = LockConfig::default();
     let config = Config {
         seed: file.seed,
+        protocol: match file.protocol {
+            ProtocolFile::Lease => Protocol::Lease,
+            ProtocolFile::Lock => Protocol::Lock,
+        },
+        lock: LockConfig {
+            name: file.lock.name.unwrap_or(lock_defaults.name),
+            release_check: match file.lock.release_check {
+                ReleaseCheckFile::Owner => ReleaseCheck::Owner,
+                ReleaseCheckFile::None => ReleaseCheck::None,
+            },
+            hold_ms: file.lock.hold_ms,
+            session_check: file.lock.session_check.unwrap_or(lock_defaults.session_check),
+        },
+        store_clock,
         until_ms: file.until_ms,
-        nodes: file.nodes.into_iter().map(|n| NodeConfig { id: n.id, start_ms: n.start_ms }).collect(),
+        nodes,
         lease,
         network,
         resource: ResourceConfig {
@@ -280,8 +405,13 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                 TokenCheckFile::Ordered => TokenCheck::Ordered,
                 TokenCheckFile::Equality => TokenCheck::Equality,
             },
+            epoch_barrier: file.resource.epoch_barrier,
+            token_scope: match file.resource.token_scope {
+                TokenScopeFile::PerLock => TokenScope::PerLock,
+                TokenScopeFile::Global => TokenScope::Global,
+            },
         },
-        work: WorkConfig { every_ms: file.work.every_ms },
+        work: WorkConfig { every_ms: file.work.every_ms, stops_with_lease: file.work.stops_with_lease },
         issuer: IssuerConfig { first_token: file.issuer.first_token },
         events,
     };
@@ -293,8 +423,11 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 /// takes.
 fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
     let at = |field: &str| format!("events[{i}].{field}");
-    let given: [(&str, bool); 9] = [
+    let given: [(&str, bool); 12] = [
         ("node", e.node.is_some()),
+        ("target", e.target.is_some()),
+        ("rate", e.rate.is_some()),
+        ("lock", e.lock.is_some()),
         ("for_ms", e.for_ms.is_some()),
         ("by_ms", e.by_ms.is_some()),
         ("on", e.on.is_some()),
@@ -315,10 +448,13 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         Action::SetFencing => ("set_fencing", &["on"], &[]),
         Action::DelayNextWrite => ("delay_next_write", &["node", "by_ms"], &[]),
         // A raw write may omit `token` on purpose: that is the "missing token" check.
-        Action::RawWrite => ("raw_write", &["value"], &["token", "op_id"]),
+        Action::RawWrite => ("raw_write", &["value"], &["token", "op_id", "lock"]),
         Action::RollbackIssuer => ("rollback_issuer", &["next_token"], &[]),
         Action::RestoreResource => ("restore_resource", &[], &["high_water"]),
         Action::RestartResource => ("restart_resource", &[], &[]),
+        Action::ClockJump => ("clock_jump", &["target", "by_ms"], &[]),
+        // The wording names the node; `target` also reaches the store.
+        Action::ClockRate => ("clock_rate", &["rate"], &["node", "target"]),
     };
     for (field, is_given) in given {
         if is_given && !required.contains(&field) && !optional.contains(&field) {
@@ -328,6 +464,12 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
             return Err(error(at(field), format!("is required by \"do\": \"{name}\"")));
         }
     }
+    if e.action == Action::ClockRate && e.node.is_some() == e.target.is_some() {
+        return Err(error(at("target"), "\"do\": \"clock_rate\" takes either \"node\" or \"target\" (a node id or \"store\")"));
+    }
+    let delay = |by: Option<i64>| -> Result<u64, ScenarioError> {
+        u64::try_from(by.unwrap_or(0)).map_err(|_| error(at("by_ms"), "must not be negative for \"delay_next_write\""))
+    };
     let node = || e.node.clone().unwrap_or_default();
     let command = match e.action {
         Action::Pause => Command::Pause { node: node(), for_ms: e.for_ms },
@@ -338,17 +480,35 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         Action::Heal => Command::Heal { node: node() },
         Action::RevokeLease => Command::RevokeLease,
         Action::SetFencing => Command::SetFencing { on: e.on.unwrap_or(true) },
-        Action::DelayNextWrite => Command::DelayNextWrite { node: node(), by_ms: e.by_ms.unwrap_or(0) },
+        Action::DelayNextWrite => Command::DelayNextWrite { node: node(), by_ms: delay(e.by_ms)? },
         Action::RawWrite => Command::RawWrite {
             token: wire_token(e.token.as_ref()),
             value: e.value.clone().unwrap_or_default(),
             op_id: e.op_id.clone(),
+            lock: e.lock.clone(),
         },
         Action::RollbackIssuer => Command::RollbackIssuer { next_token: e.next_token.unwrap_or(1) },
         Action::RestoreResource => Command::RestoreResource { high_water: e.high_water.unwrap_or(0) },
         Action::RestartResource => Command::RestartResource,
+        Action::ClockJump => Command::ClockJump { target: e.target.clone().unwrap_or_default(), by_ms: e.by_ms.unwrap_or(0) },
+        Action::ClockRate => Command::ClockRate {
+            target: e.target.clone().or_else(|| e.node.clone()).unwrap_or_default(),
+            rate_ppm: rate_ppm(e.rate.unwrap_or(1.0)).map_err(|m| error(at("rate"), m))?,
+        },
     };
     Ok(ScheduledCommand { at_ms: e.at_ms, command })
+}
+
+/// A clock rate (times true speed) in parts per million.
+///
+/// # Errors
+/// A message for a rate that is not a finite number from 0.1 to 10.
+fn rate_ppm(rate: f64) -> Result<u64, String> {
+    if !rate.is_finite() || !(0.1..=10.0).contains(&rate) {
+        return Err("must be a number from 0.1 to 10 (times the speed of true time)".into());
+    }
+    // In range, so the product is a small positive number: the cast is exact after rounding.
+    Ok((rate * RATE_ONE_PPM as f64).round() as u64)
 }
 
 /// Classify a JSON token the way the resource will see it.

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Scenario;
 use crate::engine::oracle::{intervals, DualBelief, LeaderGap};
-use crate::engine::{Sim, TraceEvent, Violation, WireToken, WriteOutcome};
+use crate::engine::{ReleaseOutcome, Sim, TraceEvent, Violation, WireToken, WriteOutcome};
 
 /// The format tag of every report.
 pub const REPORT_FORMAT: &str = "leaselab.report/1";
@@ -22,6 +22,8 @@ pub struct Report {
     pub grants: Vec<Grant>,
     /// Every write that reached the resource, in arrival order.
     pub writes: Vec<Write>,
+    /// Lock protocol: every release the store handled, in order (empty under the lease protocol).
+    pub releases: Vec<Release>,
     #[serde(rename = "final")]
     pub final_state: Final,
     pub violations: Vec<ViolationRecord>,
@@ -60,6 +62,17 @@ pub struct Write {
     pub high_water_after: u64,
 }
 
+/// A lock release as the store handled it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Release {
+    pub at_ms: u64,
+    pub node: String,
+    /// The token of the term the releaser believed it held.
+    pub token: u64,
+    /// `released` | `not_owner` | `deleted_others` | `already_free`, with the holder involved.
+    pub outcome: ReleaseOutcome,
+}
+
 /// The world when the run ended.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Final {
@@ -86,8 +99,12 @@ pub struct ViolationRecord {
     pub at_ms: u64,
     #[serde(flatten)]
     pub violation: Violation,
-    /// Index in `writes` of the write that caused it.
-    pub write: usize,
+    /// Index in `writes` of the write that caused it; `null` for a violation no write caused
+    /// (`lock_deleted_by_non_owner`: see `release`).
+    pub write: Option<usize>,
+    /// Index in `releases` of the release that caused it, if a release did.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub release: Option<usize>,
     /// Indices in `writes` of earlier writes involved: for `duplicate_side_effect`, the first
     /// application of the same op id; for `token_regression`, the write that set the higher mark.
     pub earlier_writes: Vec<usize>,
@@ -109,6 +126,7 @@ impl Report {
         let mut grants = Vec::new();
         let mut writes = Vec::new();
         let mut violations = Vec::new();
+        let mut releases = Vec::new();
         for entry in sim.trace() {
             match &entry.event {
                 TraceEvent::LeaseGranted { node, token, lease_transitions, .. } => grants.push(Grant {
@@ -129,8 +147,15 @@ impl Report {
                         high_water_after: *high_water_after,
                     })
                 }
+                TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {
+                    at_ms: entry.at_ms,
+                    node: node.clone(),
+                    token: *token,
+                    outcome: outcome.clone(),
+                }),
                 TraceEvent::ViolationFound { violation } => {
-                    // The oracle reports a violation right after the write that caused it.
+                    // The oracle reports a violation right after the write (or release) that
+                    // caused it.
                     let write = writes.len().saturating_sub(1);
                     let grant_of = |token: u64| grants.iter().position(|g: &Grant| g.token == token);
                     let accepted_before = |pred: &dyn Fn(&Write) -> bool| {
@@ -147,12 +172,19 @@ impl Report {
                         Violation::DuplicateSideEffect { op_id, .. } => {
                             (accepted_before(&|w| &w.op_id == op_id).into_iter().collect(), Vec::new())
                         }
-                        Violation::InvalidTokenAccepted { .. } => (Vec::new(), Vec::new()),
+                        Violation::InvalidTokenAccepted { .. } | Violation::ForeignTokenAccepted { .. } => {
+                            (Vec::new(), Vec::new())
+                        }
+                        Violation::LockDeletedByNonOwner { holder_token, .. } => {
+                            (Vec::new(), grant_of(*holder_token).into_iter().collect())
+                        }
                     };
+                    let by_release = matches!(violation, Violation::LockDeletedByNonOwner { .. });
                     violations.push(ViolationRecord {
                         at_ms: entry.at_ms,
                         violation: violation.clone(),
-                        write,
+                        write: (!by_release && !writes.is_empty()).then_some(write),
+                        release: by_release.then(|| releases.len().saturating_sub(1)),
                         earlier_writes,
                         grants: grants_involved,
                     })
@@ -169,6 +201,7 @@ impl Report {
             until_ms: snap.now_ms,
             grants,
             writes,
+            releases,
             final_state: Final {
                 holder: snap.lease.holder_identity.clone(),
                 token: snap.lease.token,

@@ -270,6 +270,8 @@ ui_table! {
     UrlBadAutoplay => ["autoplay “{value}” should be 1 or 0; starting paused",
                        "autoplay“{value}”应为 1 或 0，改为暂停状态开始"],
     NoScenarioAtAll => ["No scenario could be loaded: {error}", "没有任何场景能够载入：{error}"],
+    // ----- the real protocols (issue 3, engine side) -----
+    MsgReleaseRequest => ["a request to wipe the plaque (lock release)", "擦掉木牌的请求（释放锁）"],
 }
 
 #[cfg(test)]

@@ -6,7 +6,9 @@ use serde::Serialize;
 
 use super::cast::Cast;
 use super::i18n::{fill, Lang};
-use crate::engine::{IgnoredBecause, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome};
+use crate::engine::{
+    IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
+};
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -87,11 +89,28 @@ pub enum Line {
     Nobody,
     /// How a write without a token field is shown.
     NoToken,
+    // ----- the real protocols (issue 3): lock release, clocks, observer expiry, barriers -----
+    SteppedDownFinished,
+    SteppedDownSessionExpired,
+    WorkContinues,
+    LockReleased,
+    LockReleaseNotOwner,
+    LockReleaseDeletedOthers,
+    LockReleaseAlreadyFree,
+    EpochBarrierRaised,
+    RecordObserved,
+    ClockJumped,
+    ClockRateSet,
+    WriteRejectedForeign,
+    ViolationLockDeleted,
+    ViolationForeignToken,
+    /// The store, named as a clock target.
+    Store,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 45] = [
+    pub const ALL: [Line; 60] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -137,6 +156,21 @@ impl Line {
         Line::Outsider,
         Line::Nobody,
         Line::NoToken,
+        Line::SteppedDownFinished,
+        Line::SteppedDownSessionExpired,
+        Line::WorkContinues,
+        Line::LockReleased,
+        Line::LockReleaseNotOwner,
+        Line::LockReleaseDeletedOthers,
+        Line::LockReleaseAlreadyFree,
+        Line::EpochBarrierRaised,
+        Line::RecordObserved,
+        Line::ClockJumped,
+        Line::ClockRateSet,
+        Line::WriteRejectedForeign,
+        Line::ViolationLockDeleted,
+        Line::ViolationForeignToken,
+        Line::Store,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -315,8 +349,86 @@ impl Line {
             Outsider => [["a messenger", "outside"], ["外来的信使", "外部"]],
             Nobody => [["nobody", "none"], ["无人", "无"]],
             NoToken => [["none at all", "absent"], ["根本没有编号", "缺失"]],
+            SteppedDownFinished => [
+                ["{name} has finished the errand and comes to hand the flag back.", "{id} finished its work (lock.hold_ms) and releases the lock it took with token {token}."],
+                ["{name}办完了差事，回来交还旗子。", "{id} 完成了工作（lock.hold_ms），释放它以令牌 {token} 取得的锁。"],
+            ],
+            SteppedDownSessionExpired => [
+                ["Word of the post reaches {name} too late: by {name}'s own hourglass the term has already run out, so no flag is raised.", "The grant of token {token} reached {id} after its own lease had run out (etcd's ErrSessionExpired); it never starts working."],
+                ["接任的消息传到{name}时已经太晚：按{name}自己的沙漏，这一任期早已结束，于是一面旗也没举。", "令牌 {token} 的授予到达 {id} 时，它自己的租约已经过期（etcd 的 ErrSessionExpired）；它不会开始工作。"],
+            ],
+            WorkContinues => [
+                ["{name} is no longer on the plaque, but goes on waving flags numbered {token}.", "{id} stopped leading, but its work goes on writing with token {token}: losing the lease is not stopping the work."],
+                ["{name}已经不在木牌上了，却还在挥动编号 {token} 的旗。", "{id} 已不再是领导者，但它的工作仍在用令牌 {token} 写入：失去租约不等于停止工作。"],
+            ],
+            LockReleased => [
+                ["{name} hands the flag back and the plaque is wiped clean.", "{id} released the lock (compare-and-delete on its own token {token}): the lock is free at once."],
+                ["{name}交还旗子，木牌被擦干净。", "{id} 释放了锁（按自己的令牌 {token} 做比较并删除）：锁立即空闲。"],
+            ],
+            LockReleaseNotOwner => [
+                ["{name} comes to wipe the plaque, reads another name on it, and leaves it alone.", "{id}'s release for token {token} changed nothing: the key belongs to {holder_id}. The owner check held."],
+                ["{name}来擦木牌，看到上面是别人的名字，便没有动它。", "{id} 对令牌 {token} 的释放没有任何效果：这个键属于 {holder_id}。所有者检查生效。"],
+            ],
+            LockReleaseDeletedOthers => [
+                ["{name} wipes the plaque without reading it, and {holder}'s name is gone.", "{id} sent a plain DEL and deleted {holder_id}'s lock (token {holder_token}): a lock deleted by a non-owner."],
+                ["{name}看也不看就擦掉了木牌，{holder}的名字没了。", "{id} 发出了不带检查的 DEL，删掉了 {holder_id} 的锁（令牌 {holder_token}）：锁被非持有者删除。"],
+            ],
+            LockReleaseAlreadyFree => [
+                ["{name} comes to wipe the plaque, but it is already blank.", "{id}'s release for token {token} found no live key."],
+                ["{name}来擦木牌，木牌却已经是空的。", "{id} 对令牌 {token} 的释放没有找到仍然有效的键。"],
+            ],
+            EpochBarrierRaised => [
+                ["Before number {token} raises a single flag, the dockmaster sends word to the verifier: from now on only {token} counts.", "Epoch barrier: granting token {token} raised the resource's high-water mark from {before} to {hwm} in the same transaction."],
+                ["编号 {token} 还没举起任何一面旗，领班就先通知了验旗人：从现在起只认 {token}。", "纪元屏障：授予令牌 {token} 的同一事务把资源的高水位从 {before} 提高到 {hwm}。"],
+            ],
+            RecordObserved => [
+                ["{name} sees something new on the plaque and starts a private hourglass of {duration} s.", "{id} observed record version {version} (holder {holder_id}); it will judge it expired {duration} s from now on its own clock (observedTime + leaseDuration)."],
+                ["{name}看到木牌上有了变化，便翻转自己的沙漏，计时 {duration} 秒。", "{id} 观察到记录版本 {version}（持有者 {holder_id}）；按自己的时钟，它将在 {duration} 秒后判定过期（observedTime + leaseDuration）。"],
+            ],
+            ClockJumped => [
+                ["The clock of {target} jumps by {by} s.", "Clock of {target} stepped by {by_ms} ms; it now reads {reads} s."],
+                ["{target}的钟突然跳了 {by} 秒。", "{target} 的时钟被拨动 {by_ms} 毫秒；现在读数为 {reads} 秒。"],
+            ],
+            ClockRateSet => [
+                ["The clock of {target} now runs at {rate}× speed.", "Clock of {target} runs at {rate}× true time from now on."],
+                ["{target}的钟现在以 {rate} 倍速度走。", "{target} 的时钟从现在起以真实时间的 {rate} 倍运行。"],
+            ],
+            WriteRejectedForeign => [
+                ["The verifier looks at {name}'s flag: its number {token} comes from another post's plaque. Ignored.", "Write {op} from {id} rejected: token {token} was issued by lock {lock}, not by the lock that guards this resource."],
+                ["验旗人看了看{name}的旗：编号 {token} 来自另一个岗位的木牌。不予理会。", "来自 {id} 的写入 {op} 被拒绝：令牌 {token} 由锁 {lock} 签发，而不是守护此资源的锁。"],
+            ],
+            ViolationLockDeleted => [
+                ["{name} has wiped {holder}'s name off the plaque while {holder} still holds the post!", "Violation (lock_deleted_by_non_owner): {id}'s release deleted {holder_id}'s lock (token {holder_token})."],
+                ["{holder}还在岗位上，{name}却把{holder}的名字从木牌上擦掉了！", "违规（lock_deleted_by_non_owner）：{id} 的释放删除了 {holder_id} 的锁（令牌 {holder_token}）。"],
+            ],
+            ViolationForeignToken => [
+                ["The boat obeyed number {token} from another post's plaque!", "Violation (foreign_token_accepted): write {op} with token {token} of lock {lock} was accepted."],
+                ["渔船听从了另一个岗位木牌上的编号 {token}！", "违规（foreign_token_accepted）：带有锁 {lock} 令牌 {token} 的写入 {op} 被接受。"],
+            ],
+            Store => [["the dockmaster", "store"], ["领班", "存储"]],
         };
         lang.pick([en, zh])
+    }
+}
+
+/// How a clock target is named: the store, or a node's display name.
+fn clock_target(target: &str, cast: &Cast, lang: Lang) -> String {
+    if target == crate::engine::command::STORE {
+        Line::Store.text(lang)[0].to_owned()
+    } else {
+        cast.name(target, lang)
+    }
+}
+
+/// A rate in ppm as a multiple of true speed, e.g. `1.5` or `0.25`.
+fn rate(ppm: u64) -> String {
+    let thousandths = (ppm + 500) / 1000;
+    let whole = thousandths / 1000;
+    let frac = thousandths % 1000;
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{frac:03}").trim_end_matches('0'))
     }
 }
 
@@ -399,6 +511,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             let line = match reason {
                 StepDownReason::RenewDeadline => Line::SteppedDownDeadline,
                 StepDownReason::RenewRefused => Line::SteppedDownRefused,
+                StepDownReason::Finished => Line::SteppedDownFinished,
+                StepDownReason::SessionExpired => Line::SteppedDownSessionExpired,
             };
             let deadline = cast.renew_deadline_ms().to_string();
             out("stepped-down", line, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("deadline", deadline)]))
@@ -410,7 +524,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
         ),
-        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, .. } => {
+        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, lock, .. } => {
             let sender = match from {
                 Some(id) => node(id),
                 None => vec![("name", Line::Outsider.text(lang)[0].to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
@@ -448,6 +562,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     out("write-rejected-invalid", Line::WriteRejectedInvalid, Tone::Good, false, values)
                 }
                 WriteOutcome::Duplicate => out("write-duplicate", Line::WriteDuplicate, Tone::Info, false, values),
+                WriteOutcome::RejectedForeignLock => out(
+                    "write-rejected-foreign",
+                    Line::WriteRejectedForeign,
+                    Tone::Good,
+                    false,
+                    with(values, &[("lock", lock.clone().unwrap_or_default())]),
+                ),
             }
         }
         TraceEvent::ViolationFound { violation } => match violation {
@@ -479,7 +600,76 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 false,
                 vec![("token", token_label(token)), ("op", op_id.clone())],
             ),
+            Violation::LockDeletedByNonOwner { node: id, holder, holder_token } => out(
+                "violation",
+                Line::ViolationLockDeleted,
+                Tone::Bad,
+                false,
+                with(node(id), &[("holder", name(holder)), ("holder_id", holder.clone()), ("holder_token", holder_token.to_string())]),
+            ),
+            Violation::ForeignTokenAccepted { op_id, token, lock, .. } => out(
+                "violation",
+                Line::ViolationForeignToken,
+                Tone::Bad,
+                false,
+                vec![("token", token.to_string()), ("lock", lock.clone()), ("op", op_id.clone())],
+            ),
         },
+        TraceEvent::WorkContinues { node: id, token } => {
+            out("work-continues", Line::WorkContinues, Tone::Bad, false, with(node(id), &[("token", token.to_string())]))
+        }
+        TraceEvent::LockReleased { node: id, token, outcome } => {
+            let values = with(node(id), &[("token", token.to_string())]);
+            match outcome {
+                ReleaseOutcome::Released => out("lock-released", Line::LockReleased, Tone::Good, false, values),
+                ReleaseOutcome::NotOwner { holder } => {
+                    let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+                    out("lock-release-not-owner", Line::LockReleaseNotOwner, Tone::Good, false, with(values, &[("holder_id", holder_id)]))
+                }
+                ReleaseOutcome::DeletedOthers { holder, token: holder_token } => out(
+                    "lock-release-deleted-others",
+                    Line::LockReleaseDeletedOthers,
+                    Tone::Bad,
+                    false,
+                    with(values, &[("holder", name(holder)), ("holder_id", holder.clone()), ("holder_token", holder_token.to_string())]),
+                ),
+                ReleaseOutcome::AlreadyFree => out("lock-release-already-free", Line::LockReleaseAlreadyFree, Tone::Info, true, values),
+            }
+        }
+        TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after } => out(
+            "epoch-barrier",
+            Line::EpochBarrierRaised,
+            Tone::Good,
+            false,
+            vec![("token", token.to_string()), ("before", high_water_before.to_string()), ("hwm", high_water_after.to_string())],
+        ),
+        TraceEvent::RecordObserved { node: id, holder, version, lease_duration_ms } => {
+            let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+            out(
+                "record-observed",
+                Line::RecordObserved,
+                Tone::Info,
+                true,
+                with(node(id), &[("holder_id", holder_id), ("version", version.to_string()), ("duration", secs(*lease_duration_ms))]),
+            )
+        }
+        TraceEvent::ClockJumped { target, by_ms, reads_ms } => {
+            let target = clock_target(target, cast, lang);
+            let sign = if *by_ms < 0 { "-" } else { "+" };
+            let by = format!("{sign}{}", secs(by_ms.unsigned_abs()));
+            let reads = if *reads_ms < 0 { format!("-{}", secs(reads_ms.unsigned_abs())) } else { secs(reads_ms.unsigned_abs()) };
+            out(
+                "clock-jumped",
+                Line::ClockJumped,
+                Tone::Warn,
+                false,
+                vec![("target", target), ("by", by), ("by_ms", by_ms.to_string()), ("reads", reads)],
+            )
+        }
+        TraceEvent::ClockRateSet { target, rate_ppm } => {
+            let target = clock_target(target, cast, lang);
+            out("clock-rate", Line::ClockRateSet, Tone::Warn, false, vec![("target", target), ("rate", rate(*rate_ppm))])
+        }
         TraceEvent::IssuerRolledBack { next_token_before, next_token } => out(
             "issuer-rolled-back",
             Line::IssuerRolledBack,

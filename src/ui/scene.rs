@@ -550,6 +550,7 @@ fn outcome_name(o: WriteOutcome) -> &'static str {
         WriteOutcome::RejectedStale => "rejected_stale",
         WriteOutcome::RejectedInvalid => "rejected_invalid",
         WriteOutcome::Duplicate => "duplicate",
+        WriteOutcome::RejectedForeignLock => "rejected_foreign_lock",
     }
 }
 
@@ -560,7 +561,9 @@ fn verdict_flag(app: AppState, v: &Verdict, age: usize, lang: Lang) -> impl Into
     let (word, class) = match v.outcome {
         WriteOutcome::Accepted => (Ui::Obeyed, "verdict obeyed"),
         WriteOutcome::Duplicate => (Ui::AlreadyDone, "verdict duplicate"),
-        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid => (Ui::Void, "verdict void"),
+        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock => {
+            (Ui::Void, "verdict void")
+        }
     };
     let who = match &v.from {
         Some(id) => app.cast.with_untracked(|c| c.name(id, lang)),
@@ -703,6 +706,7 @@ fn TravelView(app: AppState, id: u64) -> impl IntoView {
                     MessageKind::RenewRequest => Ui::MsgRenewRequest,
                     MessageKind::RenewReply => Ui::MsgRenewReply,
                     MessageKind::Write => Ui::MsgWrite,
+                    MessageKind::ReleaseRequest => Ui::MsgReleaseRequest,
                 }
                 .text(lang);
                 if *kind == MessageKind::Write {

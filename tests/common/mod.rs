@@ -54,6 +54,8 @@ pub fn kinds(r: &Report) -> Vec<&'static str> {
             Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
             Violation::TokenRegression { .. } => "token_regression",
             Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
+            Violation::LockDeletedByNonOwner { .. } => "lock_deleted_by_non_owner",
+            Violation::ForeignTokenAccepted { .. } => "foreign_token_accepted",
         })
         .collect()
 }
