@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use leaselab::engine::{Violation, WriteOutcome};
+use leaselab::engine::{ReleaseOutcome, StepDownReason, TraceEvent, Violation, WriteOutcome};
 use serde_json::json;
 
 /// C3 (etcd-io/etcd#10811), both orders from the same seed: A's late 41 is refused if the
@@ -147,6 +147,21 @@ fn failure_scenarios_name_their_sources() {
         ("retried-write", "yugabyte/yugabyte-db#33653"),
         ("missing-token", "bsm/redislock#94"),
         ("equality-fence", "etcd-io/etcd#11788"),
+        ("deposed-41-barrier", "KAFKA-6082"),
+        ("lock-late-del", "abelaska/jedis-lock#2"),
+        ("lock-owner-release", "redis/redis-py#1031"),
+        ("store-clock-jump", "valkey-io/valkey#2651"),
+        ("lock-session-expired", "etcd-io/etcd#11456"),
+        ("lock-session-unchecked", "etcd-io/etcd#11456"),
+        ("observer-full-wait", "kubernetes/client-go#448"),
+        ("observer-rate-skew", "kubernetes/client-go#448"),
+        ("observer-offset", "kubernetes/client-go#448"),
+        ("duplicate-identity", "kubernetes/kubernetes#30015"),
+        ("counter-reset", "kubernetes/kubernetes#41956"),
+        ("work-outlives-lease", "kubernetes/kubernetes#82960"),
+        ("retried-write-dedupe", "yugabyte/yugabyte-db#33653"),
+        ("foreign-token-per-lock", "C23"),
+        ("foreign-token-global", "C23"),
     ] {
         let s = builtin(id);
         let summary = s.summary.expect("has a summary");
@@ -184,4 +199,215 @@ fn a_ttl_near_the_latency_churns() {
     let long = report(&builtin("ttl-too-long"));
     let long_idle: u64 = long.leader_gaps.iter().map(|g| g.length_ms).sum();
     assert!(long_idle * 100 / long.until_ms < idle * 100 / r.until_ms, "the short TTL wastes a larger share of the run");
+}
+
+/// The epoch barrier (seed `002`'s window, KAFKA-6082's epoch znode): the run of
+/// `deposed-41-accepted`, where A's 41 reaches the resource before B's first 42, is refused once
+/// the grant of 42 raises the mark itself.
+#[test]
+fn an_epoch_barrier_refuses_the_41_that_arrives_first() {
+    let r = report(&builtin("deposed-41-barrier"));
+    let grants: Vec<u64> = r.grants.iter().map(|g| g.token).collect();
+    assert_eq!(grants, [41, 42]);
+    let late = r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000).expect("A writes on waking");
+    let first_42 = r.writes.iter().find(|w| w.token == Some(json!(42))).expect("B writes");
+    assert!(late.arrived_ms < first_42.arrived_ms, "the 41 still arrives first");
+    assert_eq!((late.outcome, late.high_water_after), (WriteOutcome::RejectedStale, 42));
+    assert!(r.violations.is_empty());
+}
+
+/// C8 (abelaska/jedis-lock#2) and C7 (redis/redis-py#1031): a release without the owner check
+/// deletes the lock of whoever holds it now; the owner-checked release changes nothing.
+#[test]
+fn c8_a_plain_del_deletes_another_clients_lock_and_the_owner_check_does_not() {
+    let del = report(&builtin("lock-late-del"));
+    // A held 1 and froze; B took the expired lock with 2; A's release on waking deleted B's key.
+    assert_eq!((del.grants[0].node.as_str(), del.grants[0].token), ("a", 1));
+    assert_eq!((del.grants[1].node.as_str(), del.grants[1].token), ("b", 2));
+    let first = &del.releases[0];
+    assert_eq!((first.node.as_str(), first.token), ("a", 1));
+    assert_eq!(first.outcome, ReleaseOutcome::DeletedOthers { holder: "b".into(), token: 2 });
+    assert_eq!(kinds(&del)[0], "lock_deleted_by_non_owner");
+    let v = &del.violations[0];
+    assert_eq!((v.write, v.release), (None, Some(0)));
+    assert_eq!(v.grants.iter().map(|&g| del.grants[g].token).collect::<Vec<_>>(), [2], "the term that lost its lock");
+    // With B's key gone, the next SET NX succeeds while B still believes: C gets 3.
+    assert_eq!((del.grants[2].node.as_str(), del.grants[2].token), ("c", 3));
+    assert!(del.grants[2].at_ms > first.at_ms);
+    // A's own stale write on waking was refused by the fence: the mark was already 2.
+    let woke = del.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 8_000).expect("A's prepared write");
+    assert_eq!((woke.token.clone(), woke.outcome), (Some(json!(1)), WriteOutcome::RejectedStale));
+
+    let owner = report(&builtin("lock-owner-release"));
+    assert_eq!(owner.releases[0].outcome, ReleaseOutcome::NotOwner { holder: Some("b".into()) });
+    assert!(owner.violations.is_empty());
+    let tokens: Vec<u64> = owner.grants.iter().map(|g| g.token).collect();
+    assert_eq!(tokens, [1, 2], "B keeps the lock; C's SET NX keeps failing");
+    assert_eq!(owner.final_state.holder.as_deref(), Some("b"));
+}
+
+/// C9 (valkey-io/valkey#2651, redis/redis#416): the store's clock steps forward a day, the key
+/// expires at once, B acquires while A keeps working; only the fence stops A.
+#[test]
+fn c9_a_store_clock_jump_expires_the_lock_at_once() {
+    let s = builtin("store-clock-jump");
+    let sim = run(&s);
+    let expired = events(&sim, |e| matches!(e, TraceEvent::LeaseExpired { .. }));
+    assert_eq!(expired[0].at_ms, 3_000, "expired at the jump, not at 30 s");
+    let r = report(&s);
+    assert_eq!(r.grants.len(), 2);
+    let b = &r.grants[1];
+    assert_eq!((b.node.as_str(), b.token), ("b", 2));
+    assert!(b.at_ms > 3_000 && b.at_ms < 3_000 + s.config.lease.retry_every_ms + 200, "B's next SET NX succeeds");
+    // A's lease would have run to about 30 s; it keeps writing with 1 until its renewal is refused.
+    let a_after: Vec<&leaselab::scenario::report::Write> =
+        r.writes.iter().filter(|w| w.from.as_deref() == Some("a") && w.arrived_ms > 3_000).collect();
+    assert!(a_after.len() >= 4, "A keeps working after its key expired");
+    let b_first = r.writes.iter().find(|w| w.from.as_deref() == Some("b")).expect("B writes").arrived_ms;
+    for w in &a_after {
+        let expected = if w.arrived_ms > b_first { WriteOutcome::RejectedStale } else { WriteOutcome::Accepted };
+        assert_eq!(w.outcome, expected, "{}", w.op_id);
+    }
+    assert!(r.violations.is_empty(), "no write with 1 landed after 2 was granted and seen");
+}
+
+/// C1/C2 (etcd-io/etcd#11456, #9921): a grant that reaches a waiter after its own lease ran out.
+/// The fixed client gives up (ErrSessionExpired) and never writes; the old one writes with its
+/// stale token and the fence refuses it because the resource has seen the newer one.
+#[test]
+fn c1_a_late_grant_after_the_session_expired() {
+    let fixed = builtin("lock-session-expired");
+    let sim = run(&fixed);
+    let gave_up = events(&sim, |e| {
+        matches!(e, TraceEvent::SteppedDown { node, token: 2, reason: StepDownReason::SessionExpired } if node == "b")
+    });
+    assert_eq!(gave_up.len(), 1);
+    let r = report(&fixed);
+    assert_eq!((r.grants[1].node.as_str(), r.grants[1].token), ("b", 2));
+    assert_eq!((r.grants[2].node.as_str(), r.grants[2].token), ("c", 3));
+    assert!(r.writes.iter().all(|w| w.token != Some(json!(2))), "B never writes with 2");
+    let b_release = r.releases.iter().find(|x| x.node == "b").expect("B releases");
+    assert_eq!(b_release.outcome, ReleaseOutcome::NotOwner { holder: Some("c".into()) });
+
+    let old = report(&builtin("lock-session-unchecked"));
+    let w2 = old.writes.iter().find(|w| w.token == Some(json!(2))).expect("the old client writes with 2");
+    assert_eq!((w2.from.as_deref(), w2.outcome, w2.high_water_after), (Some("b"), WriteOutcome::RejectedStale, 3));
+    assert!(old.violations.is_empty());
+    assert!(!old.dual_beliefs.is_empty(), "B and C both believed they held the lock");
+}
+
+/// C10 (kubernetes/client-go#448): a candidate that starts long after the leader died still
+/// waits a full leaseDurationSeconds from its own first observation.
+#[test]
+fn c10_a_standby_waits_a_full_lease_from_its_first_observation() {
+    let s = builtin("observer-full-wait");
+    let r = report(&s);
+    let lin = r.grants.iter().find(|g| g.node == "lin").expect("Lin takes over");
+    let start = 100_000;
+    let lease = s.config.lease;
+    assert!(lin.at_ms >= start + lease.duration_ms, "not before observedTime + 15 s (at {})", lin.at_ms);
+    // Within one jittered retry (up to 2.2 × RetryPeriod) plus two message latencies.
+    assert!(lin.at_ms <= start + lease.duration_ms + lease.retry_every_ms * 22 / 10 + 2 * 80 + 80, "at {}", lin.at_ms);
+    assert_eq!(lin.lease_transitions, 1);
+}
+
+/// Observer expiry tolerates a clock offset but not a rate skew (kubernetes/client-go#448):
+/// with Lin's clock at 3×, Lin takes over while Chen is frozen inside its renew deadline; with
+/// Lin's clock an hour ahead, nothing changes hands.
+#[test]
+fn observer_expiry_tolerates_offset_but_not_rate_skew() {
+    let skew = report(&builtin("observer-rate-skew"));
+    let lin = skew.grants.iter().find(|g| g.node == "lin").expect("Lin takes over early");
+    assert!(lin.at_ms > 20_300 && lin.at_ms < 29_300, "during Chen's freeze (at {})", lin.at_ms);
+    assert!(skew.dual_beliefs.iter().any(|d| d.nodes.contains(&"chen".to_owned()) && d.nodes.contains(&"lin".to_owned())));
+    let woke = skew.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 29_300).expect("Chen's prepared write");
+    assert_eq!(woke.outcome, WriteOutcome::RejectedStale);
+
+    let offset = report(&builtin("observer-offset"));
+    assert_eq!(offset.grants.len(), 1, "only Chen's first grant");
+    assert_eq!(offset.final_state.holder.as_deref(), Some("chen"));
+    assert!(offset.dual_beliefs.is_empty());
+}
+
+/// C12 (kubernetes/kubernetes#30015): two processes with one identity both lead, all run long,
+/// and leaseTransitions never moves; the fence cannot tell them apart.
+#[test]
+fn c12_a_shared_identity_makes_two_leaders() {
+    let s = builtin("duplicate-identity");
+    let r = report(&s);
+    assert_eq!(r.grants.len(), 1, "the second master re-acquires the same term");
+    assert_eq!(r.final_state.lease_transitions, 0);
+    let both: u64 = r.dual_beliefs.iter().map(|d| d.length_ms).sum();
+    assert!(both > (s.config.until_ms - 3_200) * 9 / 10, "both lead for almost the whole run ({both} ms)");
+    for node in ["master-1", "master-2"] {
+        let accepted = r.writes.iter().filter(|w| w.from.as_deref() == Some(node) && w.outcome == WriteOutcome::Accepted).count();
+        assert!(accepted >= 5, "{node} does its work unhindered");
+    }
+}
+
+/// C13 (kubernetes/kubernetes#41956): a counter rewritten as 0 on renew is refused by a fence
+/// that had seen 1; the correct counter (1 on renew, 2 at the next takeover) passes.
+#[test]
+fn c13_a_counter_reset_to_zero_is_refused() {
+    let r = report(&builtin("counter-reset"));
+    let seen: Vec<(&str, WriteOutcome, u64)> = r.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
+    assert_eq!(
+        seen,
+        [
+            ("takeover", WriteOutcome::Accepted, 1),
+            ("renew-buggy", WriteOutcome::RejectedInvalid, 1),
+            ("renew", WriteOutcome::Accepted, 1),
+            ("next-takeover", WriteOutcome::Accepted, 2),
+        ]
+    );
+}
+
+/// C14/C15 (kubernetes/kubernetes#82960, vmware/pinniped#800): the leader stops leading but its
+/// work keeps writing with the old token; the fence refuses it once the new token is seen.
+#[test]
+fn c14_work_that_outlives_its_lease_is_fenced() {
+    let s = builtin("work-outlives-lease");
+    let sim = run(&s);
+    assert_eq!(events(&sim, |e| matches!(e, TraceEvent::WorkContinues { node, token: 1 } if node == "chen")).len(), 1);
+    let r = report(&s);
+    let lin = r.grants.iter().find(|g| g.node == "lin").expect("Lin takes over");
+    assert_eq!(lin.token, 2);
+    let lin_first = r.writes.iter().find(|w| w.from.as_deref() == Some("lin")).expect("Lin writes").arrived_ms;
+    let zombie: Vec<_> = r.writes.iter().filter(|w| w.from.as_deref() == Some("chen") && w.arrived_ms > lin_first).collect();
+    assert!(zombie.len() >= 5, "Chen's work goes on");
+    assert!(zombie.iter().all(|w| w.outcome == WriteOutcome::RejectedStale));
+    assert!(r.violations.is_empty());
+    // Without fencing, the same work lands after the new holder's: stale writes accepted.
+    let mut off = s.clone();
+    off.config.resource.fencing = false;
+    let r = report(&off);
+    assert!(kinds(&r).contains(&"stale_write_accepted"));
+}
+
+/// C19 with the fix: deduplication by operation id applies a retry once.
+#[test]
+fn c19_deduplication_applies_a_retry_once() {
+    let r = report(&builtin("retried-write-dedupe"));
+    let seen: Vec<(&str, WriteOutcome)> = r.writes.iter().map(|w| (w.op_id.as_str(), w.outcome)).collect();
+    assert_eq!(seen, [("R1", WriteOutcome::Accepted), ("R1", WriteOutcome::Duplicate), ("R2", WriteOutcome::Accepted)]);
+    assert!(r.violations.is_empty());
+    assert_eq!(r.final_state.value.as_deref(), Some("pay 20"));
+}
+
+/// C23: a resource keyed by lock refuses another lock's larger token; one compared globally
+/// accepts it, reports it, and then refuses its own holder.
+#[test]
+fn c23_tokens_are_scoped_to_their_lock() {
+    let per_lock = report(&builtin("foreign-token-per-lock"));
+    let seen: Vec<(&str, WriteOutcome, u64)> =
+        per_lock.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
+    assert_eq!(seen, [("x-50", WriteOutcome::Accepted, 50), ("y-51", WriteOutcome::RejectedForeignLock, 50), ("x-50b", WriteOutcome::Accepted, 50)]);
+    assert_eq!(per_lock.writes[1].lock.as_deref(), Some("invoices"));
+    assert!(per_lock.violations.is_empty());
+
+    let global = report(&builtin("foreign-token-global"));
+    let seen: Vec<(&str, WriteOutcome, u64)> =
+        global.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
+    assert_eq!(seen, [("x-50", WriteOutcome::Accepted, 50), ("y-51", WriteOutcome::Accepted, 51), ("x-50b", WriteOutcome::RejectedStale, 51)]);
+    assert_eq!(kinds(&global), ["foreign_token_accepted"]);
 }

@@ -3,7 +3,8 @@
 //! `leaselab run FILE` plays a scenario file to its end and prints the report
 //! (`leaselab.report/1`) as JSON on stdout, exit 0. An unreadable or invalid file prints what is
 //! wrong and where (the field path) on stderr, exit 2. `leaselab run --builtin ID` plays a
-//! built-in scenario; `leaselab list` lists them.
+//! built-in scenario; `leaselab trace FILE` prints every trace entry, one JSON object per line;
+//! `leaselab list` lists the built-ins.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
@@ -44,6 +45,15 @@ mod cli {
             #[arg(long)]
             compact: bool,
         },
+        /// Play a scenario to its end and print its trace, one JSON entry per line.
+        Trace {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Play a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+        },
         /// List the built-in scenarios.
         List,
     }
@@ -59,6 +69,26 @@ mod cli {
                 }
                 print(&text)
             }
+            Cmd::Trace { file, builtin } => match load(file, builtin) {
+                Ok(s) => match leaselab::engine::Sim::new(s.config) {
+                    Ok(mut sim) => {
+                        sim.run_to_end();
+                        let mut text = String::new();
+                        for entry in sim.trace() {
+                            match serde_json::to_string(entry) {
+                                Ok(line) => {
+                                    text.push_str(&line);
+                                    text.push('\n');
+                                }
+                                Err(e) => return fail(&format!("could not write the trace: {e}")),
+                            }
+                        }
+                        print(&text)
+                    }
+                    Err(e) => fail(&format!("invalid scenario: {e}")),
+                },
+                Err(message) => fail(&message),
+            },
             Cmd::Run { file, builtin, compact } => match load(file, builtin) {
                 Ok(s) => match Report::run(&s) {
                     Ok(report) => {

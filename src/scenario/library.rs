@@ -18,6 +18,21 @@ pub const FILES: &[(&str, &str)] = &[
     ("equality-fence", include_str!("../../assets/scenarios/equality-fence.json")),
     ("ttl-too-long", include_str!("../../assets/scenarios/ttl-too-long.json")),
     ("ttl-too-short", include_str!("../../assets/scenarios/ttl-too-short.json")),
+    ("deposed-41-barrier", include_str!("../../assets/scenarios/deposed-41-barrier.json")),
+    ("lock-late-del", include_str!("../../assets/scenarios/lock-late-del.json")),
+    ("lock-owner-release", include_str!("../../assets/scenarios/lock-owner-release.json")),
+    ("store-clock-jump", include_str!("../../assets/scenarios/store-clock-jump.json")),
+    ("lock-session-expired", include_str!("../../assets/scenarios/lock-session-expired.json")),
+    ("lock-session-unchecked", include_str!("../../assets/scenarios/lock-session-unchecked.json")),
+    ("observer-full-wait", include_str!("../../assets/scenarios/observer-full-wait.json")),
+    ("observer-rate-skew", include_str!("../../assets/scenarios/observer-rate-skew.json")),
+    ("observer-offset", include_str!("../../assets/scenarios/observer-offset.json")),
+    ("duplicate-identity", include_str!("../../assets/scenarios/duplicate-identity.json")),
+    ("counter-reset", include_str!("../../assets/scenarios/counter-reset.json")),
+    ("work-outlives-lease", include_str!("../../assets/scenarios/work-outlives-lease.json")),
+    ("retried-write-dedupe", include_str!("../../assets/scenarios/retried-write-dedupe.json")),
+    ("foreign-token-per-lock", include_str!("../../assets/scenarios/foreign-token-per-lock.json")),
+    ("foreign-token-global", include_str!("../../assets/scenarios/foreign-token-global.json")),
 ];
 
 /// The id of the scenario the app opens with.

@@ -60,6 +60,9 @@ pub struct Write {
     pub arrived_ms: u64,
     pub outcome: WriteOutcome,
     pub high_water_after: u64,
+    /// The lock that issued the token, when it is not the one guarding the resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub lock: Option<String>,
 }
 
 /// A lock release as the store handled it.
@@ -135,7 +138,7 @@ impl Report {
                     token: *token,
                     lease_transitions: *lease_transitions,
                 }),
-                TraceEvent::WriteJudged { op_id, from, token, value, sent_ms, outcome, high_water_after, .. } => {
+                TraceEvent::WriteJudged { op_id, from, token, value, sent_ms, outcome, high_water_after, lock, .. } => {
                     writes.push(Write {
                         from: from.clone(),
                         token: token_json(token),
@@ -145,6 +148,7 @@ impl Report {
                         arrived_ms: entry.at_ms,
                         outcome: *outcome,
                         high_water_after: *high_water_after,
+                        lock: lock.clone(),
                     })
                 }
                 TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {
