@@ -280,3 +280,89 @@ fn a_crashed_lone_holder_leaves_an_open_leader_gap() {
     assert_eq!(gap.from_ms, 2_000, "the gap starts with the crash, not with the expiry");
     assert!(r.dual_beliefs.is_empty(), "one node cannot disagree with itself");
 }
+
+// ----- clocks, observer expiry, the lock protocol -------------------------------------------
+
+/// Every send time of `kind` by `who`.
+fn sends(sim: &Sim, who: &str, kind: MessageKind) -> Vec<u64> {
+    sim.trace()
+        .iter()
+        .filter_map(|e| match &e.event {
+            TraceEvent::MessageSent { kind: k, from: Endpoint::Node(n), .. } if *k == kind && n == who => Some(e.at_ms),
+            _ => None,
+        })
+        .collect()
+}
+
+/// A node's timers run on its own clock: at 2×, a leader renews every 2.5 s of true time for a
+/// 5 s renew interval; an offset changes nothing.
+#[test]
+fn node_timers_run_on_the_nodes_own_clock() {
+    let fast = TWO.replace(r#"{"id":"a"}"#, r#"{"id":"a","clock":{"rate":2}}"#);
+    let sim = run(&parse(&format!("{fast}}}")));
+    let renews = sends(&sim, "a", MessageKind::RenewRequest);
+    assert!(renews.windows(2).all(|w| w[1] - w[0] == 2_500), "{renews:?}");
+    let offset = TWO.replace(r#"{"id":"a"}"#, r#"{"id":"a","clock":{"offset_ms":-3600000}}"#);
+    let sim = run(&parse(&format!("{offset}}}")));
+    let renews = sends(&sim, "a", MessageKind::RenewRequest);
+    assert!(renews.windows(2).all(|w| w[1] - w[0] == 5_000), "{renews:?}");
+}
+
+/// A node clock stepped forward past the renew deadline makes the leader give up at once: the
+/// deadline is judged on its own clock, and its armed timers fire when that clock reads their time.
+#[test]
+fn a_node_clock_jump_moves_its_renew_deadline() {
+    let sim = run(&parse(&two(r#"{"at_ms":7000,"do":"clock_jump","target":"a","by_ms":20000}"#)));
+    let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "a"));
+    assert_eq!(down.first().map(|e| e.at_ms), Some(7_000));
+}
+
+/// The store judges expiry on its clock: at half speed, a 15 s lease lasts 30 s of true time.
+#[test]
+fn a_slow_store_clock_stretches_the_lease_in_true_time() {
+    let json = two(r#"{"at_ms":3000,"do":"crash","node":"a"}"#).replacen('{', r#"{"store_clock":{"rate":0.5},"#, 1);
+    let sim = run(&parse(&json));
+    let expired = events(&sim, |e| matches!(e, TraceEvent::LeaseExpired { .. }));
+    let granted = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { .. }));
+    // a crashed at 3 s, before its first renewal (every 5 s): renewTime is the grant.
+    assert!(events(&sim, |e| matches!(e, TraceEvent::LeaseRenewed { node, .. } if node == "a")).is_empty());
+    // The store's clock reads whole ms, so the grant's half-ms is rounded down: within 1 ms.
+    let expected = granted[0].at_ms + 30_000;
+    assert!((expected - 1..=expected).contains(&expired[0].at_ms), "expired at {}, expected {expected}", expired[0].at_ms);
+}
+
+/// client-go's observer expiry: a candidate never compares renewTime with its clock; it asks to
+/// take over only the record version it saw unchanged for a full lease on its own clock, and its
+/// retries are jittered between 1 and 2.2 retry periods.
+#[test]
+fn observer_candidates_wait_a_lease_from_observation_with_jittered_retries() {
+    let json = two(r#"{"at_ms":5000,"do":"crash","node":"a"}"#).replacen(r#""retry_every_ms":2000}"#, r#""retry_every_ms":2000,"expiry":"observer"}"#, 1);
+    let sim = run(&parse(&json));
+    let retries = sends(&sim, "b", MessageKind::AcquireRequest);
+    assert!(retries.windows(2).all(|w| (2_000..=4_400).contains(&(w[1] - w[0]))), "{retries:?}");
+    assert!(retries.windows(2).any(|w| w[1] - w[0] != retries[1] - retries[0]), "jittered: {retries:?}");
+    let observed = events(&sim, |e| matches!(e, TraceEvent::RecordObserved { node, .. } if node == "b"));
+    let last_change = observed.last().expect("b observed the record").at_ms;
+    let b_grant = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { node, .. } if node == "b"));
+    assert!(b_grant[0].at_ms >= last_change + 15_000, "granted at {} after observing at {last_change}", b_grant[0].at_ms);
+    // The store never judged expiry.
+    assert!(events(&sim, |e| matches!(e, TraceEvent::LeaseExpired { .. })).is_empty());
+}
+
+/// The lock protocol: SET NX refuses even the holder itself; release is compare-and-delete and
+/// frees the lock at once.
+#[test]
+fn a_lock_is_released_when_the_errand_is_done_and_free_at_once() {
+    let json = r#"{"format":"leaselab.scenario/1","seed":4,"until_ms":12000,"protocol":"lock",
+      "lock":{"name":"lantern","hold_ms":3000},"lease":{"duration_ms":9000},
+      "network":{"latency_ms":{"min":50,"max":50}},
+      "nodes":[{"id":"a"},{"id":"b","start_ms":10}]}"#;
+    let s = parse(json);
+    let r = report(&s);
+    assert_eq!(r.releases[0].node, "a");
+    assert_eq!(r.releases[0].outcome, leaselab::engine::ReleaseOutcome::Released);
+    // B's next retry after the release succeeds; it need not wait for the 9 s TTL.
+    let b = r.grants.iter().find(|g| g.node == "b").expect("b gets the lantern");
+    assert!(b.at_ms >= r.releases[0].at_ms && b.at_ms < r.releases[0].at_ms + s.config.lease.retry_every_ms + 100);
+    assert!(b.at_ms < r.grants[0].at_ms + 9_000);
+}

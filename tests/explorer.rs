@@ -69,3 +69,46 @@ fn with_fencing_a_stale_write_needs_the_new_flag_to_be_late() {
     assert!(matches!(violation, Violation::StaleWriteAccepted { token: 7, resource_had_seen_newer: false, .. }));
     eprintln!("fencing on, any stale write: {sequence:?} after {} runs", out.states_visited);
 }
+
+/// The same question as above with `resource.epoch_barrier` on: the grant raises the mark
+/// before the new holder works, so no sequence within the bound lets a stale token pass.
+#[test]
+fn with_an_epoch_barrier_no_stale_write_passes_at_all() {
+    let mut config = harbor(true);
+    config.work.every_ms = 40_000;
+    config.resource.epoch_barrier = true;
+    let candidates = vec![
+        nap("chen"),
+        nap("lin"),
+        Command::DelayNextWrite { node: "lin".into(), by_ms: 30_000 },
+        Command::DelayNextWrite { node: "chen".into(), by_ms: 30_000 },
+    ];
+    let any_stale = |v: &Violation| matches!(v, Violation::StaleWriteAccepted { .. });
+    let out = shortest_violation(&config, &bounds(candidates, 2), any_stale).expect("valid");
+    assert_eq!(out.found, None);
+    assert!(out.exhausted);
+    assert!(out.states_visited > 500, "{}", out.states_visited);
+    eprintln!("epoch barrier: no stale write in {} runs", out.states_visited);
+}
+
+/// The lantern's lock: with a plain DEL one nap of the holder is enough to delete another's
+/// lock; with the owner check no sequence of naps and delays does.
+#[test]
+fn the_owner_check_is_what_keeps_a_late_release_harmless() {
+    let mut config = common::builtin("lock-late-del").config;
+    config.events.clear();
+    config.until_ms = 20_000;
+    let naps = |ids: &[&str]| ids.iter().map(|id| Command::Pause { node: (*id).into(), for_ms: Some(7_000) }).collect::<Vec<_>>();
+    let deleted = |v: &Violation| matches!(v, Violation::LockDeletedByNonOwner { .. });
+    let small = |candidates| Bounds { grid_ms: 1_000, max_interventions: 2, candidates, max_states: 20_000 };
+    let out = shortest_violation(&config, &small(naps(&["a", "b", "c"])), deleted).expect("valid");
+    let (sequence, _) = out.found.expect("a plain DEL deletes another's lock");
+    assert_eq!(sequence.len(), 1, "{sequence:?}");
+    eprintln!("plain DEL: found {sequence:?} after {} runs", out.states_visited);
+
+    config.lock.release_check = leaselab::engine::ReleaseCheck::Owner;
+    let out = shortest_violation(&config, &small(naps(&["a", "b", "c"])), deleted).expect("valid");
+    assert_eq!(out.found, None);
+    assert!(out.exhausted);
+    eprintln!("owner check: none in {} runs", out.states_visited);
+}

@@ -255,4 +255,36 @@ mod tests {
         assert!(!c.renew("a", 1, StoreNow::at(1)));
         assert_eq!(c.acquire("b", StoreNow::at(2), None), AcquireResult::Granted { token: 2, lease_transitions: 1 });
     }
+
+    #[test]
+    fn observer_takeover_needs_the_very_version_seen_expired() {
+        let mut c = Coordinator::new(15_000, 1);
+        c.judges_expiry = false;
+        c.acquire("a", StoreNow::at(0), None);
+        let seen = c.version;
+        // Long after renewTime + duration: the store itself judges nothing.
+        assert_eq!(c.acquire("b", StoreNow::at(100_000), None), AcquireResult::Refused { holder: "a".into() });
+        assert!(c.renew("a", 1, StoreNow::at(100_001)), "a renews: a new version");
+        assert_eq!(c.acquire("b", StoreNow::at(100_002), Some(seen)), AcquireResult::Refused { holder: "a".into() });
+        let seen = c.version;
+        assert_eq!(c.acquire("b", StoreNow::at(100_003), Some(seen)), AcquireResult::Granted { token: 2, lease_transitions: 1 });
+        assert!(!c.renew("a", 1, StoreNow::at(100_004)), "the old holder's renewal is refused");
+    }
+
+    #[test]
+    fn a_lock_release_checks_the_owner_unless_told_not_to() {
+        let mut c = Coordinator::new(5_000, 1);
+        c.reentrant = false;
+        c.acquire("a", StoreNow::at(0), None);
+        assert_eq!(c.acquire("a", StoreNow::at(10), None), AcquireResult::Refused { holder: "a".into() }, "SET NX");
+        c.acquire("b", StoreNow::at(5_000), None);
+        assert_eq!(c.release("a", 1, ReleaseCheck::Owner, StoreNow::at(6_000)), ReleaseOutcome::NotOwner { holder: Some("b".into()) });
+        assert_eq!(c.holder.as_deref(), Some("b"));
+        assert_eq!(c.release("a", 1, ReleaseCheck::None, StoreNow::at(6_001)), ReleaseOutcome::DeletedOthers { holder: "b".into(), token: 2 });
+        assert_eq!(c.holder, None);
+        assert_eq!(c.release("b", 2, ReleaseCheck::Owner, StoreNow::at(6_002)), ReleaseOutcome::AlreadyFree);
+        c.acquire("c", StoreNow::at(6_003), None);
+        assert_eq!(c.release("c", 3, ReleaseCheck::Owner, StoreNow::at(6_004)), ReleaseOutcome::Released);
+        assert!(!c.is_live(6_004));
+    }
 }
