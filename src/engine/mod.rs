@@ -6,10 +6,18 @@
 //! [`Config`] plus the same live commands, applied at the same virtual times, give the same
 //! trace bit for bit, which [`Sim::trace_hash`] proves.
 //!
-//! One file per concept: [`coordinator`] (the Lease and the token issuer), [`node`] (candidates
-//! and leaders), [`resource`] (the fenced resource), [`oracle`] (the safety checker), [`trace`]
-//! (what happened), [`snapshot`] (what the world looks like now). This file is the event loop
-//! that moves messages and timers between them.
+//! One file per concept: [`coordinator`] (the Lease or lock record and the token issuer),
+//! [`node`] (candidates and leaders), [`resource`] (the fenced resource), [`clock`] (each node's
+//! and the store's local clock), [`oracle`] (the safety checker), [`trace`] (what happened),
+//! [`snapshot`] (what the world looks like now), [`explore`] (the bounded search for the shortest
+//! breaking intervention). This file is the event loop that moves messages and timers between them.
+//!
+//! Two protocols share the loop ([`Protocol`]): a Lease (the harbor), where either the store
+//! judges expiry on its clock or, as in Kubernetes client-go, each candidate judges it on its own
+//! clock from when it observed the record change ([`Expiry::Observer`]); and a lock with a TTL
+//! (the lantern; Redis `SET NX PX`, an etcd key on a lease), which borrowers release when done.
+//! Nobody in the model reads true time: nodes and the store read their own clocks, which a
+//! scenario can offset, speed up, slow down or step.
 
 pub mod clock;
 pub mod command;
