@@ -58,7 +58,7 @@ impl View {
 }
 
 /// What a line of a terminal transcript is.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum TermKind {
     /// What was typed (with its prompt).
     Command,
@@ -161,6 +161,23 @@ pub fn quoted(s: &str) -> String {
         }
     }
     out.push('"');
+    out
+}
+
+/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for markup built as a string (the panels
+/// build their rows as markup: see `ui::technical`).
+pub fn escape_html(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
     out
 }
 
@@ -436,6 +453,26 @@ impl Ledger {
         *self = Ledger { generation: self.generation.wrapping_add(1), ..Ledger::default() };
     }
 
+    /// The kept violations with their index in [`Ledger::violations`], newest first; violations
+    /// found at the same moment stay in the oracle's order (a stale write before the regression
+    /// it also is).
+    pub fn violations_newest_first(&self) -> Vec<(usize, &Found)> {
+        // Kept in trace order, so time never decreases: emit the groups of equal time from the
+        // last one back, each group forwards (no sort: a sort costs the page KBs of wasm).
+        let mut out = Vec::with_capacity(self.violations.len());
+        let mut end = self.violations.len();
+        while end > 0 {
+            let at = self.violations.get(end - 1).map(|f| f.at_ms);
+            let mut start = end - 1;
+            while start > 0 && self.violations.get(start - 1).map(|f| f.at_ms) == at {
+                start -= 1;
+            }
+            out.extend((start..end).filter_map(|i| self.violations.get(i).map(|f| (i, f))));
+            end = start;
+        }
+        out
+    }
+
     /// Violations not kept any more (the oldest ones).
     pub fn violations_dropped(&self) -> u64 {
         self.violations_total.saturating_sub(self.violations.len() as u64)
@@ -568,6 +605,7 @@ mod tests {
         assert_eq!(format!("{:016x}", etcd_lease_id(8)), "6c6c000000000008");
         assert_ne!(etcd_lease_id(7), etcd_lease_id(8));
         assert_eq!(quoted("lin:8"), "\"lin:8\"");
+        assert_eq!(escape_html("<b a='1'>&\"x\"</b> 老陈"), "&lt;b a=&#39;1&#39;&gt;&amp;&quot;x&quot;&lt;/b&gt; 老陈");
         assert_eq!(quoted("a\"b\\c\nd\u{1}"), "\"a\\\"b\\\\c\\nd\\x01\"");
     }
 
@@ -807,6 +845,8 @@ mod tests {
         let kinds: Vec<&str> = ledger.violations.iter().map(|f| super::super::violations::kind(&f.violation)).collect();
         assert_eq!(kinds, ["stale_write_accepted", "token_regression"]);
         assert_eq!(ledger.violations_total, 2);
+        let shown: Vec<usize> = ledger.violations_newest_first().iter().map(|(i, _)| *i).collect();
+        assert_eq!(shown, [0, 1], "found at the same moment: the oracle's order");
         assert_eq!(ledger.violations_dropped(), 0);
         assert!(matches!(
             &ledger.violations[0].violation,
@@ -840,6 +880,25 @@ mod tests {
         assert_eq!(ledger.violations_total, VIOLATIONS_KEPT as u64 + 5);
         assert_eq!(ledger.violations_dropped(), 5);
         assert_eq!(ledger.violations.front().map(|f| f.seq), Some(5));
+        let newest = ledger.violations_newest_first();
+        assert_eq!(newest.first().map(|(i, f)| (*i, f.seq)), Some((VIOLATIONS_KEPT - 1, VIOLATIONS_KEPT as u64 + 4)));
+        assert!(newest.windows(2).all(|w| w[0].1.at_ms >= w[1].1.at_ms));
+    }
+
+    #[test]
+    fn violations_newest_first_keep_the_oracles_order_within_a_moment() {
+        let at = |seq: u64, at_ms: u64| TraceEntry {
+            seq,
+            at_ms,
+            event: TraceEvent::ViolationFound {
+                violation: Violation::DuplicateSideEffect { op_id: format!("w-{seq}"), from: None },
+            },
+        };
+        let mut ledger = Ledger::default();
+        ledger.absorb(&[at(0, 10), at(1, 20), at(2, 20), at(3, 30), at(4, 40), at(5, 40), at(6, 40)]);
+        let seqs: Vec<u64> = ledger.violations_newest_first().iter().map(|(_, f)| f.seq).collect();
+        assert_eq!(seqs, [4, 5, 6, 3, 1, 2, 0]);
+        assert!(Ledger::default().violations_newest_first().is_empty());
     }
 
     #[test]
