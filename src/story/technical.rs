@@ -69,14 +69,18 @@ pub enum TermKind {
 /// One line of a terminal transcript. Language-neutral: tools print the same in any language.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TermLine {
+    /// Typed or printed.
     pub kind: TermKind,
+    /// The line as the terminal shows it (a command with its prompt).
     pub text: String,
 }
 
 /// A view of the lease: a terminal transcript and translated notes on what it means.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TechView {
+    /// Which system it imitates.
     pub view: View,
+    /// The terminal transcript: commands and what the tool printed.
     pub lines: Vec<TermLine>,
     /// Notes in the chosen language (what the system lacks, why a key is gone, …).
     pub notes: Vec<String>,
@@ -87,10 +91,25 @@ pub struct TechView {
 pub enum LeaseState {
     /// Nobody holds it: never granted, or revoked.
     Free,
-    /// `holder` holds term `token`; `remaining_ms` ≥ 1 before it expires.
-    Held { holder: String, token: u64, remaining_ms: u64 },
-    /// `holder`'s term `token` ran out at `expired_at_ms` and nobody has taken the lease since.
-    Expired { holder: String, token: Option<u64>, expired_at_ms: u64 },
+    /// Someone holds a live lease.
+    Held {
+        /// `holderIdentity`.
+        holder: String,
+        /// The fencing token of the term.
+        token: u64,
+        /// Time left before it expires on the coordinator's clock, ≥ 1 ms.
+        remaining_ms: u64,
+    },
+    /// The holder's term ran out and nobody has taken the lease since (Kubernetes still shows
+    /// the name; Redis and etcd have deleted the key).
+    Expired {
+        /// `holderIdentity`, still on the record.
+        holder: String,
+        /// The fencing token of the term that ran out.
+        token: Option<u64>,
+        /// When it ran out: `renewTime + leaseDuration`, in ms.
+        expired_at_ms: u64,
+    },
 }
 
 /// Judges the lease at the snapshot's time, on the coordinator's clock (expiry is exclusive: at
@@ -378,15 +397,21 @@ pub const VIOLATIONS_KEPT: usize = 200;
 pub struct JudgedWrite {
     /// See [`Ledger::generation`].
     pub generation: u32,
+    /// Position of its `WriteJudged` entry in the trace.
     pub seq: u64,
+    /// When the resource judged it, in virtual ms.
     pub at_ms: u64,
+    /// The operation id the write carried.
     pub op_id: String,
     /// The sending node; `None` for a write from outside.
     pub from: Option<String>,
     /// The token as received: the number, `∅` when absent, or the raw JSON.
     pub token: String,
+    /// What the resource did with it.
     pub outcome: WriteOutcome,
+    /// The high-water mark before the write was judged…
     pub high_water_before: u64,
+    /// …and after.
     pub high_water_after: u64,
 }
 

@@ -17,6 +17,7 @@ pub struct Found {
     pub seq: u64,
     /// Virtual time, in ms.
     pub at_ms: u64,
+    /// What the oracle found.
     pub violation: Violation,
 }
 
