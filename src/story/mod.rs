@@ -5,11 +5,15 @@
 //! - [`i18n`]: the translation table. Every user-visible string lives here in both languages.
 //! - [`cast`]: who is who (display names of nodes, per language).
 //! - [`narrate`]: one log line per trace event, in story words and technical words.
+//! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
+//! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 
 pub mod cast;
 pub mod harbor;
 pub mod i18n;
 pub mod narrate;
+pub mod technical;
+pub mod violations;
 
 pub use cast::Cast;
 pub use i18n::{fill, Lang};

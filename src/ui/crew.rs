@@ -9,7 +9,7 @@ use crate::story::{fill, Lang};
 
 use super::scene::coat_colour;
 use super::state::AppState;
-use super::tr;
+use super::{lit, tr};
 
 #[component]
 pub fn Crew(app: AppState) -> impl IntoView {
@@ -122,11 +122,16 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
         }
     };
     let lang = app.lang;
+    let lit = {
+        let id = id.clone();
+        lit(app, move |h| h.lights_node(&id))
+    };
     view! {
         <article
             class="card"
             data-testid=format!("node-{id}")
             data-role=role
+            data-highlight=lit
             class:leader=move || node.with(|n| n.as_ref().is_some_and(|n| n.believes_leader))
             class:cut-off=cut_off
         >

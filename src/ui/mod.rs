@@ -7,6 +7,8 @@
 //! - [`controls`]: play, step, speed, reset, scenario, fencing, revoke.
 //! - [`panel`]: the same state in the Lease's own terms, and who stands for what.
 //! - [`log`]: the narrated event log.
+//! - [`technical`]: the lease as Kubernetes, Redis or etcd shows it; the resource's table.
+//! - [`violations`]: the oracle's findings, each lighting up what it involves in the scene.
 //!
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language.
 
@@ -16,13 +18,16 @@ mod log;
 mod panel;
 mod scene;
 mod state;
+mod technical;
 mod url;
+mod violations;
 
 use leptos::either::Either;
 use leptos::prelude::*;
 
 use crate::scenario::Localized;
 use crate::story::i18n::Ui;
+use crate::story::violations::Highlight;
 use crate::story::{fill, Lang};
 
 use state::AppState;
@@ -37,6 +42,7 @@ pub fn start() {
         let issues = start.issues.clone();
         match start.scenario.clone().and_then(|s| AppState::new(s, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
+                app.tech_view.set(start.view);
                 app.start_clock();
                 Either::Left(view! { <App app issues /> })
             }
@@ -70,6 +76,15 @@ pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) ->
 pub(crate) fn seconds(ms: u64) -> String {
     let tenths = ms.saturating_add(50) / 100;
     format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// `Some("true")` (for `data-highlight`) while the violation under the pointer or the focus
+/// involves what `lights` picks out. One signal type for every lit element keeps the page small.
+pub(crate) fn lit(
+    app: AppState,
+    lights: impl Fn(&Highlight) -> bool + Send + Sync + 'static,
+) -> Signal<Option<&'static str>> {
+    Signal::derive(move || app.highlight.with(|h| h.as_ref().is_some_and(&lights).then_some("true")))
 }
 
 /// A view-box coordinate with one decimal, e.g. `-12.5`.
@@ -134,6 +149,11 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
             <scene::Scene app />
             <log::Caption app />
             <crew::Crew app />
+            <violations::Violations app />
+            <div class="engineer">
+                <technical::TechnicalView app />
+                <technical::ResourceTable app />
+            </div>
             <div class="below">
                 <div class="column">
                     <panel::Panel app />
@@ -176,6 +196,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                         fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
                     }
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
+                    UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
                 }
             };
             view! { <li>{line}</li> }

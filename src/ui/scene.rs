@@ -15,7 +15,7 @@ use crate::story::i18n::Ui;
 use crate::story::{fill, Lang};
 
 use super::state::AppState;
-use super::{coord, seconds, tr};
+use super::{coord, lit, seconds, tr};
 
 const PIER_TOP: f64 = 430.0;
 /// Where the flag-bearers may stand along the breakwater.
@@ -367,8 +367,9 @@ fn BearerView(app: AppState, index: usize, count: usize, id: String) -> impl Int
     };
     let fog = move || bearer.with(|b| b.as_ref().is_some_and(|b| b.cut_off));
     let role = move || bearer.with(|b| b.as_ref().map_or("candidate", |b| b.role.as_str()));
+    let lit = lit(app, move |h| h.lights_node(&id));
     view! {
-        <g class="bearer" data-role=role transform=format!("translate({},{})", f(x), f(PIER_TOP))>
+        <g class="bearer" data-role=role data-highlight=lit transform=format!("translate({},{})", f(x), f(PIER_TOP))>
             {figure}
             <Show when=fog>
                 <g class="fog">
@@ -491,8 +492,9 @@ fn VerifierView(app: AppState) -> impl IntoView {
                 .collect::<Vec<_>>()
         })
     };
+    let lit = lit(app, |h| h.resource);
     view! {
-        <g class="verifier" class:away=move || !on_duty()>
+        <g class="verifier" class:away=move || !on_duty() data-highlight=lit>
             // The sign on two posts.
             <line x1="884" y1="296" x2="884" y2="430" class="post" />
             <line x1="1104" y1="296" x2="1104" y2="430" class="post" />
@@ -622,6 +624,7 @@ fn Channel(app: AppState) -> impl IntoView {
             })
         })
     };
+    let lit = lit(app, |h| h.resource);
     view! {
         <g class="channel" class:wrecked=aground>
             // Channel buoys and the rocks beyond.
@@ -630,7 +633,7 @@ fn Channel(app: AppState) -> impl IntoView {
             <path d="M1090 640 L1100 612 L1122 604 L1134 640 Z" class="rock" />
             <path d="M1150 560 L1160 570 L1172 566" class="rock-edge" />
             <text x="1045" y="632" class="channel-label" text-anchor="middle">{tr(app, Ui::Channel)}</text>
-            <g class="boat" transform=boat_transform>
+            <g class="boat" transform=boat_transform data-highlight=lit>
                 <path d="M-62 -8 L62 -8 L46 22 L-46 22 Z" class="hull" />
                 <line x1="0" y1="-8" x2="0" y2="-92" class="mast" />
                 {move || mast_flag().map(|t| view! {

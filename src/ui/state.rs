@@ -2,7 +2,8 @@
 //!
 //! The engine lives in a non-reactive holder ([`StoredValue`]); after anything moves it, one
 //! [`Snapshot`] is published to a signal, the harbor's picture is derived from it, and new trace
-//! entries are appended to the log. Components read only those: never the engine itself.
+//! entries are appended to the log and folded into the [`Ledger`] (judged writes, violations).
+//! Components read only those: never the engine itself.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -13,6 +14,8 @@ use leptos::prelude::*;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::{library, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
+use crate::story::technical::{Ledger, View};
+use crate::story::violations::Highlight;
 use crate::story::{narrate, Cast, Lang};
 
 /// Slowest and fastest speeds, as powers of two: 0.25× ..= 64×.
@@ -58,6 +61,12 @@ pub struct AppState {
     pub lang: RwSignal<Lang>,
     pub playing: RwSignal<bool>,
     pub speed_log2: RwSignal<i32>,
+    /// Which real system the technical view imitates.
+    pub tech_view: RwSignal<View>,
+    /// The latest judged writes and every violation of this run, folded from the trace.
+    pub ledger: RwSignal<Ledger>,
+    /// What the scene lights up (a violation under the pointer or the keyboard focus).
+    pub highlight: RwSignal<Option<Highlight>>,
 }
 
 impl AppState {
@@ -89,6 +98,9 @@ impl AppState {
             lang: RwSignal::new(lang),
             playing: RwSignal::new(playing),
             speed_log2: RwSignal::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
+            tech_view: RwSignal::new(View::default()),
+            ledger: RwSignal::new(Ledger::default()),
+            highlight: RwSignal::new(None),
         };
         state.publish();
         Ok(state)
@@ -107,6 +119,7 @@ impl AppState {
         let (snapshot, finished, rows, trace_len) = self.sim.with_value(|sim| {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
+            self.ledger.maybe_update(|l| l.absorb(trace));
             let rows: Vec<Arc<LogRow>> = trace
                 .get(logged..)
                 .unwrap_or(&[])
@@ -206,6 +219,8 @@ impl AppState {
         self.clock.set_value(0.0);
         self.log.set(Vec::new());
         self.log_trimmed.set(false);
+        self.ledger.update(Ledger::restart);
+        self.highlight.set(None);
         self.finished.set(false);
         self.publish();
     }

@@ -1,9 +1,11 @@
-//! Reading the start settings from the address: `?scenario=ID&lang=en|zh&speed=N&autoplay=1`.
+//! Reading the start settings from the address:
+//! `?scenario=ID&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd`.
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
 
 use crate::scenario::{library, Scenario};
+use crate::story::technical::View;
 use crate::story::Lang;
 
 use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -21,6 +23,8 @@ pub enum UrlIssue {
     /// A speed between the slider's steps, rounded to the nearest step `used` (e.g. `4×`).
     SpeedRounded { value: String, used: String },
     BadAutoplay { value: String },
+    /// `view` is not one of the technical view's codes.
+    BadView { value: String },
 }
 
 /// What the page starts with.
@@ -30,6 +34,8 @@ pub struct Start {
     pub lang: Lang,
     pub speed_log2: i32,
     pub autoplay: bool,
+    /// The technical view to show first.
+    pub view: View,
     pub issues: Vec<UrlIssue>,
 }
 
@@ -47,7 +53,20 @@ pub fn read() -> Start {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
-    parse(get("scenario"), get("lang"), get("speed"), get("autoplay"))
+    let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"));
+    start.view = parse_view(get("view"), &mut start.issues);
+    start
+}
+
+/// The technical view named by `raw` (`k8s`, `redis`, `etcd`), else the default with an issue.
+pub fn parse_view(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> View {
+    match raw {
+        None => View::default(),
+        Some(raw) => View::from_code(&raw).unwrap_or_else(|| {
+            issues.push(UrlIssue::BadView { value: echo(&raw) });
+            View::default()
+        }),
+    }
 }
 
 /// The defaults and the issues for the given raw parameter values.
@@ -108,7 +127,7 @@ pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<Strin
         }
     };
 
-    Start { scenario, lang, speed_log2, autoplay, issues }
+    Start { scenario, lang, speed_log2, autoplay, view: View::default(), issues }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.

@@ -1,0 +1,84 @@
+//! The violations panel: every violation the oracle reported in this run, newest first, each in
+//! one sentence in the current language. Pointing at a row or focusing it with the keyboard
+//! lights up, through [`AppState::highlight`], the writer's card and flag-bearer and the
+//! flag-verifier and boat in the scene.
+//!
+//! The rows are plain markup built from the story layer's sentences (escaped), and one set of
+//! delegated handlers on the list serves them all: a typed view per row cost several KB of the
+//! page's wasm budget for no behaviour the markup lacks.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::story::fill;
+use crate::story::i18n::Ui;
+use crate::story::technical::escape_html as escape;
+use crate::story::violations::{highlight, kind, sentence};
+
+use super::state::AppState;
+use super::tr;
+
+/// The ledger index of the violation row an event happened in, if any.
+fn row_index(ev: &web_sys::Event) -> Option<usize> {
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let row = target.closest("[data-testid=violation]").ok()??;
+    row.get_attribute("data-index")?.parse().ok()
+}
+
+#[component]
+pub fn Violations(app: AppState) -> impl IntoView {
+    // `data-index` is the row's place in the ledger, for the handlers below.
+    let rows = Memo::new(move |_| {
+        let lang = app.lang.get();
+        app.cast.with(|cast| {
+            app.ledger.with(|l| {
+                let mut html = String::new();
+                for (i, f) in l.violations_newest_first() {
+                    html.push_str(&format!(
+                        "<li class=\"violation\" data-testid=\"violation\" data-kind=\"{}\" data-ms=\"{}\" \
+                         data-index=\"{i}\" tabindex=\"0\">{}</li>",
+                        kind(&f.violation),
+                        f.at_ms,
+                        escape(&sentence(&f.violation, f.at_ms, cast, lang)),
+                    ));
+                }
+                if l.violations_total == 0 {
+                    html.push_str(&format!(
+                        "<li class=\"no-violations\" data-testid=\"violations-empty\">{}</li>",
+                        escape(Ui::NoViolations.text(lang))
+                    ));
+                }
+                let dropped = l.violations_dropped();
+                if dropped > 0 {
+                    let earlier = fill(Ui::ViolationsEarlier.text(lang), &[("n", &dropped.to_string())]);
+                    html.push_str(&format!("<li class=\"violations-earlier\">{}</li>", escape(&earlier)));
+                }
+                html
+            })
+        })
+    });
+    let light = move |ev: &web_sys::Event| {
+        let lit = row_index(ev).and_then(|i| app.ledger.with_untracked(|l| l.violations.get(i).map(|f| highlight(&f.violation))));
+        if app.highlight.with_untracked(|h| *h != lit) {
+            app.highlight.set(lit);
+        }
+    };
+    let dark = move || app.highlight.set(None);
+    view! {
+        <section class="violations" data-testid="violations-panel">
+            <header>
+                <h2>{tr(app, Ui::ViolationsTitle)}</h2>
+                <span class="hint">{tr(app, Ui::ViolationsHint)}</span>
+            </header>
+            <ol
+                class="violation-list"
+                aria-live="polite"
+                inner_html=rows
+                on:mouseover=move |ev| light(&ev)
+                on:focusin=move |ev| light(&ev)
+                on:mouseleave=move |_| dark()
+                on:focusout=move |_| dark()
+            ></ol>
+        </section>
+    }
+}
