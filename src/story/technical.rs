@@ -553,11 +553,16 @@ mod tests {
         Snapshot {
             now_ms,
             until_ms: 90_000,
+            protocol: crate::engine::Protocol::Lease,
+            expiry: crate::engine::Expiry::Coordinator,
+            store_clock_ms: i64::try_from(now_ms).unwrap_or(i64::MAX),
             lease,
             nodes: Vec::new(),
             resource: ResourceView {
                 fencing: true,
                 equal_token: EqualTokenPolicy::Accept,
+                epoch_barrier: false,
+                token_scope: crate::engine::TokenScope::PerLock,
                 high_water: 0,
                 value: None,
                 value_from: None,
@@ -580,6 +585,9 @@ mod tests {
             newest_granted: None,
             expires_ms: None,
             expired: false,
+            version: 0,
+            lock_name: "leader".into(),
+            renew_time_store_ms: None,
         }
     }
 
@@ -595,6 +603,9 @@ mod tests {
             newest_granted: Some(8),
             expires_ms: Some(100_070),
             expired: false,
+            version: 9,
+            lock_name: "leader".into(),
+            renew_time_store_ms: Some(85_070),
         }
     }
 
