@@ -242,7 +242,8 @@ pub fn technical_view(view: View, snap: &Snapshot, name: &str, lang: Lang) -> Te
 /// API server identity): `apiVersion`, `kind`, `metadata`, then `spec` with its fields in
 /// alphabetical order (kubectl sorts keys), `MicroTime` values quoted, fields that are not set
 /// left out; and kubectl's `Error from server (NotFound)` line for an object that does not
-/// exist yet. Server-set metadata (uid, resourceVersion, creationTimestamp) is left out.
+/// exist yet. `resourceVersion` is the record's version; other server-set metadata (uid,
+/// creationTimestamp) is left out.
 fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) {
     let lease = &snap.lease;
     let mut lines = vec![command(format!("$ kubectl get lease {name} -o yaml"))];
@@ -260,6 +261,9 @@ fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) 
                 "metadata:".to_owned(),
                 format!("  name: {name}"),
                 "  namespace: default".to_owned(),
+                // The record's version: every acquire, renewal, release or revoke moves it, and
+                // an observer's takeover is a compare-and-swap on it.
+                format!("  resourceVersion: \"{}\"", lease.version),
                 "spec:".to_owned(),
             ]
             .into_iter()
@@ -681,6 +685,7 @@ mod tests {
                 "metadata:",
                 "  name: harbor-zombie",
                 "  namespace: default",
+                "  resourceVersion: \"9\"",
                 "spec:",
                 "  acquireTime: \"T+36.500s\"",
                 "  holderIdentity: lin",
