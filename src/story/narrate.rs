@@ -1,12 +1,15 @@
-//! One log line per trace event, told twice: in the harbor fable's words (seed `000`) and in the
-//! field's terms. The texts are a translation table ([`Line`]): each line exists in English and
-//! Simplified Chinese or the crate does not compile.
+//! One log line per trace event, told twice: in the fable's words and in the field's terms. The
+//! texts are a translation table ([`Line`]): each line exists in English and Simplified Chinese or
+//! the crate does not compile. [`Line::text`] holds the harbor's story (seed `000`) and the
+//! technical line, which every fable shares; the lantern's story for each line (seed `001`) is in
+//! [`super::lantern_log`]. Which story is told follows the cast's fable ([`Cast::fable`]).
 
 use serde::Serialize;
 
 use super::cast::Cast;
 use super::i18n::{fill, Lang};
 use crate::engine::{IgnoredBecause, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome};
+use crate::scenario::Fable;
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -318,6 +321,14 @@ impl Line {
         };
         lang.pick([en, zh])
     }
+
+    /// The story template of this line in `fable`, in `lang`.
+    pub fn story(self, fable: Fable, lang: Lang) -> &'static str {
+        match fable {
+            Fable::Harbor => self.text(lang)[0],
+            Fable::Lantern => self.lantern_story(lang),
+        }
+    }
 }
 
 /// Milliseconds as seconds with one decimal, e.g. `30.5`.
@@ -335,6 +346,7 @@ struct Out {
 
 /// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
 pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration> {
+    let fable = cast.fable();
     let name = |id: &str| cast.name(id, lang);
     let token_label = |token: &WireToken| match token {
         WireToken::Missing => Line::NoToken.text(lang)[1].to_owned(),
@@ -413,7 +425,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, .. } => {
             let sender = match from {
                 Some(id) => node(id),
-                None => vec![("name", Line::Outsider.text(lang)[0].to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
+                None => vec![("name", Line::Outsider.story(fable, lang).to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
             };
             let values = with(
                 sender,
@@ -452,7 +464,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         }
         TraceEvent::ViolationFound { violation } => match violation {
             Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer } => {
-                let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.text(lang)[0].to_owned());
+                let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.story(fable, lang).to_owned());
                 let line = if *resource_had_seen_newer { Line::ViolationStaleSeenNewer } else { Line::ViolationStaleBeforeSeen };
                 out(
                     "violation",
@@ -534,7 +546,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
     };
     let values: Vec<(&str, &str)> = o.values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let [story, technical] = o.line.text(lang);
+    let technical = o.line.text(lang)[1];
+    let story = o.line.story(fable, lang);
     Some(Narration {
         kind: o.kind,
         story: fill(story, &values),
