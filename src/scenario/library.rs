@@ -18,6 +18,9 @@ pub const FILES: &[(&str, &str)] = &[
     ("equality-fence", include_str!("../../assets/scenarios/equality-fence.json")),
     ("ttl-too-long", include_str!("../../assets/scenarios/ttl-too-long.json")),
     ("ttl-too-short", include_str!("../../assets/scenarios/ttl-too-short.json")),
+    ("lantern-race", include_str!("../../assets/scenarios/lantern-race.json")),
+    ("lantern-ankle", include_str!("../../assets/scenarios/lantern-ankle.json")),
+    ("lantern-ditch", include_str!("../../assets/scenarios/lantern-ditch.json")),
 ];
 
 /// The id of the scenario the app opens with.

@@ -7,12 +7,13 @@
 //! - [`cast`]: who is who (display names of nodes, per language and fable).
 //! - [`narrate`]: one log line per trace event, in story words and technical words;
 //!   [`lantern_log`] holds the lantern's story for each line.
-//! - [`harbor`]: the harbor's picture, derived from snapshots and the trace.
+//! - [`harbor`], [`lantern`]: each fable's picture, derived from snapshots and the trace.
 
 pub mod cast;
 pub mod fables;
 pub mod harbor;
 pub mod i18n;
+pub mod lantern;
 pub mod lantern_log;
 pub mod narrate;
 
