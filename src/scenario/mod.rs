@@ -26,7 +26,7 @@ pub struct Localized {
 }
 
 /// Which fable tells the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fable {
     /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).

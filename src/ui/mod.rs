@@ -3,15 +3,18 @@
 //! - [`state`]: the engine in a non-reactive holder, the published snapshot, the clock.
 //! - [`url`]: start settings from the address, defensively.
 //! - [`scene`]: the harbor, drawn in SVG from the story layer's picture.
-//! - [`crew`]: one card per flag-bearer with its buttons.
+//! - [`lantern`]: the lantern of Nantang, drawn the same way from its picture.
+//! - [`crew`]: one card per flag-bearer (borrower) with its buttons.
 //! - [`controls`]: play, step, speed, reset, scenario, fencing, revoke.
 //! - [`panel`]: the same state in the Lease's own terms, and who stands for what.
 //! - [`log`]: the narrated event log.
 //!
-//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language.
+//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
+//! in the words of the fable shown ([`Ui::told`]).
 
 mod controls;
 mod crew;
+mod lantern;
 mod log;
 mod panel;
 mod scene;
@@ -21,7 +24,7 @@ mod url;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::scenario::Localized;
+use crate::scenario::{Fable, Localized};
 use crate::story::i18n::Ui;
 use crate::story::{fill, Lang};
 
@@ -35,7 +38,7 @@ pub fn start() {
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let issues = start.issues.clone();
-        match start.scenario.clone().and_then(|s| AppState::new(s, lang, start.speed_log2, start.autoplay)) {
+        match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.start_clock();
                 Either::Left(view! { <App app issues /> })
@@ -51,9 +54,23 @@ pub fn start() {
     });
 }
 
-/// A reactive text from the table in the current language.
+/// A reactive text from the table in the current language, as the fable shown tells it.
 pub(crate) fn tr(app: AppState, ui: Ui) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
-    move || ui.text(app.lang.get())
+    move || told(app, ui, app.lang.get())
+}
+
+/// `ui` in `lang`, as the fable shown tells it (tracks the fable).
+pub(crate) fn told(app: AppState, ui: Ui, lang: Lang) -> &'static str {
+    ui.told(app.fable.get()).text(lang)
+}
+
+/// The name of `fable` in `lang`.
+pub(crate) fn fable_name(fable: Fable, lang: Lang) -> &'static str {
+    match fable {
+        Fable::Harbor => Ui::FableHarbor,
+        Fable::Lantern => Ui::FableLantern,
+    }
+    .text(lang)
 }
 
 /// Text from a scenario file in `lang`, or `fallback`.
@@ -131,7 +148,14 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
             </section>
             <controls::Controls app />
-            <scene::Scene app />
+            // Keyed by the fable: a switch mounts the other scene afresh (no view is rebuilt in
+            // place, which keeps the page small); the run goes on untouched.
+            <For each=move || [app.fable.get()] key=|fable| *fable let(fable)>
+                {match fable {
+                    Fable::Harbor => Either::Left(view! { <scene::Scene app /> }),
+                    Fable::Lantern => Either::Right(view! { <lantern::LanternScene app /> }),
+                }}
+            </For>
             <log::Caption app />
             <crew::Crew app />
             <div class="below">
@@ -176,6 +200,10 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                         fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
                     }
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
+                    UrlIssue::BadFable { value } => {
+                        let own = app.scenario.with_untracked(|s| s.fable);
+                        fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(own, lang))])
+                    }
                 }
             };
             view! { <li>{line}</li> }

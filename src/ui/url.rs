@@ -1,9 +1,10 @@
-//! Reading the start settings from the address: `?scenario=ID&lang=en|zh&speed=N&autoplay=1`.
+//! Reading the start settings from the address:
+//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1`.
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
 
-use crate::scenario::{library, Scenario};
+use crate::scenario::{library, Fable, Scenario};
 use crate::story::Lang;
 
 use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -21,12 +22,16 @@ pub enum UrlIssue {
     /// A speed between the slider's steps, rounded to the nearest step `used` (e.g. `4×`).
     SpeedRounded { value: String, used: String },
     BadAutoplay { value: String },
+    /// An unknown fable; the scenario's own is told.
+    BadFable { value: String },
 }
 
 /// What the page starts with.
 pub struct Start {
     /// The scenario to show; `Err` (in English) only if not even the built-ins load.
     pub scenario: Result<Scenario, String>,
+    /// The fable asked for; `None` tells the scenario's own.
+    pub fable: Option<Fable>,
     pub lang: Lang,
     pub speed_log2: i32,
     pub autoplay: bool,
@@ -47,11 +52,17 @@ pub fn read() -> Start {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
-    parse(get("scenario"), get("lang"), get("speed"), get("autoplay"))
+    parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"))
 }
 
 /// The defaults and the issues for the given raw parameter values.
-pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<String>, autoplay: Option<String>) -> Start {
+pub fn parse(
+    scenario: Option<String>,
+    lang: Option<String>,
+    speed: Option<String>,
+    autoplay: Option<String>,
+    fable: Option<String>,
+) -> Start {
     let mut issues = Vec::new();
 
     let chosen = scenario.and_then(|raw| {
@@ -108,7 +119,15 @@ pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<Strin
         }
     };
 
-    Start { scenario, lang, speed_log2, autoplay, issues }
+    let fable = fable.and_then(|raw| {
+        let chosen = Fable::from_code(&raw);
+        if chosen.is_none() {
+            issues.push(UrlIssue::BadFable { value: echo(&raw) });
+        }
+        chosen
+    });
+
+    Start { scenario, fable, lang, speed_log2, autoplay, issues }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.
