@@ -148,14 +148,15 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
             </section>
             <controls::Controls app />
-            // Keyed by the fable: a switch mounts the other scene afresh (no view is rebuilt in
-            // place, which keeps the page small); the run goes on untouched.
-            <For each=move || [app.fable.get()] key=|fable| *fable let(fable)>
-                {match fable {
-                    Fable::Harbor => Either::Left(view! { <scene::Scene app /> }),
-                    Fable::Lantern => Either::Right(view! { <lantern::LanternScene app /> }),
-                }}
-            </For>
+            // Both scenes are built once; only the fable shown is visible and kept up to date
+            // (the other's picture stands still, see `AppState::harbor`). Switching never
+            // rebuilds a view, which keeps the page small; the run goes on untouched.
+            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
+                <scene::Scene app />
+            </div>
+            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
+                <lantern::LanternScene app />
+            </div>
             <log::Caption app />
             <crew::Crew app />
             <div class="below">

@@ -85,18 +85,26 @@ impl AppState {
         sim.advance_to(0);
         let snapshot = RwSignal::new(sim.snapshot());
         let memory = StoredValue::new(HarborMemory::default());
-        let harbor = Memo::new(move |_| {
-            let snap = snapshot.read();
-            memory.with_value(|m| harbor::picture(&snap, m))
-        });
-        let lantern_memory = StoredValue::new(LanternMemory::default());
-        let lantern = Memo::new(move |_| {
-            let snap = snapshot.read();
-            lantern_memory.with_value(|m| lantern::picture(&snap, m))
-        });
         let scenario = RwSignal::new(scenario);
         let fable_choice = RwSignal::new(fable);
         let fable = Memo::new(move |_| fable_choice.get().unwrap_or_else(|| scenario.with(|s| s.fable)));
+        // Each fable's picture follows the snapshot only while that fable is shown; otherwise it
+        // stands still (and its hidden scene does no work) until the fable is shown again.
+        let harbor = Memo::new(move |previous: Option<&Harbor>| match (fable.get(), previous) {
+            (Fable::Lantern, Some(p)) => p.clone(),
+            _ => {
+                let snap = snapshot.read();
+                memory.with_value(|m| harbor::picture(&snap, m))
+            }
+        });
+        let lantern_memory = StoredValue::new(LanternMemory::default());
+        let lantern = Memo::new(move |previous: Option<&Lantern>| match (fable.get(), previous) {
+            (Fable::Harbor, Some(p)) => p.clone(),
+            _ => {
+                let snap = snapshot.read();
+                lantern_memory.with_value(|m| lantern::picture(&snap, m))
+            }
+        });
         let cast = Memo::new(move |_| scenario.with(|s| Cast::for_fable(s, fable.get())));
         let state = Self {
             sim: StoredValue::new(sim),

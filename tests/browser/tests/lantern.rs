@@ -38,6 +38,30 @@ async fn choose(b: &Browser, testid: &str, value: &str) -> Result<()> {
         .with_context(|| format!("{testid} offers {value}"))
 }
 
+/// Whether `[data-testid=<testid>]` is on the page and visible (not inside a hidden element).
+async fn shown(b: &Browser, testid: &str) -> Result<bool> {
+    let v = b
+        .eval(
+            "const el = document.querySelector('[data-testid=\"' + arguments[0] + '\"]'); \
+             return !!el && !el.closest('[hidden]') && el.getClientRects().length > 0;",
+            vec![serde_json::json!(testid)],
+        )
+        .await?;
+    Ok(v.as_bool() == Some(true))
+}
+
+/// Waits until `testid` is shown and `other` is not.
+async fn wait_shown(b: &Browser, testid: &str, other: &str) -> Result<()> {
+    let deadline = std::time::Instant::now() + SECS(30);
+    loop {
+        if shown(b, testid).await? && !shown(b, other).await? {
+            return Ok(());
+        }
+        ensure!(std::time::Instant::now() < deadline, "waited for {testid} to be shown and {other} hidden");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
 /// Number of rows in the event log.
 async fn log_rows(b: &Browser) -> Result<usize> {
     b.count("[data-testid=\"event-log\"] li").await
@@ -50,8 +74,7 @@ async fn lantern_race_plays_to_its_end_with_one_latch() -> Result<()> {
     let until = until_ms("lantern-race")?;
     with_browser("lantern-race", SECS(90), async |b| {
         b.open("?scenario=lantern-race&speed=64&autoplay=1").await?;
-        b.wait_exists("scene-lantern", SECS(30)).await?;
-        ensure!(b.element("scene-harbor").await?.is_none(), "a lantern scenario shows the lantern, not the harbor");
+        wait_shown(b, "scene-lantern", "scene-harbor").await.context("a lantern scenario shows the lantern, not the harbor")?;
         wait_for_end(b, until, "lantern-race").await?;
         let holder = b.element("tablet-holder").await?.context("the tablet")?;
         let winner = holder.attr("data-node").unwrap_or_default().to_owned();
@@ -82,7 +105,7 @@ async fn lantern_ankle_plays_to_its_end_and_the_late_errand_is_refused() -> Resu
     let until = until_ms("lantern-ankle")?;
     with_browser("lantern-ankle", SECS(90), async |b| {
         b.open("?scenario=lantern-ankle&speed=4&autoplay=1").await?;
-        b.wait_exists("scene-lantern", SECS(30)).await?;
+        wait_shown(b, "scene-lantern", "scene-harbor").await?;
         // Between the twisted ankle (10 s) and her return hour (about 20 s) the tablet still
         // bears A-Xiu's name.
         b.wait_for("sim-time", |el| sim_ms(el).is_some_and(|ms| ms >= 12_000), SECS(30)).await?;
@@ -128,7 +151,7 @@ async fn lantern_ditch_plays_to_its_end_with_a_fall_in_chinese() -> Result<()> {
     let until = until_ms("lantern-ditch")?;
     with_browser("lantern-ditch", SECS(90), async |b| {
         b.open("?scenario=lantern-ditch&speed=64&autoplay=1&lang=zh").await?;
-        b.wait_exists("scene-lantern", SECS(30)).await?;
+        wait_shown(b, "scene-lantern", "scene-harbor").await?;
         wait_for_end(b, until, "lantern-ditch").await?;
         ensure!(b.attr_of("ditch", "data-state").await?.as_deref() == Some("fallen"));
         ensure!(b.attr_of("keeper-sign", "data-state").await?.as_deref() == Some("off"));
@@ -154,8 +177,7 @@ async fn each_scenario_shows_its_fable_and_the_url_can_choose() -> Result<()> {
             ("?scenario=lantern-ankle&fable=harbor", "scene-harbor", "scene-lantern"),
         ] {
             b.open(query).await?;
-            b.wait_exists(shown, SECS(30)).await.with_context(|| query.to_owned())?;
-            ensure!(b.element(hidden).await?.is_none(), "{query} also shows {hidden}");
+            wait_shown(b, shown, hidden).await.with_context(|| query.to_owned())?;
             let picker = b.element("fable-picker").await?.context("the fable picker")?;
             let expected = if shown == "scene-lantern" { "lantern" } else { "harbor" };
             ensure!(picker.value.as_deref() == Some(expected), "{query}: picker shows {:?}", picker.value);
@@ -163,7 +185,7 @@ async fn each_scenario_shows_its_fable_and_the_url_can_choose() -> Result<()> {
         b.open("?scenario=lantern-race&fable=castle").await?;
         let warning = b.wait_exists("url-warning", SECS(30)).await?;
         ensure!(warning.text.contains("castle"), "{warning:?}");
-        b.wait_exists("scene-lantern", SECS(10)).await.context("a bad fable falls back to the scenario's own")?;
+        wait_shown(b, "scene-lantern", "scene-harbor").await.context("a bad fable falls back to the scenario's own")?;
         b.assert_no_console_errors().await
     })
     .await
@@ -175,13 +197,12 @@ async fn each_scenario_shows_its_fable_and_the_url_can_choose() -> Result<()> {
 async fn switching_the_fable_retells_the_same_run() -> Result<()> {
     with_browser("lantern-switch", SECS(120), async |b| {
         b.open("?scenario=harbor-zombie&speed=16&autoplay=1").await?;
-        b.wait_exists("scene-harbor", SECS(30)).await?;
+        wait_shown(b, "scene-harbor", "scene-lantern").await?;
         b.wait_for("sim-time", |el| sim_ms(el).is_some_and(|ms| ms >= 20_000), SECS(30)).await?;
         let before = b.element("sim-time").await?.as_ref().and_then(sim_ms).context("a time")?;
         let rows = log_rows(b).await?;
         choose(b, "fable-picker", "lantern").await?;
-        b.wait_exists("scene-lantern", SECS(10)).await?;
-        ensure!(b.element("scene-harbor").await?.is_none());
+        wait_shown(b, "scene-lantern", "scene-harbor").await?;
         let after = b.element("sim-time").await?.as_ref().and_then(sim_ms).context("a time")?;
         ensure!(after >= before, "the run went on: {before} ms, then {after} ms");
         ensure!(log_rows(b).await? >= rows, "the log was kept");
@@ -195,12 +216,12 @@ async fn switching_the_fable_retells_the_same_run() -> Result<()> {
 
         // Back to the harbor to the end, then compare the plaque with the tablet.
         choose(b, "fable-picker", "harbor").await?;
-        b.wait_exists("scene-harbor", SECS(10)).await?;
+        wait_shown(b, "scene-harbor", "scene-lantern").await?;
         wait_for_end(b, 90_000, "harbor-zombie").await?;
         let plaque = b.element("plaque-holder").await?.context("the plaque")?;
         let plaque_token = b.text_of("plaque-token").await?;
         choose(b, "fable-picker", "lantern").await?;
-        b.wait_exists("scene-lantern", SECS(10)).await?;
+        wait_shown(b, "scene-lantern", "scene-harbor").await?;
         let tablet = b.element("tablet-holder").await?.context("the tablet")?;
         ensure!(plaque.attr("data-node") == Some("lin"), "{plaque:?}");
         ensure!(tablet.attr("data-node") == plaque.attr("data-node"), "same holder: {tablet:?} vs {plaque:?}");
@@ -235,10 +256,10 @@ async fn every_builtin_scenario_plays_to_its_end_in_the_lantern() -> Result<()> 
     ensure!(scenarios.len() >= 16, "found only {scenarios:?}");
     with_browser("lantern-every-scenario", SECS(40 * scenarios.len() as u64), async |b| {
         b.open("?speed=64&fable=lantern").await?;
-        b.wait_exists("scene-lantern", SECS(30)).await?;
+        wait_shown(b, "scene-lantern", "scene-harbor").await?;
         for (id, until) in &scenarios {
             choose(b, "scenario-picker", id).await?;
-            b.wait_exists("scene-lantern", SECS(5)).await.with_context(|| format!("{id} in the lantern"))?;
+            wait_shown(b, "scene-lantern", "scene-harbor").await.with_context(|| format!("{id} in the lantern"))?;
             b.click("play-toggle").await?;
             wait_for_end(b, *until, id).await?;
             ensure!(
