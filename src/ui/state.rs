@@ -59,7 +59,10 @@ pub struct AppState {
     /// Who is who in the fable shown.
     pub cast: Memo<Cast>,
     pub snapshot: RwSignal<Snapshot>,
+    /// The harbor's picture; it follows the snapshot while the harbor is shown and stands still
+    /// otherwise.
     pub harbor: Memo<Harbor>,
+    /// The lantern's picture, likewise while the lantern is shown.
     pub lantern: Memo<Lantern>,
     pub finished: RwSignal<bool>,
     pub log: RwSignal<Vec<Arc<LogRow>>>,
