@@ -33,6 +33,9 @@ pub const FILES: &[(&str, &str)] = &[
     ("retried-write-dedupe", include_str!("../../assets/scenarios/retried-write-dedupe.json")),
     ("foreign-token-per-lock", include_str!("../../assets/scenarios/foreign-token-per-lock.json")),
     ("foreign-token-global", include_str!("../../assets/scenarios/foreign-token-global.json")),
+    ("lantern-race", include_str!("../../assets/scenarios/lantern-race.json")),
+    ("lantern-ankle", include_str!("../../assets/scenarios/lantern-ankle.json")),
+    ("lantern-ditch", include_str!("../../assets/scenarios/lantern-ditch.json")),
 ];
 
 /// The id of the scenario the app opens with.

@@ -1,18 +1,38 @@
-//! Who is who: the display names of a scenario's nodes in each language.
+//! Who is who: the display names of a scenario's nodes in each language, for the fable that
+//! tells the run.
+//!
+//! The harbor takes its flag-bearers' names from the scenario file. The lantern has its own cast
+//! of Nantang townsfolk ([`LANTERN_CAST`]), given to the nodes in node order, so any scenario can
+//! be told as the lantern without the harbor's names wandering into the town.
 
 use super::i18n::Lang;
-use crate::scenario::Scenario;
+use crate::scenario::{Fable, Scenario};
 
-/// Display names for one scenario's nodes.
+/// The lantern's borrowers, `[en, zh]`, given to nodes in node order (the scenario format allows
+/// at most [`crate::engine::MAX_NODES`] nodes; any beyond this list are shown by their id).
+pub const LANTERN_CAST: [[&str; 2]; 8] = [
+    ["A-Xiu", "阿秀"],
+    ["Smith Wang", "王铁匠"],
+    ["Auntie Zhou", "周婶"],
+    ["Xiaoman", "小满"],
+    ["Uncle He", "何伯"],
+    ["Liu the peddler", "刘货郎"],
+    ["Chunni", "春妮"],
+    ["Teacher Sun", "孙先生"],
+];
+
+/// Display names for one scenario's nodes, in one fable.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Cast {
     /// `(id, [en, zh])` in node order.
     names: Vec<(String, [String; 2])>,
     renew_deadline_ms: u64,
+    fable: Fable,
 }
 
 impl Cast {
-    /// Names from the scenario file; a node without a `name` is shown by its id, capitalised.
+    /// The harbor's cast: names from the scenario file; a node without a `name` is shown by its
+    /// id, capitalised.
     pub fn new(scenario: &Scenario) -> Self {
         let names = scenario
             .config
@@ -30,7 +50,36 @@ impl Cast {
                 (node.id.clone(), pair)
             })
             .collect();
-        Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms }
+        Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable: Fable::Harbor }
+    }
+
+    /// The cast that tells `scenario` as `fable`: the harbor's is [`Cast::new`]; the lantern's
+    /// gives node `i` the townsperson `LANTERN_CAST[i]`, whatever the file calls it.
+    pub fn for_fable(scenario: &Scenario, fable: Fable) -> Self {
+        match fable {
+            Fable::Harbor => Self::new(scenario),
+            Fable::Lantern => {
+                let names = scenario
+                    .config
+                    .nodes
+                    .iter()
+                    .enumerate()
+                    .map(|(i, node)| {
+                        let pair = match LANTERN_CAST.get(i) {
+                            Some([en, zh]) => [(*en).to_owned(), (*zh).to_owned()],
+                            None => [capitalise(&node.id), capitalise(&node.id)],
+                        };
+                        (node.id.clone(), pair)
+                    })
+                    .collect();
+                Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable }
+            }
+        }
+    }
+
+    /// The fable this cast plays in (narration tells its story lines in that fable's words).
+    pub fn fable(&self) -> Fable {
+        self.fable
     }
 
     /// The scenario's renew deadline, in ms (narration quotes it).
@@ -72,5 +121,36 @@ mod tests {
         assert_eq!(cast.name("chen", Lang::Zh), "老陈");
         assert_eq!(cast.name("lin", Lang::Zh), "小林");
         assert_eq!(cast.name("nobody", Lang::En), "nobody");
+        assert_eq!(cast.fable(), Fable::Harbor);
+    }
+
+    #[test]
+    fn the_lantern_names_nodes_in_order_from_its_own_cast() {
+        let s = library::get("harbor-zombie").expect("exists").expect("parses");
+        let cast = Cast::for_fable(&s, Fable::Lantern);
+        assert_eq!(cast.fable(), Fable::Lantern);
+        assert_eq!(cast.name("chen", Lang::En), LANTERN_CAST[0][0]);
+        assert_eq!(cast.name("lin", Lang::Zh), LANTERN_CAST[1][1]);
+        assert_eq!(Cast::for_fable(&s, Fable::Harbor), Cast::new(&s));
+        let names: std::collections::HashSet<&str> = LANTERN_CAST.iter().flatten().copied().collect();
+        assert_eq!(names.len(), 2 * LANTERN_CAST.len(), "every borrower has a name of their own");
+        assert!(LANTERN_CAST.len() >= crate::engine::MAX_NODES, "every node can have a townsperson");
+    }
+
+    /// A lantern scenario's file names the same townsfolk, so both tellings agree.
+    #[test]
+    fn lantern_scenarios_name_the_lantern_cast() {
+        for id in library::ids() {
+            let s = library::get(id).expect("exists").expect("parses");
+            if s.fable != Fable::Lantern {
+                continue;
+            }
+            let cast = Cast::for_fable(&s, Fable::Lantern);
+            for (node, name) in s.config.nodes.iter().zip(&s.node_names) {
+                let name = name.as_ref().unwrap_or_else(|| panic!("{id}: {} has no name", node.id));
+                assert_eq!(name.en, cast.name(&node.id, Lang::En), "{id}");
+                assert_eq!(name.zh, cast.name(&node.id, Lang::Zh), "{id}");
+            }
+        }
     }
 }

@@ -11,7 +11,7 @@
 //! [`HarborMemory`] folds the trace incrementally (each entry once), so the per-frame work is
 //! [`picture`], which only reads the snapshot and that small memory.
 
-use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WireToken, WriteOutcome};
 
 /// How many of the verifier's latest verdicts the scene keeps in view.
 pub const VERDICTS_KEPT: usize = 3;
@@ -102,33 +102,50 @@ impl HarborMemory {
                 self.last_flip_ms = Some(entry.at_ms);
             }
             TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, .. } => {
-                if let (WriteOutcome::Accepted, Some(t), None) = (outcome, token.valid(), &self.aground) {
-                    if t < *high_water_before {
-                        // The first collision is the one the picture shows.
-                        self.aground =
-                            Some(Aground { at_ms: entry.at_ms, from: from.clone(), token: t, newer: *high_water_before });
-                    }
+                if let (Some(t), None) = (older_obeyed(*outcome, token, *high_water_before), &self.aground) {
+                    // The first collision is the one the picture shows.
+                    self.aground =
+                        Some(Aground { at_ms: entry.at_ms, from: from.clone(), token: t, newer: *high_water_before });
                 }
-                self.verdicts.push(Verdict {
-                    seq: entry.seq,
-                    at_ms: entry.at_ms,
-                    from: from.clone(),
-                    token: short_label(&token.label()),
-                    outcome: *outcome,
-                    high_water_after: *high_water_after,
-                });
-                // The latest voided flag stays on the line until a newer one is voided: at high
-                // speed the story's key moment would otherwise scroll away within a second.
-                while self.verdicts.len() > VERDICTS_KEPT {
-                    let last_void = self.verdicts.iter().rposition(|v| {
-                        matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid)
-                    });
-                    let oldest_other = (0..self.verdicts.len()).find(|i| Some(*i) != last_void).unwrap_or(0);
-                    self.verdicts.remove(oldest_other);
-                }
+                keep_verdict(
+                    &mut self.verdicts,
+                    Verdict {
+                        seq: entry.seq,
+                        at_ms: entry.at_ms,
+                        from: from.clone(),
+                        token: short_label(&token.label()),
+                        outcome: *outcome,
+                        high_water_after: *high_water_after,
+                    },
+                );
             }
             _ => {}
         }
+    }
+}
+
+/// The older number a judged write got obeyed with, if the resource accepted it after having
+/// accepted a newer one (`high_water_before`, its mark then): the boat runs aground (and in the
+/// lantern, a borrower with a dead lantern falls into the ditch). Whenever the newer number was
+/// granted, this is the oracle's `stale_write_accepted` with `resource_had_seen_newer`.
+pub fn older_obeyed(outcome: WriteOutcome, token: &WireToken, high_water_before: u64) -> Option<u64> {
+    match (outcome, token.valid()) {
+        (WriteOutcome::Accepted, Some(t)) if t < high_water_before => Some(t),
+        _ => None,
+    }
+}
+
+/// Adds `verdict` to a line of at most [`VERDICTS_KEPT`], oldest first. The latest refused write
+/// stays on the line until a newer one is refused: at high speed the story's key moment would
+/// otherwise scroll away within a second.
+pub fn keep_verdict(verdicts: &mut Vec<Verdict>, verdict: Verdict) {
+    verdicts.push(verdict);
+    while verdicts.len() > VERDICTS_KEPT {
+        let last_void = verdicts
+            .iter()
+            .rposition(|v| matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid));
+        let oldest_other = (0..verdicts.len()).find(|i| Some(*i) != last_void).unwrap_or(0);
+        verdicts.remove(oldest_other);
     }
 }
 

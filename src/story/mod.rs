@@ -3,14 +3,20 @@
 //! this layer says.
 //!
 //! - [`i18n`]: the translation table. Every user-visible string lives here in both languages.
-//! - [`cast`]: who is who (display names of nodes, per language).
-//! - [`narrate`]: one log line per trace event, in story words and technical words.
+//! - [`fables`]: which words of the shared chrome each fable retells, and each fable's key.
+//! - [`cast`]: who is who (display names of nodes, per language and fable).
+//! - [`narrate`]: one log line per trace event, in story words and technical words;
+//!   [`lantern_log`] holds the lantern's story for each line.
+//! - [`harbor`], [`lantern`]: each fable's picture, derived from snapshots and the trace.
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 
 pub mod cast;
+pub mod fables;
 pub mod harbor;
 pub mod i18n;
+pub mod lantern;
+pub mod lantern_log;
 pub mod narrate;
 pub mod technical;
 pub mod violations;

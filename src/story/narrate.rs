@@ -1,6 +1,8 @@
-//! One log line per trace event, told twice: in the harbor fable's words (seed `000`) and in the
-//! field's terms. The texts are a translation table ([`Line`]): each line exists in English and
-//! Simplified Chinese or the crate does not compile.
+//! One log line per trace event, told twice: in the fable's words and in the field's terms. The
+//! texts are a translation table ([`Line`]): each line exists in English and Simplified Chinese or
+//! the crate does not compile. [`Line::text`] holds the harbor's story (seed `000`) and the
+//! technical line, which every fable shares; the lantern's story for each line (seed `001`) is in
+//! [`super::lantern_log`]. Which story is told follows the cast's fable ([`Cast::fable`]).
 
 use serde::Serialize;
 
@@ -9,6 +11,7 @@ use super::i18n::{fill, Lang};
 use crate::engine::{
     IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
 };
+use crate::scenario::Fable;
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -386,12 +389,12 @@ impl Line {
                 ["{name}看到木牌上有了变化，便翻转自己的沙漏，计时 {duration} 秒。", "{id} 观察到记录版本 {version}（持有者 {holder_id}）；按自己的时钟，它将在 {duration} 秒后判定过期（observedTime + leaseDuration）。"],
             ],
             ClockJumped => [
-                ["The clock of {target} jumps by {by} s.", "Clock of {target} stepped by {by_ms} ms; it now reads {reads} s."],
-                ["{target}的钟突然跳了 {by} 秒。", "{target} 的时钟被拨动 {by_ms} 毫秒；现在读数为 {reads} 秒。"],
+                ["The clock of {target} jumps by {by} s.", "Clock of {target_id} stepped by {by_ms} ms; it now reads {reads} s."],
+                ["{target}的钟突然跳了 {by} 秒。", "{target_id} 的时钟被拨动 {by_ms} 毫秒；现在读数为 {reads} 秒。"],
             ],
             ClockRateSet => [
-                ["The clock of {target} now runs at {rate}× speed.", "Clock of {target} runs at {rate}× true time from now on."],
-                ["{target}的钟现在以 {rate} 倍速度走。", "{target} 的时钟从现在起以真实时间的 {rate} 倍运行。"],
+                ["The clock of {target} now runs at {rate}× speed.", "Clock of {target_id} runs at {rate}× true time from now on."],
+                ["{target}的钟现在以 {rate} 倍速度走。", "{target_id} 的时钟从现在起以真实时间的 {rate} 倍运行。"],
             ],
             WriteRejectedForeign => [
                 ["The verifier looks at {name}'s flag: its number {token} comes from another post's plaque. Ignored.", "Write {op} from {id} rejected: token {token} was issued by lock {lock}, not by the lock that guards this resource."],
@@ -409,12 +412,20 @@ impl Line {
         };
         lang.pick([en, zh])
     }
+
+    /// The story template of this line in `fable`, in `lang`.
+    pub fn story(self, fable: Fable, lang: Lang) -> &'static str {
+        match fable {
+            Fable::Harbor => self.text(lang)[0],
+            Fable::Lantern => self.lantern_story(lang),
+        }
+    }
 }
 
 /// How a clock target is named: the store, or a node's display name.
 fn clock_target(target: &str, cast: &Cast, lang: Lang) -> String {
     if target == crate::engine::command::STORE {
-        Line::Store.text(lang)[0].to_owned()
+        Line::Store.story(cast.fable(), lang).to_owned()
     } else {
         cast.name(target, lang)
     }
@@ -447,6 +458,7 @@ struct Out {
 
 /// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
 pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration> {
+    let fable = cast.fable();
     let name = |id: &str| cast.name(id, lang);
     let token_label = |token: &WireToken| match token {
         WireToken::Missing => Line::NoToken.text(lang)[1].to_owned(),
@@ -527,7 +539,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, lock, .. } => {
             let sender = match from {
                 Some(id) => node(id),
-                None => vec![("name", Line::Outsider.text(lang)[0].to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
+                None => vec![("name", Line::Outsider.story(fable, lang).to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
             };
             let values = with(
                 sender,
@@ -573,7 +585,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         }
         TraceEvent::ViolationFound { violation } => match violation {
             Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer } => {
-                let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.text(lang)[0].to_owned());
+                let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.story(fable, lang).to_owned());
                 let line = if *resource_had_seen_newer { Line::ViolationStaleSeenNewer } else { Line::ViolationStaleBeforeSeen };
                 out(
                     "violation",
@@ -654,6 +666,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             )
         }
         TraceEvent::ClockJumped { target, by_ms, reads_ms } => {
+            let target_id = target.clone();
             let target = clock_target(target, cast, lang);
             let sign = if *by_ms < 0 { "-" } else { "+" };
             let by = format!("{sign}{}", secs(by_ms.unsigned_abs()));
@@ -663,12 +676,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ClockJumped,
                 Tone::Warn,
                 false,
-                vec![("target", target), ("by", by), ("by_ms", by_ms.to_string()), ("reads", reads)],
+                vec![("target", target), ("target_id", target_id), ("by", by), ("by_ms", by_ms.to_string()), ("reads", reads)],
             )
         }
         TraceEvent::ClockRateSet { target, rate_ppm } => {
+            let target_id = target.clone();
             let target = clock_target(target, cast, lang);
-            out("clock-rate", Line::ClockRateSet, Tone::Warn, false, vec![("target", target), ("rate", rate(*rate_ppm))])
+            let values = vec![("target", target), ("target_id", target_id), ("rate", rate(*rate_ppm))];
+            out("clock-rate", Line::ClockRateSet, Tone::Warn, false, values)
         }
         TraceEvent::IssuerRolledBack { next_token_before, next_token } => out(
             "issuer-rolled-back",
@@ -724,7 +739,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
     };
     let values: Vec<(&str, &str)> = o.values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let [story, technical] = o.line.text(lang);
+    let technical = o.line.text(lang)[1];
+    let story = o.line.story(fable, lang);
     Some(Narration {
         kind: o.kind,
         story: fill(story, &values),

@@ -1,14 +1,14 @@
-//! The control bar: time (play, step, speed, reset), the scenario, and the harbor's own levers
-//! (fencing, running the sand out).
+//! The control bar: time (play, step, speed, reset), the scenario and the fable that tells it,
+//! and the world's levers (fencing, running the sand out / burning the wick out).
 
 use leptos::prelude::*;
 
 use crate::engine::Command;
-use crate::scenario::library;
+use crate::scenario::{library, Fable};
 use crate::story::i18n::Ui;
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-use super::{localized, tr};
+use super::{fable_name, localized, told, tr};
 
 /// `0.25×`, `0.5×`, `1×` … `64×`.
 pub(crate) fn speed_label(log2: i32) -> String {
@@ -45,6 +45,21 @@ pub fn Controls(app: AppState) -> impl IntoView {
         }
     };
     let on_scenario = move |ev| app.choose_scenario(&event_target_value(&ev));
+    let on_fable = move |ev| {
+        if let Some(fable) = Fable::from_code(&event_target_value(&ev)) {
+            app.choose_fable(fable);
+        }
+    };
+    let fables = move || {
+        let lang = app.lang.get();
+        Fable::ALL
+            .into_iter()
+            .map(|fable| {
+                let selected = move || app.fable.get() == fable;
+                view! { <option value=fable.code() prop:selected=selected>{fable_name(fable, lang)}</option> }
+            })
+            .collect::<Vec<_>>()
+    };
     let fencing = move || app.snapshot.with(|s| s.resource.fencing);
     let toggle_fencing = move |_| app.apply(Command::SetFencing { on: !fencing() });
     let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
@@ -123,6 +138,17 @@ pub fn Controls(app: AppState) -> impl IntoView {
                         {options}
                     </select>
                 </label>
+                <label class="scenario fable" title=tr(app, Ui::FablePickerHint)>
+                    <span>{tr(app, Ui::FablePicker)}</span>
+                    <select
+                        data-testid="fable-picker"
+                        data-fable=move || app.fable.get().code()
+                        prop:value=move || app.fable.get().code()
+                        on:change=on_fable
+                    >
+                        {fables}
+                    </select>
+                </label>
                 <button
                     class="fencing"
                     class:off=move || !fencing()
@@ -132,7 +158,7 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     disabled=move || finished.get()
                     on:click=toggle_fencing
                 >
-                    {move || if fencing() { Ui::FencingOn } else { Ui::FencingOff }.text(app.lang.get())}
+                    {move || told(app, if fencing() { Ui::FencingOn } else { Ui::FencingOff }, app.lang.get())}
                 </button>
                 <button
                     class="revoke"

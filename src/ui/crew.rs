@@ -1,15 +1,17 @@
-//! One card per flag-bearer: who he is, how he is doing (in story and technical words), and the
-//! learner's levers on him: sleep / wake, send home / bring back, cut off / reconnect.
+//! One card per flag-bearer (in the lantern, per borrower): who they are, how they are doing (in
+//! story and technical words), and the learner's levers on them: sleep / wake, send home / bring
+//! back, cut off / reconnect. The cards are the same in both fables; only their words are retold.
 
 use leptos::prelude::*;
 
 use crate::engine::{Command, NodeView, Role};
+use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::{fill, Lang};
 
 use super::scene::coat_colour;
 use super::state::AppState;
-use super::{lit, tr};
+use super::{lit, told, tr};
 
 #[component]
 pub fn Crew(app: AppState) -> impl IntoView {
@@ -28,7 +30,8 @@ pub fn Crew(app: AppState) -> impl IntoView {
     }
 }
 
-fn story_state(node: &NodeView, plaque_token: Option<u64>, lang: Lang) -> Vec<String> {
+fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {
+    let text = |ui: Ui| ui.told(fable).text(lang);
     let mut lines = Vec::new();
     let posture = match node.role {
         Role::Crashed => Ui::StoryGone,
@@ -36,18 +39,18 @@ fn story_state(node: &NodeView, plaque_token: Option<u64>, lang: Lang) -> Vec<St
         _ if !node.started => Ui::StoryNotYet,
         _ => Ui::StoryAwake,
     };
-    lines.push(posture.text(lang).to_owned());
+    lines.push(text(posture).to_owned());
     if node.partitioned {
-        lines.push(Ui::StoryCutOff.text(lang).to_owned());
+        lines.push(text(Ui::StoryCutOff).to_owned());
     }
     if let (true, Some(t)) = (node.believes_leader, node.token) {
-        lines.push(fill(Ui::StoryRaisedFlag.text(lang), &[("n", &t.to_string())]));
+        lines.push(fill(text(Ui::StoryRaisedFlag), &[("n", &t.to_string())]));
         if let Some(p) = plaque_token.filter(|p| *p > t) {
-            lines.push(fill(Ui::StoryStaleFlag.text(lang), &[("n", &p.to_string())]));
+            lines.push(fill(text(Ui::StoryStaleFlag), &[("n", &p.to_string())]));
         }
     }
     if let Some(p) = &node.prepared_write {
-        lines.push(fill(Ui::StoryPreparedFlag.text(lang), &[("n", &p.token.to_string())]));
+        lines.push(fill(text(Ui::StoryPreparedFlag), &[("n", &p.token.to_string())]));
     }
     lines
 }
@@ -85,7 +88,8 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
     };
     let story = move || {
         let lang = app.lang.get();
-        node.with(|n| n.as_ref().map(|n| story_state(n, plaque_token.get(), lang)).unwrap_or_default())
+        let fable = app.fable.get();
+        node.with(|n| n.as_ref().map(|n| story_state(n, plaque_token.get(), fable, lang)).unwrap_or_default())
             .into_iter()
             .map(|line| view! { <li>{line}</li> })
             .collect::<Vec<_>>()
@@ -148,7 +152,7 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
                     disabled=move || finished.get() || crashed() || !started()
                     on:click=on_pause
                 >
-                    {move || if paused() { Ui::Wake } else { Ui::Sleep }.text(lang.get())}
+                    {move || told(app, if paused() { Ui::Wake } else { Ui::Sleep }, lang.get())}
                 </button>
                 <button
                     data-testid=format!("node-{id}-crash")
@@ -156,7 +160,7 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
                     disabled=move || finished.get()
                     on:click=on_crash
                 >
-                    {move || if crashed() { Ui::Restart } else { Ui::Crash }.text(lang.get())}
+                    {move || told(app, if crashed() { Ui::Restart } else { Ui::Crash }, lang.get())}
                 </button>
                 <button
                     data-testid=format!("node-{id}-partition")
@@ -164,7 +168,7 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
                     disabled=move || finished.get()
                     on:click=on_partition
                 >
-                    {move || if cut_off() { Ui::Reconnect } else { Ui::CutOff }.text(lang.get())}
+                    {move || told(app, if cut_off() { Ui::Reconnect } else { Ui::CutOff }, lang.get())}
                 </button>
             </div>
         </article>

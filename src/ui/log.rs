@@ -58,7 +58,7 @@ pub fn Caption(app: AppState) -> impl IntoView {
             .with(|row| row.as_ref().and_then(|row| app.cast.with(|cast| narrate(&row.entry, cast, lang))))
             .map(|n| (n.story, n.tone, n.kind))
     };
-    let text = move || line().map_or_else(|| Ui::CaptionEmpty.text(app.lang.get()).to_owned(), |(story, _, _)| story);
+    let text = move || line().map_or_else(|| tr(app, Ui::CaptionEmpty)().to_owned(), |(story, _, _)| story);
     let class = move || match line().map(|(_, tone, _)| tone) {
         Some(Tone::Good) => "caption good",
         Some(Tone::Warn) => "caption warn",

@@ -3,17 +3,20 @@
 //! - [`state`]: the engine in a non-reactive holder, the published snapshot, the clock.
 //! - [`url`]: start settings from the address, defensively.
 //! - [`scene`]: the harbor, drawn in SVG from the story layer's picture.
-//! - [`crew`]: one card per flag-bearer with its buttons.
+//! - [`lantern`]: the lantern of Nantang, drawn the same way from its picture.
+//! - [`crew`]: one card per flag-bearer (borrower) with its buttons.
 //! - [`controls`]: play, step, speed, reset, scenario, fencing, revoke.
 //! - [`panel`]: the same state in the Lease's own terms, and who stands for what.
 //! - [`log`]: the narrated event log.
 //! - [`technical`]: the lease as Kubernetes, Redis or etcd shows it; the resource's table.
 //! - [`violations`]: the oracle's findings, each lighting up what it involves in the scene.
 //!
-//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language.
+//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
+//! in the words of the fable shown ([`Ui::told`]).
 
 mod controls;
 mod crew;
+mod lantern;
 mod log;
 mod panel;
 mod scene;
@@ -25,7 +28,7 @@ mod violations;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::scenario::Localized;
+use crate::scenario::{Fable, Localized};
 use crate::story::i18n::Ui;
 use crate::story::violations::Highlight;
 use crate::story::{fill, Lang};
@@ -40,7 +43,7 @@ pub fn start() {
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let issues = start.issues.clone();
-        match start.scenario.clone().and_then(|s| AppState::new(s, lang, start.speed_log2, start.autoplay)) {
+        match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.start_clock();
@@ -57,9 +60,23 @@ pub fn start() {
     });
 }
 
-/// A reactive text from the table in the current language.
+/// A reactive text from the table in the current language, as the fable shown tells it.
 pub(crate) fn tr(app: AppState, ui: Ui) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
-    move || ui.text(app.lang.get())
+    move || told(app, ui, app.lang.get())
+}
+
+/// `ui` in `lang`, as the fable shown tells it (tracks the fable).
+pub(crate) fn told(app: AppState, ui: Ui, lang: Lang) -> &'static str {
+    ui.told(app.fable.get()).text(lang)
+}
+
+/// The name of `fable` in `lang`.
+pub(crate) fn fable_name(fable: Fable, lang: Lang) -> &'static str {
+    match fable {
+        Fable::Harbor => Ui::FableHarbor,
+        Fable::Lantern => Ui::FableLantern,
+    }
+    .text(lang)
 }
 
 /// Text from a scenario file in `lang`, or `fallback`.
@@ -146,7 +163,15 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
             </section>
             <controls::Controls app />
-            <scene::Scene app />
+            // Both scenes are built once; only the fable shown is visible and kept up to date
+            // (the other's picture stands still, see `AppState::harbor`). Switching never
+            // rebuilds a view, which keeps the page small; the run goes on untouched.
+            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
+                <scene::Scene app />
+            </div>
+            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
+                <lantern::LanternScene app />
+            </div>
             <log::Caption app />
             <crew::Crew app />
             <violations::Violations app />
@@ -197,6 +222,10 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     }
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
                     UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
+                    UrlIssue::BadFable { value } => {
+                        let own = app.scenario.with_untracked(|s| s.fable);
+                        fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(own, lang))])
+                    }
                 }
             };
             view! { <li>{line}</li> }

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::engine::{EqualTokenPolicy, Snapshot};
+use crate::story::fables::legend;
 use crate::story::i18n::Ui;
 use crate::story::{fill, Cast, Lang};
 
@@ -102,7 +103,7 @@ const ROWS: &[Row] = &[
                     .resource
                     .value_from
                     .as_deref()
-                    .map_or_else(|| Ui::Outside.text(lang).to_owned(), |id| cast.name(id, lang));
+                    .map_or_else(|| Ui::Outside.told(cast.fable()).text(lang).to_owned(), |id| cast.name(id, lang));
                 let n = s.resource.value_token.as_ref().map(|t| t.label()).unwrap_or_default();
                 fill(Ui::ValueFrom.text(lang), &[("value", v), ("who", &who), ("n", &n)])
             }
@@ -173,36 +174,23 @@ pub fn Panel(app: AppState) -> impl IntoView {
     }
 }
 
-const LEGEND: &[(Ui, Ui, &str)] = &[
-    (Ui::LegendHarbor, Ui::LegendHarborIs, "harbor"),
-    (Ui::LegendBearer, Ui::LegendBearerIs, "bearer"),
-    (Ui::LegendDockmaster, Ui::LegendDockmasterIs, "dockmaster"),
-    (Ui::LegendNumber, Ui::LegendNumberIs, "number"),
-    (Ui::LegendHourglass, Ui::LegendHourglassIs, "hourglass"),
-    (Ui::LegendMark, Ui::LegendMarkIs, "mark"),
-    (Ui::LegendSleep, Ui::LegendSleepIs, "sleep"),
-    (Ui::LegendGone, Ui::LegendGoneIs, "gone"),
-    (Ui::LegendFog, Ui::LegendFogIs, "fog"),
-    (Ui::LegendSlip, Ui::LegendSlipIs, "slip"),
-    (Ui::LegendFlag, Ui::LegendFlagIs, "flag"),
-    (Ui::LegendVerifier, Ui::LegendVerifierIs, "verifier"),
-    (Ui::LegendRocks, Ui::LegendRocksIs, "rocks"),
-];
-
+/// The key of who stands for what, in the fable shown.
 #[component]
 pub fn Legend(app: AppState) -> impl IntoView {
-    let items = LEGEND
-        .iter()
-        .map(|(story, concept, key)| {
-            view! {
-                <li data-legend=*key>
-                    <span class="story-el">{tr(app, *story)}</span>
-                    <span class="arrow">"→"</span>
-                    <span class="concept">{tr(app, *concept)}</span>
-                </li>
-            }
-        })
-        .collect::<Vec<_>>();
+    let items = move || {
+        legend(app.fable.get())
+            .iter()
+            .map(|(story, concept, key)| {
+                view! {
+                    <li data-legend=*key>
+                        <span class="story-el">{tr(app, *story)}</span>
+                        <span class="arrow">"→"</span>
+                        <span class="concept">{tr(app, *concept)}</span>
+                    </li>
+                }
+            })
+            .collect::<Vec<_>>()
+    };
     view! {
         <section class="legend">
             <h2>{tr(app, Ui::LegendTitle)}</h2>

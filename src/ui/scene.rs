@@ -64,7 +64,7 @@ fn text_width(text: &str, font: f64) -> f64 {
 }
 
 /// `text` cut with `…` so that it fits `max_width` at `font` px.
-fn fit(text: &str, max_width: f64, font: f64) -> String {
+pub(crate) fn fit(text: &str, max_width: f64, font: f64) -> String {
     if text_width(text, font) <= max_width {
         return text.to_owned();
     }
@@ -83,7 +83,7 @@ fn fit(text: &str, max_width: f64, font: f64) -> String {
 }
 
 /// The largest font up to `max` (and at least `min`) at which `text` fits `max_width`.
-fn fit_font(text: &str, max_width: f64, max: f64, min: f64) -> f64 {
+pub(crate) fn fit_font(text: &str, max_width: f64, max: f64, min: f64) -> f64 {
     let at_one = text_width(text, 1.0);
     if at_one <= 0.0 {
         return max;
@@ -92,7 +92,7 @@ fn fit_font(text: &str, max_width: f64, max: f64, min: f64) -> f64 {
 }
 
 /// A point on the quadratic Bézier from `a` via `c` to `b` at `t`.
-fn bezier(a: (f64, f64), c: (f64, f64), b: (f64, f64), t: f64) -> (f64, f64) {
+pub(crate) fn bezier(a: (f64, f64), c: (f64, f64), b: (f64, f64), t: f64) -> (f64, f64) {
     let t = t.clamp(0.0, 1.0);
     let u = 1.0 - t;
     (u * u * a.0 + 2.0 * u * t * c.0 + t * t * b.0, u * u * a.1 + 2.0 * u * t * c.1 + t * t * b.1)
@@ -240,7 +240,14 @@ fn Hut(app: AppState) -> impl IntoView {
             <text x="155" y="80" class="roof-label" text-anchor="middle">{tr(app, Ui::Dockmaster)}</text>
             // The plaque.
             <rect x="34" y="102" width="152" height="140" rx="10" fill="#edd29c" stroke="#6b4a2b" stroke-width="4" />
-            <text x="110" y="136" class="plaque-name" text-anchor="middle" data-testid="plaque-holder">
+            <text
+                x="110"
+                y="136"
+                class="plaque-name"
+                text-anchor="middle"
+                data-testid="plaque-holder"
+                data-node=move || plaque.with(|p| p.holder.clone().unwrap_or_default())
+            >
                 {holder_name}
             </text>
             <line x1="48" y1="148" x2="172" y2="148" stroke="#b08a55" stroke-width="2" />
@@ -546,7 +553,7 @@ fn VerifierView(app: AppState) -> impl IntoView {
     }
 }
 
-fn outcome_name(o: WriteOutcome) -> &'static str {
+pub(crate) fn outcome_name(o: WriteOutcome) -> &'static str {
     match o {
         WriteOutcome::Accepted => "accepted",
         WriteOutcome::RejectedStale => "rejected_stale",

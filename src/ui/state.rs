@@ -1,9 +1,11 @@
 //! The app's state and its clock.
 //!
 //! The engine lives in a non-reactive holder ([`StoredValue`]); after anything moves it, one
-//! [`Snapshot`] is published to a signal, the harbor's picture is derived from it, and new trace
-//! entries are appended to the log and folded into the [`Ledger`] (judged writes, violations).
-//! Components read only those: never the engine itself.
+//! [`Snapshot`] is published to a signal, each fable's picture is derived from it (only the one
+//! shown is drawn), and new trace entries are appended to the log and folded into the [`Ledger`]
+//! (judged writes, violations). Components read only those: never the engine itself. The fable
+//! shown is a telling, not part of the run: switching it changes the cast and the pictures'
+//! words, never the engine.
 
 use std::cell::Cell;
 use std::rc::Rc;
@@ -12,8 +14,9 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
-use crate::scenario::{library, Scenario};
+use crate::scenario::{library, Fable, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
+use crate::story::lantern::{self, Lantern, LanternMemory};
 use crate::story::technical::{Ledger, View};
 use crate::story::violations::Highlight;
 use crate::story::{narrate, Cast, Lang};
@@ -44,6 +47,7 @@ pub struct LogRow {
 pub struct AppState {
     sim: StoredValue<Sim>,
     memory: StoredValue<HarborMemory>,
+    lantern_memory: StoredValue<LanternMemory>,
     /// Trace entries already turned into log rows.
     logged: StoredValue<usize>,
     /// Number of the current run (see [`LogRow::run`]).
@@ -51,9 +55,18 @@ pub struct AppState {
     /// Virtual clock, in ms (fractional, so slow speeds still advance).
     clock: StoredValue<f64>,
     pub scenario: RwSignal<Scenario>,
-    pub cast: RwSignal<Cast>,
+    /// The fable the learner chose (the picker or `&fable=`); `None` follows the scenario's own.
+    pub fable_choice: RwSignal<Option<Fable>>,
+    /// The fable shown: the learner's choice, else the scenario's.
+    pub fable: Memo<Fable>,
+    /// Who is who in the fable shown.
+    pub cast: Memo<Cast>,
     pub snapshot: RwSignal<Snapshot>,
+    /// The harbor's picture; it follows the snapshot while the harbor is shown and stands still
+    /// otherwise.
     pub harbor: Memo<Harbor>,
+    /// The lantern's picture, likewise while the lantern is shown.
+    pub lantern: Memo<Lantern>,
     pub finished: RwSignal<bool>,
     pub log: RwSignal<Vec<Arc<LogRow>>>,
     pub log_trimmed: RwSignal<bool>,
@@ -70,27 +83,55 @@ pub struct AppState {
 }
 
 impl AppState {
-    /// A fresh app on `scenario`, or the engine's refusal (in English) if its config is invalid.
-    pub fn new(scenario: Scenario, lang: Lang, speed_log2: i32, playing: bool) -> Result<Self, String> {
+    /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own), or the engine's
+    /// refusal (in English) if its config is invalid.
+    pub fn new(
+        scenario: Scenario,
+        fable: Option<Fable>,
+        lang: Lang,
+        speed_log2: i32,
+        playing: bool,
+    ) -> Result<Self, String> {
         let mut sim = Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
         // The world at 0 ms: whoever starts at once is already on the breakwater.
         sim.advance_to(0);
         let snapshot = RwSignal::new(sim.snapshot());
         let memory = StoredValue::new(HarborMemory::default());
-        let harbor = Memo::new(move |_| {
-            let snap = snapshot.read();
-            memory.with_value(|m| harbor::picture(&snap, m))
+        let scenario = RwSignal::new(scenario);
+        let fable_choice = RwSignal::new(fable);
+        let fable = Memo::new(move |_| fable_choice.get().unwrap_or_else(|| scenario.with(|s| s.fable)));
+        // Each fable's picture follows the snapshot only while that fable is shown; otherwise it
+        // stands still (and its hidden scene does no work) until the fable is shown again.
+        let harbor = Memo::new(move |previous: Option<&Harbor>| match (fable.get(), previous) {
+            (Fable::Lantern, Some(p)) => p.clone(),
+            _ => {
+                let snap = snapshot.read();
+                memory.with_value(|m| harbor::picture(&snap, m))
+            }
         });
+        let lantern_memory = StoredValue::new(LanternMemory::default());
+        let lantern = Memo::new(move |previous: Option<&Lantern>| match (fable.get(), previous) {
+            (Fable::Harbor, Some(p)) => p.clone(),
+            _ => {
+                let snap = snapshot.read();
+                lantern_memory.with_value(|m| lantern::picture(&snap, m))
+            }
+        });
+        let cast = Memo::new(move |_| scenario.with(|s| Cast::for_fable(s, fable.get())));
         let state = Self {
             sim: StoredValue::new(sim),
             memory,
+            lantern_memory,
             logged: StoredValue::new(0),
             run: StoredValue::new(0),
             clock: StoredValue::new(0.0),
-            cast: RwSignal::new(Cast::new(&scenario)),
-            scenario: RwSignal::new(scenario),
+            scenario,
+            fable_choice,
+            fable,
+            cast,
             snapshot,
             harbor,
+            lantern,
             finished: RwSignal::new(false),
             log: RwSignal::new(Vec::new()),
             log_trimmed: RwSignal::new(false),
@@ -120,6 +161,7 @@ impl AppState {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
             self.ledger.maybe_update(|l| l.absorb(trace));
+            self.lantern_memory.update_value(|m| m.absorb(trace));
             let rows: Vec<Arc<LogRow>> = trace
                 .get(logged..)
                 .unwrap_or(&[])
@@ -214,6 +256,7 @@ impl AppState {
         }
         self.playing.set(false);
         self.memory.set_value(HarborMemory::default());
+        self.lantern_memory.set_value(LanternMemory::default());
         self.logged.set_value(0);
         self.run.update_value(|r| *r = r.wrapping_add(1));
         self.clock.set_value(0.0);
@@ -225,15 +268,23 @@ impl AppState {
         self.publish();
     }
 
-    /// Switches to the built-in scenario `id` (ignored if it does not load) and resets.
+    /// Switches to the built-in scenario `id` (ignored if it does not load) and resets. A fable
+    /// the learner chose stays chosen.
     pub fn choose_scenario(&self, id: &str) {
         let Some(Ok(scenario)) = library::get(id) else { return };
         if Sim::new(scenario.config.clone()).is_err() {
             return;
         }
-        self.cast.set(Cast::new(&scenario));
         self.scenario.set(scenario);
         self.reset();
+    }
+
+    /// Tells the run as `fable` from now on. The run goes on untouched: same engine, same trace,
+    /// same log rows (re-told in the new fable's words).
+    pub fn choose_fable(&self, fable: Fable) {
+        if self.fable_choice.get_untracked() != Some(fable) {
+            self.fable_choice.set(Some(fable));
+        }
     }
 
     /// Runs the animation loop for the lifetime of the page: one tick per animation frame. A

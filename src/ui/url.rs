@@ -1,10 +1,10 @@
 //! Reading the start settings from the address:
-//! `?scenario=ID&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd`.
+//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd`.
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
 
-use crate::scenario::{library, Scenario};
+use crate::scenario::{library, Fable, Scenario};
 use crate::story::technical::View;
 use crate::story::Lang;
 
@@ -25,12 +25,16 @@ pub enum UrlIssue {
     BadAutoplay { value: String },
     /// `view` is not one of the technical view's codes.
     BadView { value: String },
+    /// An unknown fable; the scenario's own is told.
+    BadFable { value: String },
 }
 
 /// What the page starts with.
 pub struct Start {
     /// The scenario to show; `Err` (in English) only if not even the built-ins load.
     pub scenario: Result<Scenario, String>,
+    /// The fable asked for; `None` tells the scenario's own.
+    pub fable: Option<Fable>,
     pub lang: Lang,
     pub speed_log2: i32,
     pub autoplay: bool,
@@ -53,7 +57,7 @@ pub fn read() -> Start {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
-    let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"));
+    let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
     start
 }
@@ -70,7 +74,13 @@ pub fn parse_view(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> View {
 }
 
 /// The defaults and the issues for the given raw parameter values.
-pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<String>, autoplay: Option<String>) -> Start {
+pub fn parse(
+    scenario: Option<String>,
+    lang: Option<String>,
+    speed: Option<String>,
+    autoplay: Option<String>,
+    fable: Option<String>,
+) -> Start {
     let mut issues = Vec::new();
 
     let chosen = scenario.and_then(|raw| {
@@ -127,7 +137,15 @@ pub fn parse(scenario: Option<String>, lang: Option<String>, speed: Option<Strin
         }
     };
 
-    Start { scenario, lang, speed_log2, autoplay, view: View::default(), issues }
+    let fable = fable.and_then(|raw| {
+        let chosen = Fable::from_code(&raw);
+        if chosen.is_none() {
+            issues.push(UrlIssue::BadFable { value: echo(&raw) });
+        }
+        chosen
+    });
+
+    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), issues }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.
