@@ -56,6 +56,8 @@ fn lantern_word(ui: Ui) -> Option<Ui> {
         RowVerifierOnDuty => LanternRowKeeper,
         RowSameNumber => LanternRowSameWick,
         RowFlagsJudged => LanternRowErrands,
+        RowStoreClock => LanternRowStoreClock,
+        RowWhoJudges => LanternRowWhoJudges,
         LogTitle => LanternLogTitle,
         CaptionEmpty => LanternCaptionEmpty,
         _ => return None,

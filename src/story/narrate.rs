@@ -432,7 +432,7 @@ fn clock_target(target: &str, cast: &Cast, lang: Lang) -> String {
 }
 
 /// A rate in ppm as a multiple of true speed, e.g. `1.5` or `0.25`.
-fn rate(ppm: u64) -> String {
+pub(crate) fn rate(ppm: u64) -> String {
     let thousandths = (ppm + 500) / 1000;
     let whole = thousandths / 1000;
     let frac = thousandths % 1000;

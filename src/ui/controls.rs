@@ -170,6 +170,15 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     {icon(SAND)}
                     <span>{tr(app, Ui::RevokeLease)}</span>
                 </button>
+                <button
+                    class="store-clock"
+                    data-testid="store-clock-jump"
+                    title=tr(app, Ui::StoreClockJumpHint)
+                    disabled=move || finished.get()
+                    on:click=move |_| app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
+                >
+                    <span>{tr(app, Ui::StoreClockJump)}</span>
+                </button>
             </div>
             <Show when=move || finished.get()>
                 <p class="run-over">{tr(app, Ui::RunOver)}</p>

@@ -11,7 +11,7 @@ use crate::story::{fill, Lang};
 
 use super::scene::coat_colour;
 use super::state::AppState;
-use super::{lit, told, tr};
+use super::{lit, seconds, told, tr};
 
 #[component]
 pub fn Crew(app: AppState) -> impl IntoView {
@@ -55,7 +55,7 @@ fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: L
     lines
 }
 
-fn technical_state(node: &NodeView, lang: Lang) -> String {
+fn technical_state(node: &NodeView, now_ms: u64, lang: Lang) -> String {
     let role = match node.role {
         Role::Leader => Ui::TechLeader,
         Role::Candidate if !node.started => Ui::TechNotStarted,
@@ -71,7 +71,31 @@ fn technical_state(node: &NodeView, lang: Lang) -> String {
         parts.push(fill(Ui::TechToken.text(lang), &[("n", &t.to_string())]));
     }
     parts.push(fill(Ui::TechWritesSent.text(lang), &[("n", &node.writes_sent.to_string())]));
+    if node.identity != node.id {
+        parts.push(fill(Ui::TechIdentity.text(lang), &[("identity", &node.identity)]));
+    }
+    if let Some(t) = node.zombie_token {
+        parts.push(fill(Ui::TechZombie.text(lang), &[("n", &t.to_string())]));
+    }
+    // A clock that is not true time: its reading, and its rate when that is off too.
+    let true_now = i64::try_from(now_ms).unwrap_or(i64::MAX);
+    if node.clock_ms != true_now || node.clock_rate_ppm != crate::engine::RATE_ONE_PPM {
+        parts.push(fill(Ui::TechOwnClock.text(lang), &[("reads", &signed_seconds(node.clock_ms))]));
+        if node.clock_rate_ppm != crate::engine::RATE_ONE_PPM {
+            let rate = crate::story::narrate::rate(node.clock_rate_ppm);
+            parts.push(fill(Ui::TechClockRate.text(lang), &[("rate", &rate)]));
+        }
+    }
+    if let Some(at) = node.observed_expires_ms.filter(|_| !node.believes_leader) {
+        parts.push(fill(Ui::TechObservedWait.text(lang), &[("s", &seconds(at.saturating_sub(now_ms)))]));
+    }
     parts.join(" · ")
+}
+
+/// Signed milliseconds as seconds with one decimal, e.g. `-12.5`.
+pub(crate) fn signed_seconds(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    format!("{sign}{}", seconds(ms.unsigned_abs()))
 }
 
 #[component]
@@ -96,7 +120,8 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
     };
     let technical = move || {
         let lang = app.lang.get();
-        node.with(|n| n.as_ref().map(|n| technical_state(n, lang)).unwrap_or_default())
+        let now = app.snapshot.with(|s| s.now_ms);
+        node.with(|n| n.as_ref().map(|n| technical_state(n, now, lang)).unwrap_or_default())
     };
     let finished = app.finished;
     let paused = move || node.with(|n| n.as_ref().is_some_and(|n| n.role == Role::Paused));

@@ -22,7 +22,7 @@ use crate::story::{fill, Cast, Lang};
 
 use super::scene::{bezier, coat_colour, fit, fit_font, outcome_name};
 use super::state::AppState;
-use super::{coord, seconds, tr};
+use super::{coord, lit, seconds, tr};
 
 /// Where the borrowers stand on the lane (feet).
 const LANE_Y: f64 = 470.0;
@@ -140,7 +140,10 @@ fn part_html(app: AppState, part: Part) -> impl Fn() -> String + Copy + Send + S
                 Part::Clasp => clasp_svg(&l.clasp, cast, lang),
                 Part::Wick => wick_svg(&l.wick, l.tablet.renewals, lang),
                 Part::Granary => granary_svg(&l.keeper, &l.granary, cast, lang),
-                Part::Borrowers => borrowers_svg(&l.borrowers, cast, lang),
+                Part::Borrowers => app.highlight.with(|h| {
+                    let lit = h.as_ref().and_then(|h| h.node.as_deref());
+                    borrowers_svg(&l.borrowers, lit, cast, lang)
+                }),
                 Part::Errands => {
                     let ids: Vec<String> = l.borrowers.iter().map(|b| b.id.clone()).collect();
                     errands_svg(&l.errands, &ids, lang)
@@ -166,7 +169,7 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 <g class="gate" inner_html=part(Part::Tablet)></g>
                 <g inner_html=part(Part::Clasp)></g>
                 <g inner_html=part(Part::Wick)></g>
-                <g class="granary" inner_html=part(Part::Granary)></g>
+                <g class="granary" data-highlight=lit(app, |h| h.resource) inner_html=part(Part::Granary)></g>
                 <g class="borrowers" inner_html=part(Part::Borrowers)></g>
                 <g class="travels" inner_html=part(Part::Errands)></g>
             </svg>
@@ -343,7 +346,9 @@ fn verdict_tag(out: &mut String, v: &Verdict, age: usize, cast: &Cast, lang: Lan
     let (word, class) = match v.outcome {
         WriteOutcome::Accepted => (Ui::LetThrough, "verdict obeyed"),
         WriteOutcome::Duplicate => (Ui::AlreadyDone, "verdict duplicate"),
-        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid => (Ui::TurnedBack, "verdict void"),
+        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock => {
+            (Ui::TurnedBack, "verdict void")
+        }
     };
     let who = match &v.from {
         Some(id) => cast.name(id, lang),
@@ -385,13 +390,15 @@ fn ditch_svg(out: &mut String, fall: Option<&Fall>, cast: &Cast, lang: Lang) {
 }
 
 /// Every borrower on their spot along the lane.
-fn borrowers_svg(borrowers: &[Borrower], cast: &Cast, lang: Lang) -> String {
+/// The borrowers; `lit` names the one a violation under the pointer involves.
+fn borrowers_svg(borrowers: &[Borrower], lit: Option<&str>, cast: &Cast, lang: Lang) -> String {
     let mut out = String::new();
     let count = borrowers.len();
     for (index, b) in borrowers.iter().enumerate() {
+        let highlight = if lit == Some(b.id.as_str()) { r#" data-highlight="true""# } else { "" };
         let _ = write!(
             out,
-            r#"<g class="borrower" data-testid="borrower-{id}" data-state="{}" data-role="{}" data-lost="{}" data-lantern="{}" data-too-late="{}" transform="translate({},{})">"#,
+            r#"<g class="borrower"{highlight} data-testid="borrower-{id}" data-state="{}" data-role="{}" data-lost="{}" data-lantern="{}" data-too-late="{}" transform="translate({},{})">"#,
             b.state(),
             b.role.as_str(),
             b.lost,
@@ -502,6 +509,7 @@ fn errands_svg(errands: &[Errand], borrowers: &[String], lang: Lang) -> String {
             MessageKind::RenewRequest => (Ui::LanternMsgRenew, "renew-request"),
             MessageKind::RenewReply => (Ui::LanternMsgRenewReply, "renew-reply"),
             MessageKind::Write => (Ui::LanternMsgWrite, "write"),
+            MessageKind::ReleaseRequest => (Ui::LanternMsgRelease, "release-request"),
         };
         let label = match (e.kind, &e.token) {
             (MessageKind::AcquireRequest, _) => "?".to_owned(),

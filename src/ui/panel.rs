@@ -131,6 +131,25 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
+        story: Ui::RowStoreClock,
+        concept: Ui::ConceptStoreClock,
+        testid: "store-clock",
+        value: |s, _, lang| fill(Ui::SecondsValue.text(lang), &[("s", &super::crew::signed_seconds(s.store_clock_ms))]),
+    },
+    Row {
+        story: Ui::RowWhoJudges,
+        concept: Ui::ConceptExpiry,
+        testid: "lease-expiry",
+        value: |s, _, lang| {
+            match s.expiry {
+                crate::engine::Expiry::Coordinator => Ui::ExpiryStore,
+                crate::engine::Expiry::Observer => Ui::ExpiryObserver,
+            }
+            .text(lang)
+            .to_owned()
+        },
+    },
+    Row {
         story: Ui::RowFlagsJudged,
         concept: Ui::ConceptAcceptedRejected,
         testid: "resource-counts",
