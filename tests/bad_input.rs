@@ -105,6 +105,8 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"delay_next_write\", \"node\": \"chen\", \"by_ms\": -5}}]}}"), "events[0].by_ms"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\", \"rate\": 2}}]}}"), "events[0].rate"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"raw_write\", \"value\": \"v\", \"lock\": \"\"}}]}}"), "events[0].lock"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"partition\", \"node\": \"chen\", \"from\": \"moon\"}}]}}"), "events[0].from"),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"heal\", \"node\": \"chen\", \"from\": \"all\"}}]}}"), "events[0].from"),
         // Huge numbers.
         (format!("{{{F}, \"seed\": 18446744073709551616}}"), "whole number from 0 to 18446744073709551615"),
         (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),

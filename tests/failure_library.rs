@@ -362,12 +362,19 @@ fn c13_a_counter_reset_to_zero_is_refused() {
     );
 }
 
-/// C14/C15 (kubernetes/kubernetes#82960, vmware/pinniped#800): the leader stops leading but its
-/// work keeps writing with the old token; the fence refuses it once the new token is seen.
+/// C14/C15 (kubernetes/kubernetes#82960, vmware/pinniped#800): cut off from the coordinator, the
+/// leader's renew deadline passes and it stops leading, but its work keeps writing with the old
+/// token; the fence refuses it once the new token is seen.
 #[test]
 fn c14_work_that_outlives_its_lease_is_fenced() {
     let s = builtin("work-outlives-lease");
     let sim = run(&s);
+    let gave_up = events(&sim, |e| {
+        matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "chen")
+    });
+    // Cut from the coordinator at 10 s: no renewal confirmed after the one sent at about 10 s -
+    // 5 s, so the 10 s renew deadline passes at about 15 s, and the work goes on.
+    assert!((14_000..=16_000).contains(&gave_up[0].at_ms), "gave up at {}", gave_up[0].at_ms);
     assert_eq!(events(&sim, |e| matches!(e, TraceEvent::WorkContinues { node, token: 1 } if node == "chen")).len(), 1);
     let r = report(&s);
     let lin = r.grants.iter().find(|g| g.node == "lin").expect("Lin takes over");

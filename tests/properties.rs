@@ -5,7 +5,7 @@
 mod common;
 
 use leaselab::engine::{
-    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
+    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
     NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, Sim, TokenScope, TraceEvent, Violation,
     WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
 };
@@ -21,7 +21,7 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
         2 => Command::Resume { node },
         3 => Command::Crash { node },
         4 => Command::Restart { node },
-        5 => Command::Partition { node },
+        5 => Command::Partition { node, from: [Link::All, Link::Coordinator, Link::Resource][(by % 3) as usize] },
         6 => Command::Heal { node },
         7 => Command::RevokeLease,
         8 => Command::DelayNextWrite { node, by_ms: by },
@@ -259,7 +259,7 @@ fn live_interventions_replay_to_the_same_trace() {
     let mut live = Sim::new(scenario.config.clone()).expect("valid");
     live.advance_to(12_345);
     live.step();
-    live.apply(Command::Partition { node: "lin".into() }).expect("valid");
+    live.apply(Command::Partition { node: "lin".into(), from: leaselab::engine::Link::All }).expect("valid");
     live.advance_to(40_000);
     live.apply(Command::Heal { node: "lin".into() }).expect("valid");
     live.apply(Command::SetFencing { on: false }).expect("valid");

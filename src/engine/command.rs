@@ -22,6 +22,19 @@ pub const MAX_COMMAND_MS: u64 = 24 * 60 * 60 * 1000;
 /// The clock target that names the store (coordinator) rather than a node.
 pub const STORE: &str = "store";
 
+/// Which of a node's links a partition cuts.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Link {
+    /// Every link: it sends and receives nothing.
+    #[default]
+    All,
+    /// Only its link to the coordinator (the store).
+    Coordinator,
+    /// Only its link to the fenced resource.
+    Resource,
+}
+
 /// Something done to the world from outside the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
@@ -36,8 +49,10 @@ pub enum Command {
     Crash { node: String },
     /// Start a crashed node again as a fresh candidate.
     Restart { node: String },
-    /// Cut a node off: it sends and receives nothing until healed.
-    Partition { node: String },
+    /// Cut a node off until healed: from everything, or only from the coordinator (its acquire,
+    /// renew and release requests and their replies are lost, as when every request to the store
+    /// times out: kubernetes/kubernetes#82960) or only from the resource (its writes are lost).
+    Partition { node: String, from: Link },
     /// Reconnect a partitioned node.
     Heal { node: String },
     /// The coordinator strikes the holder's name now (the dockmaster; "run the sand out").
@@ -78,7 +93,7 @@ impl Command {
             | Command::Resume { node }
             | Command::Crash { node }
             | Command::Restart { node }
-            | Command::Partition { node }
+            | Command::Partition { node, .. }
             | Command::Heal { node }
             | Command::DelayNextWrite { node, .. } => Some(node),
             Command::ClockJump { target, .. } | Command::ClockRate { target, .. } => {

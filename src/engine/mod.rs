@@ -34,7 +34,7 @@ pub mod trace;
 
 use std::collections::BTreeMap;
 
-pub use command::{Command, ScheduledCommand};
+pub use command::{Command, Link, ScheduledCommand};
 pub use clock::{ClockConfig, RATE_ONE_PPM};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
@@ -380,7 +380,8 @@ impl Sim {
                 },
                 believes_leader: n.leadership.is_some(),
                 token: n.leadership.map(|l| l.token),
-                partitioned: n.partitioned,
+                partitioned: n.cut.is_some(),
+                cut_from: n.cut,
                 started: n.started,
                 last_renew_ok_ms: n.leadership.map(|l| l.last_ok_sent_ms),
                 renew_deadline_ms: n.leadership.map(|l| {
@@ -781,7 +782,7 @@ impl Sim {
         self.next_message_id += 1;
         let kind = body.kind();
         let node = body.node();
-        if !body.to_node() && self.nodes[node].partitioned {
+        if !body.to_node() && self.cut(node, &body) {
             self.record(TraceEvent::MessageDropped { id, kind });
             return;
         }
@@ -795,11 +796,21 @@ impl Sim {
         self.schedule(arrive_ms, Item::Deliver(message));
     }
 
+    /// Whether a partition of `node` cuts the link `body` travels on.
+    fn cut(&self, node: usize, body: &Body) -> bool {
+        match self.nodes[node].cut {
+            None => false,
+            Some(Link::All) => true,
+            Some(Link::Coordinator) => !matches!(body, Body::Write { .. }),
+            Some(Link::Resource) => matches!(body, Body::Write { .. }),
+        }
+    }
+
     fn deliver(&mut self, message: Message) {
         let node = message.body.node();
         let n = &self.nodes[node];
         // A node-level partition cuts the node's only link: nothing crosses it either way.
-        if n.partitioned || (message.body.to_node() && n.crashed) {
+        if self.cut(node, &message.body) || (message.body.to_node() && n.crashed) {
             self.record(TraceEvent::MessageDropped { id: message.id, kind: message.body.kind() });
             return;
         }
@@ -998,19 +1009,22 @@ impl Sim {
                 self.record(TraceEvent::Restarted { node: id });
                 self.start(node);
             }
-            (Command::Partition { .. }, Some(node)) => {
-                if self.nodes[node].partitioned {
+            (Command::Partition { from, .. }, Some(node)) => {
+                if self.nodes[node].cut.is_some() {
                     return self.ignored(&command, IgnoredBecause::AlreadyPartitioned);
                 }
-                self.nodes[node].partitioned = true;
+                self.nodes[node].cut = Some(*from);
                 let id = self.nodes[node].id.clone();
-                self.record(TraceEvent::Partitioned { node: id });
+                self.record(match from {
+                    Link::All => TraceEvent::Partitioned { node: id },
+                    link => TraceEvent::PartitionedFrom { node: id, from: *link },
+                });
             }
             (Command::Heal { .. }, Some(node)) => {
-                if !self.nodes[node].partitioned {
+                if self.nodes[node].cut.is_none() {
                     return self.ignored(&command, IgnoredBecause::NotPartitioned);
                 }
-                self.nodes[node].partitioned = false;
+                self.nodes[node].cut = None;
                 let id = self.nodes[node].id.clone();
                 self.record(TraceEvent::Healed { node: id });
             }

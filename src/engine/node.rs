@@ -96,7 +96,8 @@ pub(crate) struct Node<M> {
     pub started: bool,
     pub crashed: bool,
     pub paused: bool,
-    pub partitioned: bool,
+    /// Which links a partition cuts, if any.
+    pub cut: Option<super::command::Link>,
     /// Grows on every crash and restart, so timers and replies meant for an earlier life of the
     /// process are ignored.
     pub incarnation: u32,
@@ -125,7 +126,7 @@ impl<M> Node<M> {
             started: false,
             crashed: false,
             paused: false,
-            partitioned: false,
+            cut: None,
             incarnation: 0,
             leadership: None,
             timer_generation: [0; 5],

@@ -108,6 +108,8 @@ pub struct NodeView {
     pub token: Option<u64>,
     /// Cut off by a partition.
     pub partitioned: bool,
+    /// Which links the partition cuts (`all`, `coordinator`, `resource`), when partitioned.
+    pub cut_from: Option<super::command::Link>,
     /// Has the process started yet (`start_ms` reached)?
     pub started: bool,
     /// When the node last had a renewal confirmed, in ms (the send time of that request).

@@ -206,6 +206,8 @@ pub enum TraceEvent {
     Crashed { node: String },
     Restarted { node: String },
     Partitioned { node: String },
+    /// A partition cut only one of the node's links (`coordinator` or `resource`).
+    PartitionedFrom { node: String, from: super::command::Link },
     Healed { node: String },
     FencingSet { on: bool },
     /// The next write of `node` will be held up by `by_ms`.

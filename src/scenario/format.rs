@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
-    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
+    ClockConfig, Command, Config, Link, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
     NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, TokenCheck, TokenScope, WireToken,
     WorkConfig, RATE_ONE_PPM,
 };
@@ -124,6 +124,14 @@ enum ExpiryFile {
     #[default]
     Coordinator,
     Observer,
+}
+
+#[derive(Deserialize, Clone, Copy)]
+#[serde(rename_all = "snake_case")]
+enum LinkFile {
+    All,
+    Coordinator,
+    Resource,
 }
 
 #[derive(Deserialize, Default, Clone, Copy)]
@@ -276,6 +284,8 @@ struct EventFile {
     rate: Option<f64>,
     /// The lock that issued a raw write's token.
     lock: Option<String>,
+    /// Which link a partition cuts.
+    from: Option<LinkFile>,
     on: Option<bool>,
     /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
     #[serde(default, deserialize_with = "present")]
@@ -423,7 +433,8 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 /// takes.
 fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
     let at = |field: &str| format!("events[{i}].{field}");
-    let given: [(&str, bool); 12] = [
+    let given: [(&str, bool); 13] = [
+        ("from", e.from.is_some()),
         ("node", e.node.is_some()),
         ("target", e.target.is_some()),
         ("rate", e.rate.is_some()),
@@ -442,7 +453,7 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         Action::Resume => ("resume", &["node"], &[]),
         Action::Crash => ("crash", &["node"], &[]),
         Action::Restart => ("restart", &["node"], &[]),
-        Action::Partition => ("partition", &["node"], &[]),
+        Action::Partition => ("partition", &["node"], &["from"]),
         Action::Heal => ("heal", &["node"], &[]),
         Action::RevokeLease => ("revoke_lease", &[], &[]),
         Action::SetFencing => ("set_fencing", &["on"], &[]),
@@ -476,7 +487,14 @@ fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
         Action::Resume => Command::Resume { node: node() },
         Action::Crash => Command::Crash { node: node() },
         Action::Restart => Command::Restart { node: node() },
-        Action::Partition => Command::Partition { node: node() },
+        Action::Partition => Command::Partition {
+            node: node(),
+            from: match e.from {
+                None | Some(LinkFile::All) => Link::All,
+                Some(LinkFile::Coordinator) => Link::Coordinator,
+                Some(LinkFile::Resource) => Link::Resource,
+            },
+        },
         Action::Heal => Command::Heal { node: node() },
         Action::RevokeLease => Command::RevokeLease,
         Action::SetFencing => Command::SetFencing { on: e.on.unwrap_or(true) },

@@ -549,7 +549,7 @@ mod tests {
         let mut s = sim("harbor-zombie");
         let mut m = HarborMemory::default();
         s.advance_to(2_000);
-        s.apply(Command::Partition { node: "lin".into() }).expect("valid");
+        s.apply(Command::Partition { node: "lin".into(), from: crate::engine::Link::All }).expect("valid");
         s.apply(Command::Crash { node: "chen".into() }).expect("valid");
         let h = look(&s, &mut m);
         assert_eq!(bearer(&h, "chen").posture, Posture::Gone);

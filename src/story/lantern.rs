@@ -712,7 +712,7 @@ mod tests {
         let mut s = sim("harbor-zombie");
         let mut m = LanternMemory::default();
         s.advance_to(2_000);
-        s.apply(Command::Partition { node: "lin".into() }).expect("valid");
+        s.apply(Command::Partition { node: "lin".into(), from: crate::engine::Link::All }).expect("valid");
         s.apply(Command::Crash { node: "chen".into() }).expect("valid");
         let l = look(&s, &mut m);
         assert_eq!(borrower(&l, "chen").state(), "hurt");

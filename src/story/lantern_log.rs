@@ -222,6 +222,14 @@ impl Line {
                 "粮仓听从了给另一盏灯剪的 {token} 号灯芯！",
             ],
             Store => ["the town's water clock", "镇上的漏刻"],
+            PartitionedFromCoordinator => [
+                "{name} cannot get back to the tablet, yet still walks the lanes to the granary with the lantern.",
+                "{name}回不到木牌那里去，却仍提着灯在巷子里往粮仓走。",
+            ],
+            PartitionedFromResource => [
+                "{name} can still reach the tablet, but loses the way to the granary.",
+                "{name}还能走到木牌那里，却找不到去粮仓的路。",
+            ],
         };
         lang.pick(pair)
     }

@@ -109,11 +109,13 @@ pub enum Line {
     ViolationForeignToken,
     /// The store, named as a clock target.
     Store,
+    PartitionedFromCoordinator,
+    PartitionedFromResource,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 60] = [
+    pub const ALL: [Line; 62] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -174,6 +176,8 @@ impl Line {
         Line::ViolationLockDeleted,
         Line::ViolationForeignToken,
         Line::Store,
+        Line::PartitionedFromCoordinator,
+        Line::PartitionedFromResource,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -409,6 +413,14 @@ impl Line {
                 ["渔船听从了另一个岗位木牌上的编号 {token}！", "违规（foreign_token_accepted）：带有锁 {lock} 令牌 {token} 的写入 {op} 被接受。"],
             ],
             Store => [["the dockmaster", "store"], ["领班", "存储"]],
+            PartitionedFromCoordinator => [
+                ["Fog hides the dockmaster's hut from {name}: no word reaches it or comes back, but the boat can still see {name}'s flags.", "{id} is cut off from the coordinator only: its acquire, renew and release requests time out; its writes still reach the resource."],
+                ["雾挡住了{name}望向领班小屋的视线：话传不过去，也传不回来，可渔船仍看得见{name}的旗。", "{id} 只与协调者断开：它的获取、续约和释放请求都会超时；它的写入仍能到达资源。"],
+            ],
+            PartitionedFromResource => [
+                ["Fog hides the boat from {name}: its flags are lost, though the dockmaster still hears it.", "{id} is cut off from the resource only: its writes are lost; it still reaches the coordinator."],
+                ["雾挡住了{name}望向渔船的视线：它的旗语都丢了，但领班仍听得见它。", "{id} 只与资源断开：它的写入都会丢失；它仍能联系协调者。"],
+            ],
         };
         lang.pick([en, zh])
     }
@@ -714,6 +726,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::Crashed { node: id } => out("crashed", Line::Crashed, Tone::Bad, false, node(id)),
         TraceEvent::Restarted { node: id } => out("restarted", Line::Restarted, Tone::Info, false, node(id)),
         TraceEvent::Partitioned { node: id } => out("partitioned", Line::Partitioned, Tone::Warn, false, node(id)),
+        TraceEvent::PartitionedFrom { node: id, from } => {
+            let line = match from {
+                crate::engine::Link::Resource => Line::PartitionedFromResource,
+                _ => Line::PartitionedFromCoordinator,
+            };
+            out("partitioned", line, Tone::Warn, false, node(id))
+        }
         TraceEvent::Healed { node: id } => out("healed", Line::Healed, Tone::Info, false, node(id)),
         TraceEvent::FencingSet { on: true } => out("fencing-on", Line::FencingOn, Tone::Good, false, vec![]),
         TraceEvent::FencingSet { on: false } => out("fencing-off", Line::FencingOff, Tone::Bad, false, vec![]),
