@@ -366,3 +366,37 @@ fn a_lock_is_released_when_the_errand_is_done_and_free_at_once() {
     assert!(b.at_ms >= r.releases[0].at_ms && b.at_ms < r.releases[0].at_ms + s.config.lease.retry_every_ms + 100);
     assert!(b.at_ms < r.grants[0].at_ms + 9_000);
 }
+
+/// Nothing happens after the run ends: for every built-in, `run_ended` is the last entry.
+#[test]
+fn the_run_ends_last() {
+    for id in leaselab::scenario::library::ids() {
+        let sim = run(&builtin(id));
+        let last = sim.trace().last().expect("a trace");
+        assert!(
+            matches!(last.event, TraceEvent::RunEnded),
+            "{id}: {last:?} after the end"
+        );
+        assert_eq!(last.at_ms, sim.config().until_ms, "{id}");
+    }
+}
+
+/// A scenario that would write every millisecond for an hour stops at the engine's limit and
+/// says so, instead of growing without bound.
+#[test]
+fn a_runaway_scenario_stops_at_the_trace_limit() {
+    let s = parse(r#"{"format":"leaselab.scenario/1","until_ms":3600000,"work":{"every_ms":1}}"#);
+    let sim = run(&s);
+    let trace = sim.trace();
+    assert_eq!(trace.len(), leaselab::engine::MAX_TRACE_ENTRIES);
+    assert!(matches!(
+        trace[trace.len() - 2].event,
+        TraceEvent::TraceLimitReached { .. }
+    ));
+    assert!(matches!(trace[trace.len() - 1].event, TraceEvent::RunEnded));
+    assert!(sim.finished());
+    assert!(
+        trace.last().map(|e| e.at_ms).unwrap_or(0) < 3_600_000,
+        "it stopped early"
+    );
+}

@@ -53,6 +53,11 @@ use resource::Resource;
 use rng::Rng;
 use trace::TraceHasher;
 
+/// Most trace entries one run may produce (a day of the default harbor makes about 240 000). A
+/// scenario that would produce more (a write every millisecond for a day) stops at this many,
+/// with [`TraceEvent::TraceLimitReached`], rather than exhaust the page's or the runner's memory.
+pub const MAX_TRACE_ENTRIES: usize = 500_000;
+
 /// A message between the actors.
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct Message {
@@ -209,7 +214,9 @@ impl Sim {
             sim.schedule(at, Item::Start { node });
         }
         let until = sim.config.until_ms;
-        sim.schedule(until, Item::End);
+        // The end sorts after everything else at `until_ms`, also what is scheduled for that very
+        // millisecond later on: nothing happens after the run ended.
+        sim.queue.insert((until, u64::MAX), Item::End);
         Ok(sim)
     }
 
@@ -471,6 +478,21 @@ impl Sim {
     }
 
     fn record(&mut self, event: TraceEvent) {
+        if self.ended {
+            return;
+        }
+        if self.trace.len() + 2 >= MAX_TRACE_ENTRIES {
+            // A run that would outgrow any page or terminal stops here, and says so.
+            self.push(TraceEvent::TraceLimitReached { entries: self.trace.len() + 2 });
+            self.push(TraceEvent::RunEnded);
+            self.ended = true;
+            self.queue.clear();
+            return;
+        }
+        self.push(event);
+    }
+
+    fn push(&mut self, event: TraceEvent) {
         let entry = TraceEntry { seq: self.trace.len() as u64, at_ms: self.now_ms, event };
         self.hasher.add(&entry);
         self.trace.push(entry);
@@ -546,8 +568,8 @@ impl Sim {
             }
             Item::End => {
                 if !self.ended {
-                    self.ended = true;
                     self.record(TraceEvent::RunEnded);
+                    self.ended = true;
                 }
             }
         }

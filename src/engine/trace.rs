@@ -217,6 +217,9 @@ pub enum TraceEvent {
     CommandIgnored { command: String, why: IgnoredBecause },
     /// The run reached `until_ms`.
     RunEnded,
+    /// The run produced [`super::MAX_TRACE_ENTRIES`] entries and stopped early, at this
+    /// entry's time (a `run_ended` follows).
+    TraceLimitReached { entries: usize },
 }
 
 /// 64-bit FNV-1a over the canonical JSON of each trace entry.

@@ -26,6 +26,8 @@ pub const LANTERN_CAST: [[&str; 2]; 8] = [
 pub struct Cast {
     /// `(id, [en, zh])` in node order.
     names: Vec<(String, [String; 2])>,
+    /// `(id, holderIdentity)` in node order.
+    identities: Vec<(String, String)>,
     renew_deadline_ms: u64,
     fable: Fable,
 }
@@ -50,7 +52,8 @@ impl Cast {
                 (node.id.clone(), pair)
             })
             .collect();
-        Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable: Fable::Harbor }
+        let identities = identities(scenario);
+        Self { names, identities, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable: Fable::Harbor }
     }
 
     /// The cast that tells `scenario` as `fable`: the harbor's is [`Cast::new`]; the lantern's
@@ -72,7 +75,8 @@ impl Cast {
                         (node.id.clone(), pair)
                     })
                     .collect();
-                Self { names, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable }
+                let identities = identities(scenario);
+                Self { names, identities, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable }
             }
         }
     }
@@ -87,6 +91,12 @@ impl Cast {
         self.renew_deadline_ms
     }
 
+    /// The `holderIdentity` node `id` claims (its id unless the scenario gives another); an unknown
+    /// id is returned as it is.
+    pub fn identity(&self, id: &str) -> String {
+        self.identities.iter().find(|(i, _)| i == id).map_or_else(|| id.to_owned(), |(_, identity)| identity.clone())
+    }
+
     /// The name of node `id` in `lang`; an unknown id is shown as it is.
     pub fn name(&self, id: &str, lang: Lang) -> String {
         self.names
@@ -98,6 +108,10 @@ impl Cast {
             })
             .unwrap_or_else(|| id.to_owned())
     }
+}
+
+fn identities(scenario: &Scenario) -> Vec<(String, String)> {
+    scenario.config.nodes.iter().map(|n| (n.id.clone(), n.identity.clone())).collect()
 }
 
 fn capitalise(id: &str) -> String {

@@ -226,6 +226,7 @@ impl Line {
                 "{name} cannot get back to the tablet, yet still walks the lanes to the granary with the lantern.",
                 "{name}回不到木牌那里去，却仍提着灯在巷子里往粮仓走。",
             ],
+            TraceLimitReached => ["The night's tale has grown too long to tell: it stops here.", "这一夜的故事太长，讲不完了：就停在这里。"],
             PartitionedFromResource => [
                 "{name} can still reach the tablet, but loses the way to the granary.",
                 "{name}还能走到木牌那里，却找不到去粮仓的路。",

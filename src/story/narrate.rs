@@ -111,11 +111,12 @@ pub enum Line {
     Store,
     PartitionedFromCoordinator,
     PartitionedFromResource,
+    TraceLimitReached,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 62] = [
+    pub const ALL: [Line; 63] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -178,6 +179,7 @@ impl Line {
         Line::Store,
         Line::PartitionedFromCoordinator,
         Line::PartitionedFromResource,
+        Line::TraceLimitReached,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -194,8 +196,8 @@ impl Line {
                 ["一条消息消失在雾里。", "消息 #{msg}（{what}）被丢弃：它的节点已断开或已崩溃。"],
             ],
             LeaseGranted => [
-                ["The dockmaster writes {name} on the plaque and the number climbs to {token}. The hourglass is turned.", "Acquire (compare-and-swap) succeeded: holderIdentity = {id}, fencing token {token}, leaseTransitions = {transitions}, expires at {expires} s."],
-                ["领班把{name}的名字写上木牌，编号升到 {token}，沙漏翻转。", "获取（compare-and-swap）成功：holderIdentity = {id}，fencing token {token}，leaseTransitions = {transitions}，{expires} 秒到期。"],
+                ["The dockmaster writes {name} on the plaque and the number climbs to {token}. The hourglass is turned.", "Acquire (compare-and-swap) succeeded for {id}: holderIdentity = {identity}, fencing token {token}, leaseTransitions = {transitions}, expires at {expires} s."],
+                ["领班把{name}的名字写上木牌，编号升到 {token}，沙漏翻转。", "{id} 获取（compare-and-swap）成功：holderIdentity = {identity}，fencing token {token}，leaseTransitions = {transitions}，{expires} 秒到期。"],
             ],
             LeaseReacquired => [
                 ["{name} asks again while still on the plaque: the number stays {token} and the hourglass is turned again.", "{id} re-acquired its own live lease: same term, token {token}; renewTime moved, expires at {expires} s."],
@@ -417,6 +419,10 @@ impl Line {
                 ["Fog hides the dockmaster's hut from {name}: no word reaches it or comes back, but the boat can still see {name}'s flags.", "{id} is cut off from the coordinator only: its acquire, renew and release requests time out; its writes still reach the resource."],
                 ["雾挡住了{name}望向领班小屋的视线：话传不过去，也传不回来，可渔船仍看得见{name}的旗。", "{id} 只与协调者断开：它的获取、续约和释放请求都会超时；它的写入仍能到达资源。"],
             ],
+            TraceLimitReached => [
+                ["The story has grown too long to tell: it stops here.", "The run stopped early after {entries} trace entries (the engine's limit)."],
+                ["故事太长，讲不完了：就停在这里。", "运行在 {entries} 条轨迹记录后提前停止（引擎的上限）。"],
+            ],
             PartitionedFromResource => [
                 ["Fog hides the boat from {name}: its flags are lost, though the dockmaster still hears it.", "{id} is cut off from the resource only: its writes are lost; it still reaches the coordinator."],
                 ["雾挡住了{name}望向渔船的视线：它的旗语都丢了，但领班仍听得见它。", "{id} 只与资源断开：它的写入都会丢失；它仍能联系协调者。"],
@@ -494,7 +500,15 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::LeaseGranted,
             Tone::Good,
             false,
-            with(node(id), &[("token", token.to_string()), ("transitions", lease_transitions.to_string()), ("expires", secs(*expires_ms))]),
+            with(
+                node(id),
+                &[
+                    ("identity", cast.identity(id)),
+                    ("token", token.to_string()),
+                    ("transitions", lease_transitions.to_string()),
+                    ("expires", secs(*expires_ms)),
+                ],
+            ),
         ),
         TraceEvent::LeaseReacquired { node: id, token, expires_ms } => out(
             "lease-reacquired",
@@ -754,6 +768,9 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 IgnoredBecause::UnknownNode => "unknown_node",
             };
             out("command-ignored", Line::CommandIgnored, Tone::Info, true, vec![("why", why.to_owned()), ("command", command.clone())])
+        }
+        TraceEvent::TraceLimitReached { entries } => {
+            out("trace-limit", Line::TraceLimitReached, Tone::Warn, false, vec![("entries", entries.to_string())])
         }
         TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
     };

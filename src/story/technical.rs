@@ -227,7 +227,8 @@ fn output(text: String) -> TermLine {
     TermLine { kind: TermKind::Output, text }
 }
 
-/// The lease of `snap` as `view` shows it; `name` names the lock (see [`lock_name`]).
+/// The lease of `snap` as `view` shows it; `name` names the lock (the scenario's `lock.name`;
+/// see [`lock_name`]).
 pub fn technical_view(view: View, snap: &Snapshot, name: &str, lang: Lang) -> TechView {
     let name = lock_name(name);
     let (lines, notes) = match view {

@@ -22,7 +22,7 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
     let shown = move |f: fn(&TechView) -> String| {
         let lang = app.lang.get();
         let view = app.tech_view.get();
-        app.scenario.with(|s| app.snapshot.with(|snap| f(&technical_view(view, snap, &s.id, lang))))
+        app.snapshot.with(|snap| f(&technical_view(view, snap, &snap.lease.lock_name, lang)))
     };
     // One text node for the whole transcript: a line per command or answer, as a terminal shows it.
     let transcript = Memo::new(move |_| {

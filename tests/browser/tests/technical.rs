@@ -183,7 +183,7 @@ async fn the_view_comes_from_the_address() -> Result<()> {
         b.open("?scenario=harbor-zombie&view=redis").await?;
         let picker = b.wait_exists("technical-view-picker", SECS(30)).await?;
         ensure!(picker.value.as_deref() == Some("redis"), "picker: {:?}", picker.value);
-        ensure!(b.text_of("technical-view").await?.contains("GET lock:harbor-zombie"), "the Redis transcript");
+        ensure!(b.text_of("technical-view").await?.contains("GET lock:leader"), "the Redis transcript");
         ensure!(b.count("[data-testid=\"url-warning\"]").await? == 0, "a valid view is no issue");
 
         b.open("?scenario=harbor-zombie&view=zookeeper").await?;
