@@ -125,8 +125,12 @@ impl Command {
                 Err(("by_ms", "must be between -86400000 and 86400000 (24 h), and not 0".into()))
             }
             Command::ClockRate { rate_ppm, .. } => super::clock::check_rate(*rate_ppm).map_err(|m| ("rate", m)),
-            Command::RawWrite { lock: Some(lock), .. } if lock.is_empty() || lock.len() > 32 => {
-                Err(("lock", "must be 1 to 32 characters".into()))
+            Command::RawWrite { lock: Some(lock), .. }
+                if lock.is_empty()
+                    || lock.len() > 32
+                    || !lock.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) =>
+            {
+                Err(("lock", "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.', '/' (as lock.name)".into()))
             }
             Command::RawWrite { value, op_id, .. } => {
                 if value.len() > 200 {

@@ -418,14 +418,13 @@ impl Config {
             }
             if let Some(node) = ev.command.node() {
                 if !self.nodes.iter().any(|n| n.id == node) {
-                    let field = match ev.command {
-                        super::Command::ClockJump { .. } | super::Command::ClockRate { .. } => "target",
-                        _ => "node",
+                    let (field, hint) = match ev.command {
+                        super::Command::ClockJump { .. } | super::Command::ClockRate { .. } => {
+                            ("target", " (a clock target is a node id or \"store\")")
+                        }
+                        _ => ("node", ""),
                     };
-                    return Err(err(
-                        format!("events[{i}].{field}"),
-                        format!("unknown node \"{node}\" (a clock target is a node id or \"store\")"),
-                    ));
+                    return Err(err(format!("events[{i}].{field}"), format!("unknown node \"{node}\"{hint}")));
                 }
             }
             ev.command.check().map_err(|(field, message)| err(format!("events[{i}].{field}"), message))?;

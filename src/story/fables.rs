@@ -57,6 +57,7 @@ fn lantern_word(ui: Ui) -> Option<Ui> {
         RowSameNumber => LanternRowSameWick,
         RowFlagsJudged => LanternRowErrands,
         RowStoreClock => LanternRowStoreClock,
+        ViolationsHint => LanternViolationsHint,
         RowWhoJudges => LanternRowWhoJudges,
         LogTitle => LanternLogTitle,
         CaptionEmpty => LanternCaptionEmpty,

@@ -25,8 +25,10 @@ pub struct Found {
 /// flag-bearer) and the fenced resource (the flag-verifier and the boat).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Highlight {
-    /// The node whose write it was; `None` for a write from outside.
+    /// The node whose write (or release) it was; `None` for a write from outside.
     pub node: Option<String>,
+    /// Another node it harmed: the holder whose lock a release deleted.
+    pub harmed: Option<String>,
     /// The resource took part (every violation so far is something the resource accepted).
     pub resource: bool,
 }
@@ -34,7 +36,7 @@ pub struct Highlight {
 impl Highlight {
     /// Whether node `id` is lit up.
     pub fn lights_node(&self, id: &str) -> bool {
-        self.node.as_deref() == Some(id)
+        self.node.as_deref() == Some(id) || self.harmed.as_deref() == Some(id)
     }
 }
 
@@ -68,7 +70,11 @@ pub fn writer(v: &Violation) -> Option<&str> {
 /// releaser only (the resource accepted nothing).
 pub fn highlight(v: &Violation) -> Highlight {
     let resource = !matches!(v, Violation::LockDeletedByNonOwner { .. });
-    Highlight { node: writer(v).map(str::to_owned), resource }
+    let harmed = match v {
+        Violation::LockDeletedByNonOwner { holder, .. } => Some(holder.clone()),
+        _ => None,
+    };
+    Highlight { node: writer(v).map(str::to_owned), harmed, resource }
 }
 
 /// Milliseconds as seconds with one decimal, rounded (as the log's time column shows them).
@@ -212,7 +218,9 @@ mod tests {
         let h = highlight(&stale(true));
         assert!(h.lights_node("chen") && !h.lights_node("lin") && h.resource);
         let outside = highlight(&Violation::DuplicateSideEffect { op_id: "w".into(), from: None });
-        assert_eq!(outside, Highlight { node: None, resource: true });
+        assert_eq!(outside, Highlight { node: None, harmed: None, resource: true });
+        let deleted = highlight(&Violation::LockDeletedByNonOwner { node: "a".into(), holder: "b".into(), holder_token: 2 });
+        assert!(deleted.lights_node("a") && deleted.lights_node("b") && !deleted.lights_node("c") && !deleted.resource);
     }
 
     #[test]

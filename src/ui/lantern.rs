@@ -19,6 +19,7 @@ use crate::story::harbor::Verdict;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{Borrower, Clasp, Errand, Face, Fall, Granary, Keeper, Posture, Tablet, Way, Wick, WickState};
 use crate::story::{fill, Cast, Lang};
+use crate::story::violations::Highlight;
 
 use super::scene::{bezier, coat_colour, fit, fit_font, outcome_name};
 use super::state::AppState;
@@ -140,10 +141,7 @@ fn part_html(app: AppState, part: Part) -> impl Fn() -> String + Copy + Send + S
                 Part::Clasp => clasp_svg(&l.clasp, cast, lang),
                 Part::Wick => wick_svg(&l.wick, l.tablet.renewals, lang),
                 Part::Granary => granary_svg(&l.keeper, &l.granary, cast, lang),
-                Part::Borrowers => app.highlight.with(|h| {
-                    let lit = h.as_ref().and_then(|h| h.node.as_deref());
-                    borrowers_svg(&l.borrowers, lit, cast, lang)
-                }),
+                Part::Borrowers => app.highlight.with(|h| borrowers_svg(&l.borrowers, h.as_ref(), cast, lang)),
                 Part::Errands => {
                     let ids: Vec<String> = l.borrowers.iter().map(|b| b.id.clone()).collect();
                     errands_svg(&l.errands, &ids, lang)
@@ -390,12 +388,12 @@ fn ditch_svg(out: &mut String, fall: Option<&Fall>, cast: &Cast, lang: Lang) {
 }
 
 /// Every borrower on their spot along the lane.
-/// The borrowers; `lit` names the one a violation under the pointer involves.
-fn borrowers_svg(borrowers: &[Borrower], lit: Option<&str>, cast: &Cast, lang: Lang) -> String {
+/// The borrowers; `lit` is what the violation under the pointer involves.
+fn borrowers_svg(borrowers: &[Borrower], lit: Option<&Highlight>, cast: &Cast, lang: Lang) -> String {
     let mut out = String::new();
     let count = borrowers.len();
     for (index, b) in borrowers.iter().enumerate() {
-        let highlight = if lit == Some(b.id.as_str()) { r#" data-highlight="true""# } else { "" };
+        let highlight = if lit.is_some_and(|h| h.lights_node(&b.id)) { r#" data-highlight="true""# } else { "" };
         let _ = write!(
             out,
             r#"<g class="borrower"{highlight} data-testid="borrower-{id}" data-state="{}" data-role="{}" data-lost="{}" data-lantern="{}" data-too-late="{}" transform="translate({},{})">"#,

@@ -43,13 +43,21 @@ pub struct Start {
     pub issues: Vec<UrlIssue>,
 }
 
-/// A bad value as it may be shown back: at most [`ECHO_CHARS`] characters, no control characters.
+/// A bad value as it may be shown back: at most [`ECHO_CHARS`] characters, no control characters
+/// and no direction controls.
 fn echo(value: &str) -> String {
-    let mut out: String = value.chars().filter(|c| !c.is_control()).take(ECHO_CHARS).collect();
-    if value.chars().filter(|c| !c.is_control()).count() > ECHO_CHARS {
+    let shown = |c: &char| !c.is_control() && !is_bidi_control(*c);
+    let mut out: String = value.chars().filter(shown).take(ECHO_CHARS).collect();
+    if value.chars().filter(shown).count() > ECHO_CHARS {
         out.push('…');
     }
     out
+}
+
+/// Unicode's invisible direction controls (embeddings, overrides, isolates, marks): echoed, they
+/// would reverse the page's own words around them.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
 }
 
 /// Reads the current page's query string.

@@ -83,7 +83,8 @@ async fn a_fast_clock_and_an_observers_wait_are_shown_on_the_card() -> Result<()
 }
 
 /// abelaska/jedis-lock#2 told as the lantern: the plain DEL's violation lights up the borrower
-/// who released (A-Xiu) and not the granary, which accepted nothing wrong.
+/// who released (A-Xiu) and the one whose lock it deleted (Smith Wang), not the granary, which
+/// accepted nothing wrong. A hostile URL's direction controls are not echoed.
 #[tokio::test]
 async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
     with_browser("lantern-deleted-lock", SECS(120), async |b| {
@@ -101,10 +102,21 @@ async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
             SECS(10),
         )
         .await?;
+        b.wait_until_js(
+            "Smith Wang, whose lock was deleted, lit too",
+            "return document.querySelector('[data-testid=\"borrower-b\"]').dataset.highlight === 'true';",
+            SECS(10),
+        )
+        .await?;
         let granary_lit = b
             .eval("return document.querySelector('.lantern-scene .granary').dataset.highlight === 'true';", vec![])
             .await?;
         ensure!(granary_lit.as_bool() == Some(false), "the granary accepted nothing wrong");
+        // U+202E (right-to-left override) in a bad value must not reverse the page's own words.
+        b.open("?scenario=x%E2%80%AEemoh-robrah%E2%80%AC&lang=en").await?;
+        let warning = b.text_of("url-warning").await?;
+        ensure!(!warning.contains('\u{202e}') && !warning.contains('\u{202c}'), "direction controls echoed: {warning:?}");
+        ensure!(warning.contains("xemoh-robrah"), "the value is still shown: {warning}");
         b.assert_no_console_errors().await
     })
     .await
