@@ -412,7 +412,7 @@ ui_table! {
     KeeperAway => ["no keeper", "看仓人不在"],
     KeeperLetsAll => ["every lantern let through", "什么灯都放行"],
     LetThrough => ["passed", "放行"],
-    TurnedBack => ["REFUSED", "拦回"],
+    TurnedBack => ["refused", "拦回"],
     Granary => ["granary", "仓房"],
     Ditch => ["irrigation ditch", "水渠"],
     GranaryIdle => ["no errand done yet", "还没办过事"],

@@ -359,12 +359,13 @@ fn verdict_tag(out: &mut String, v: &Verdict, age: usize, cast: &Cast, lang: Lan
         outcome_name(v.outcome),
         f(x)
     );
-    if matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid) {
+    if matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock) {
         out.push_str(r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#);
     }
     let attrs = format!(r#"class="flag-number" text-anchor="middle" font-size="{}""#, f(fit_font(&v.token, 40.0, 22.0, 9.0)));
     text(out, 24.0, 33.0, &attrs, &v.token);
-    text(out, 24.0, 62.0, r#"class="verdict-word" text-anchor="middle""#, &fit(word.text(lang), 58.0, 12.0));
+    // Fit each word to less than the gap between tags, so neighbours never run together.
+    text(out, 24.0, 62.0, r#"class="verdict-word" text-anchor="middle""#, &fit(word.text(lang), 54.0, 12.0));
     text(out, 24.0, 78.0, r#"class="verdict-who" text-anchor="middle""#, &fit(&who, 58.0, 12.0));
     out.push_str("</g>");
 }

@@ -197,9 +197,14 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
     if issues.is_empty() {
         return None;
     }
+    // What the page fell back to when it opened: the warning keeps saying so after the learner
+    // picks another scenario.
+    let (start_title, start_id, start_fable) =
+        app.scenario.with_untracked(|s| (s.title.clone(), s.id.clone(), s.fable));
+    let start = StoredValue::new((start_title, start_id));
     let default_title = move || {
         let lang = app.lang.get();
-        app.scenario.with_untracked(|s| localized(s.title.as_ref(), lang, &s.id))
+        start.with_value(|(title, id)| localized(title.as_ref(), lang, id))
     };
     let items = issues
         .into_iter()
@@ -223,8 +228,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
                     UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
                     UrlIssue::BadFable { value } => {
-                        let own = app.scenario.with_untracked(|s| s.fable);
-                        fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(own, lang))])
+                        fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }
                 }
             };
