@@ -29,6 +29,7 @@ pub mod oracle;
 pub mod resource;
 pub mod rng;
 pub mod snapshot;
+pub mod timeline;
 pub mod token;
 pub mod trace;
 

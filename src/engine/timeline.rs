@@ -1,0 +1,134 @@
+//! Time travel: seek anywhere in a run and fork it by intervening in the past.
+//!
+//! A [`Timeline`] holds a run's configuration and the live interventions, and keeps
+//! checkpoints (clones of the [`Sim`]) on a fixed grid of virtual time, built lazily as far as
+//! anyone has looked. Seeking to `t` clones the last checkpoint at or before `t` and plays the
+//! rest, so a seek costs one clone plus at most one grid interval of simulation, never a replay
+//! from zero. Intervening at `t` forks the run: interventions after `t` and checkpoints after `t`
+//! are discarded, and the new future is computed from the new intervention.
+//!
+//! Exactness: a checkpoint at `T` is the state after every intervention before `T` and every
+//! event at or before `T`, and before any intervention at exactly `T`. Playing on from it applies
+//! the remaining interventions exactly as [`Sim::replay`] does (advance to the intervention's
+//! time, then apply), and advancing in two steps processes the same events in the same order as
+//! advancing in one (the queue is ordered by time, then insertion). So a seek gives the state
+//! [`Sim::replay`] gives, bit for bit: same trace, same `trace_hash` (tested).
+
+use super::{Command, Config, ConfigError, ScheduledCommand, Sim};
+
+/// Most checkpoints kept; the grid widens for long runs so memory stays bounded.
+pub const MAX_CHECKPOINTS: u64 = 64;
+
+/// Finest checkpoint grid, in ms of virtual time.
+pub const MIN_CHECKPOINT_EVERY_MS: u64 = 5_000;
+
+/// A run that can be sought and forked.
+#[derive(Clone, Debug)]
+pub struct Timeline {
+    config: Config,
+    /// Live interventions in the order they apply (non-decreasing `at_ms`).
+    interventions: Vec<ScheduledCommand>,
+    /// Checkpoint grid, in ms.
+    every_ms: u64,
+    /// `checkpoints[k]` is the state at `k * every_ms` (see the module docs).
+    checkpoints: Vec<Sim>,
+}
+
+impl Timeline {
+    /// A timeline of `config` with no live interventions. The checkpoint grid is the finer of
+    /// [`MIN_CHECKPOINT_EVERY_MS`] and `until_ms / MAX_CHECKPOINTS` (rounded up).
+    ///
+    /// # Errors
+    /// The configuration's [`ConfigError`].
+    pub fn new(config: Config) -> Result<Self, ConfigError> {
+        let start = Sim::new(config.clone())?;
+        let every_ms = config.until_ms.div_ceil(MAX_CHECKPOINTS).max(MIN_CHECKPOINT_EVERY_MS);
+        Ok(Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![start] })
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    /// The live interventions, in the order they apply.
+    pub fn interventions(&self) -> &[ScheduledCommand] {
+        &self.interventions
+    }
+
+    /// The checkpoint grid, in ms.
+    pub fn every_ms(&self) -> u64 {
+        self.every_ms
+    }
+
+    /// How many checkpoints exist so far.
+    pub fn checkpoints(&self) -> usize {
+        self.checkpoints.len()
+    }
+
+    /// The run at `t_ms` (capped at `until_ms`): every event at or before it processed, every
+    /// intervention at or before it applied.
+    pub fn seek(&mut self, t_ms: u64) -> Sim {
+        let t = t_ms.min(self.config.until_ms);
+        let k = usize::try_from(t / self.every_ms).unwrap_or(usize::MAX);
+        self.build_checkpoints_to(k);
+        let k = k.min(self.checkpoints.len() - 1);
+        let from = self.checkpoint_ms(k);
+        let mut sim = self.checkpoints[k].clone();
+        self.play(&mut sim, from, t, true);
+        sim
+    }
+
+    /// Fork at `at_ms`: discard the interventions after it (and the checkpoints that saw them),
+    /// apply `command` after those at or before `at_ms`, and return the run at `at_ms`.
+    ///
+    /// # Errors
+    /// A command that names an unknown node or has bad arguments; the timeline is unchanged.
+    pub fn intervene(&mut self, at_ms: u64, command: Command) -> Result<Sim, ConfigError> {
+        let at = at_ms.min(self.config.until_ms);
+        let mut sim = self.seek(at);
+        sim.apply(command.clone())?;
+        self.interventions.retain(|i| i.at_ms <= at);
+        self.interventions.push(ScheduledCommand { at_ms: at, command });
+        // Checkpoint k holds interventions before k × every, so the one at `at` itself stays.
+        let keep = usize::try_from(at / self.every_ms).unwrap_or(usize::MAX).saturating_add(1);
+        self.checkpoints.truncate(keep.max(1));
+        Ok(sim)
+    }
+
+    fn checkpoint_ms(&self, k: usize) -> u64 {
+        (k as u64).saturating_mul(self.every_ms)
+    }
+
+    /// Extend the checkpoints up to index `k` (never past `until_ms`).
+    fn build_checkpoints_to(&mut self, k: usize) {
+        while self.checkpoints.len() <= k {
+            let last = self.checkpoints.len() - 1;
+            let from = self.checkpoint_ms(last);
+            let to = self.checkpoint_ms(last + 1);
+            if from >= self.config.until_ms {
+                break;
+            }
+            let mut sim = self.checkpoints[last].clone();
+            self.play(&mut sim, from, to, false);
+            self.checkpoints.push(sim);
+        }
+    }
+
+    /// Play `sim` (which is at `from_ms`, before any intervention at exactly `from_ms`) to
+    /// `to_ms`: interventions at or after `from_ms` and before `to_ms` (or at it, when
+    /// `through` is set) are applied at their times, as [`Sim::replay`] does.
+    fn play(&self, sim: &mut Sim, from_ms: u64, to_ms: u64, through: bool) {
+        for i in &self.interventions {
+            let due = if through { i.at_ms <= to_ms } else { i.at_ms < to_ms };
+            if i.at_ms < from_ms || !due {
+                continue;
+            }
+            sim.advance_to(i.at_ms);
+            // Checked when it was first applied; a failure here cannot happen and would only
+            // skip the command.
+            let _ = sim.apply(i.command.clone());
+        }
+        sim.advance_to(to_ms);
+    }
+}

@@ -1,0 +1,80 @@
+//! Time travel (issue 4's engine part): a seek from checkpoints gives exactly the state a replay
+//! from zero gives, and an intervention in the past forks the run.
+
+mod common;
+
+use common::*;
+use leaselab::engine::timeline::Timeline;
+use leaselab::engine::{Command, ScheduledCommand, Sim, TraceEvent};
+
+fn replay_to(config: &leaselab::engine::Config, interventions: &[ScheduledCommand], t: u64) -> Sim {
+    let upto: Vec<ScheduledCommand> = interventions.iter().filter(|i| i.at_ms <= t).cloned().collect();
+    let mut sim = Sim::replay(config.clone(), &upto).expect("valid");
+    sim.advance_to(t);
+    sim
+}
+
+/// Seeks in any order, to grid points, between them and past the end, match a replay from zero
+/// bit for bit (trace and hash), with interventions on and off the grid.
+#[test]
+fn a_seek_is_a_replay_bit_for_bit() {
+    let mut config = builtin("harbor-zombie").config;
+    config.until_ms = 300_000;
+    let mut timeline = Timeline::new(config.clone()).expect("valid");
+    let every = timeline.every_ms();
+    let plan = [
+        (3_000, Command::Pause { node: "lin".into(), for_ms: Some(20_000) }),
+        (every * 2, Command::Crash { node: "chen".into() }),
+        (every * 2, Command::Restart { node: "chen".into() }),
+        (every * 5 + 17, Command::SetFencing { on: false }),
+    ];
+    for (at, command) in plan {
+        timeline.intervene(at, command).expect("valid");
+    }
+    let interventions = timeline.interventions().to_vec();
+    assert_eq!(interventions.len(), 4);
+    for t in [299_999, 0, every, every * 2, every * 2 + 1, 3_000, 17, every * 5 + 17, 123_456, 300_000, 999_999] {
+        let seek = timeline.seek(t);
+        let replay = replay_to(&config, &interventions, t);
+        assert_eq!(seek.now_ms(), replay.now_ms(), "t = {t}");
+        assert_eq!(seek.trace_hash(), replay.trace_hash(), "t = {t}");
+        assert_eq!(seek.trace(), replay.trace(), "t = {t}");
+    }
+    assert!(timeline.checkpoints() as u64 <= leaselab::engine::timeline::MAX_CHECKPOINTS + 1);
+}
+
+/// Seed `000`, rewritten: wake Chen long before Lin is granted 8 and his stale 7 is never sent
+/// late; the old future (with its refused 7) is discarded.
+#[test]
+fn waking_chen_earlier_forks_the_run() {
+    let scenario = builtin("harbor-zombie");
+    let mut timeline = Timeline::new(scenario.config.clone()).expect("valid");
+    let end = scenario.config.until_ms;
+    let original = timeline.seek(end);
+    let refused = |sim: &Sim| {
+        sim.trace()
+            .iter()
+            .filter(|e| matches!(&e.event, TraceEvent::WriteJudged { from: Some(f), outcome, .. } if f == "chen" && *outcome != leaselab::engine::WriteOutcome::Accepted))
+            .count()
+    };
+    assert!(refused(&original) >= 1, "the fable: Chen's stale flag is voided");
+    // Find when Chen fell asleep, and wake him one second later.
+    let asleep = original
+        .trace()
+        .iter()
+        .find(|e| matches!(&e.event, TraceEvent::Paused { node } if node == "chen"))
+        .expect("Chen falls asleep")
+        .at_ms;
+    timeline.intervene(asleep + 1_000, Command::Resume { node: "chen".into() }).expect("valid");
+    let forked = timeline.seek(end);
+    assert_ne!(forked.trace_hash(), original.trace_hash(), "the future changed");
+    assert_eq!(refused(&forked), 0, "awake in time, Chen renews and nothing of his is refused");
+    // The prefix before the fork is the same.
+    let prefix = original.trace().iter().take_while(|e| e.at_ms <= asleep).count();
+    assert_eq!(&forked.trace()[..prefix], &original.trace()[..prefix]);
+    // Intervening earlier still discards the later intervention.
+    timeline.intervene(asleep / 2, Command::SetFencing { on: false }).expect("valid");
+    assert_eq!(timeline.interventions().len(), 1);
+    assert!(timeline.intervene(10, Command::Crash { node: "ghost".into() }).is_err());
+    assert_eq!(timeline.interventions().len(), 1, "a refused command changes nothing");
+}
