@@ -78,3 +78,22 @@ fn waking_chen_earlier_forks_the_run() {
     assert!(timeline.intervene(10, Command::Crash { node: "ghost".into() }).is_err());
     assert_eq!(timeline.interventions().len(), 1, "a refused command changes nothing");
 }
+
+/// Playing forward after a seek back replays the interventions still ahead, exactly as the run
+/// did the first time.
+#[test]
+fn playing_on_after_a_seek_back_replays_the_future() {
+    let scenario = builtin("harbor-zombie");
+    let mut timeline = Timeline::new(scenario.config.clone()).expect("valid");
+    timeline.intervene(20_000, Command::Partition { node: "lin".into(), from: leaselab::engine::Link::All }).expect("valid");
+    timeline.intervene(50_000, Command::SetFencing { on: false }).expect("valid");
+    let end = scenario.config.until_ms;
+    let straight = timeline.seek(end);
+    let mut sim = timeline.seek(10_000);
+    for t in [15_000, 20_000, 20_001, 49_999, 50_000, 70_000, end] {
+        timeline.advance(&mut sim, t);
+    }
+    assert_eq!(sim.trace_hash(), straight.trace_hash());
+    assert_eq!(timeline.next_intervention_ms(20_000), Some(50_000));
+    assert_eq!(timeline.next_intervention_ms(50_000), None);
+}

@@ -96,6 +96,25 @@ impl Timeline {
         Ok(sim)
     }
 
+    /// Play `sim`, which has applied every intervention up to its own time, on to `to_ms`:
+    /// the interventions after its time and at or before `to_ms` apply at their times (playing
+    /// forward after a seek back replays the future that was not discarded).
+    pub fn advance(&self, sim: &mut Sim, to_ms: u64) -> usize {
+        let before = sim.trace().len();
+        let now = sim.now_ms();
+        for i in self.interventions.iter().filter(|i| i.at_ms > now && i.at_ms <= to_ms) {
+            sim.advance_to(i.at_ms);
+            let _ = sim.apply(i.command.clone());
+        }
+        sim.advance_to(to_ms);
+        sim.trace().len() - before
+    }
+
+    /// The time of the first intervention after `after_ms`, if any.
+    pub fn next_intervention_ms(&self, after_ms: u64) -> Option<u64> {
+        self.interventions.iter().map(|i| i.at_ms).find(|at| *at > after_ms)
+    }
+
     fn checkpoint_ms(&self, k: usize) -> u64 {
         (k as u64).saturating_mul(self.every_ms)
     }

@@ -292,6 +292,12 @@ ui_table! {
     StoreClockJump => ["Jump the store's clock +1 min", "把存储的时钟拨快 1 分钟"],
     StoreClockJumpHint => ["NTP steps the store's clock forward a minute: every lease whose expiry falls in that minute ends at once (valkey-io/valkey#2651)",
                            "NTP 把存储的时钟向前拨 1 分钟：到期时间落在这一分钟内的租约立即结束（valkey-io/valkey#2651）"],
+    // ----- time travel (issue 4) -----
+    StepBack => ["◀ Back", "◀ 后退"],
+    StepBackHint => ["Back to the previous engine event", "退回到上一个引擎事件"],
+    Scrub => ["Time", "时间"],
+    ScrubHint => ["Drag to any moment of the run; acting in the past starts a new future from there",
+                  "拖到运行中的任意时刻；在过去采取行动，会从那一刻起开出一个新的未来"],
     LanternMsgRelease => ["a borrower going to turn the tablet back to free (lock release)", "去把木牌翻回“空”的借灯人（释放锁）"],
     OutcomeRejectedForeign => ["refused: another lock's token", "拒绝：别的锁的令牌"],
     ViolationLockDeleted => ["At {t} s {who}'s release deleted the lock {holder} held with token {token}: a plain DEL removed a lock it did not own.",

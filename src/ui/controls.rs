@@ -45,6 +45,13 @@ pub fn Controls(app: AppState) -> impl IntoView {
         }
     };
     let on_scenario = move |ev| app.choose_scenario(&event_target_value(&ev));
+    // The scrubber: any moment of the run, back or forth (a bad value is ignored).
+    let on_scrub = move |ev| {
+        if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
+            app.seek(v);
+        }
+    };
+    let until = move || app.snapshot.with(|s| s.until_ms);
     let on_fable = move |ev| {
         if let Some(fable) = Fable::from_code(&event_target_value(&ev)) {
             app.choose_fable(fable);
@@ -94,6 +101,14 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     <span>{play_label}</span>
                 </button>
                 <button
+                    data-testid="step-back"
+                    title=tr(app, Ui::StepBackHint)
+                    disabled=move || app.snapshot.with(|s| s.now_ms == 0)
+                    on:click=move |_| app.step_back()
+                >
+                    <span>{tr(app, Ui::StepBack)}</span>
+                </button>
+                <button
                     data-testid="step"
                     title=tr(app, Ui::StepHint)
                     disabled=move || finished.get()
@@ -127,6 +142,19 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     <span class="clock-unit">{tr(app, Ui::Ms)}</span>
                 </div>
             </div>
+            <label class="group scrub">
+                <span>{tr(app, Ui::Scrub)}</span>
+                <input
+                    type="range"
+                    data-testid="scrubber"
+                    min="0"
+                    max=move || until().to_string()
+                    step="100"
+                    title=tr(app, Ui::ScrubHint)
+                    prop:value=move || now().to_string()
+                    on:input=on_scrub
+                />
+            </label>
             <div class="group world">
                 <label class="scenario">
                     <span>{tr(app, Ui::Scenario)}</span>

@@ -13,6 +13,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::engine::timeline::Timeline;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::{library, Fable, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
@@ -46,6 +47,8 @@ pub struct LogRow {
 #[derive(Clone, Copy)]
 pub struct AppState {
     sim: StoredValue<Sim>,
+    /// The run's checkpoints and live interventions: seeking, stepping back and forking.
+    timeline: StoredValue<Timeline>,
     memory: StoredValue<HarborMemory>,
     lantern_memory: StoredValue<LanternMemory>,
     /// Trace entries already turned into log rows.
@@ -93,6 +96,7 @@ impl AppState {
         playing: bool,
     ) -> Result<Self, String> {
         let mut sim = Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+        let timeline = Timeline::new(scenario.config.clone()).map_err(|e| e.to_string())?;
         // The world at 0 ms: whoever starts at once is already on the breakwater.
         sim.advance_to(0);
         let snapshot = RwSignal::new(sim.snapshot());
@@ -120,6 +124,7 @@ impl AppState {
         let cast = Memo::new(move |_| scenario.with(|s| Cast::for_fable(s, fable.get())));
         let state = Self {
             sim: StoredValue::new(sim),
+            timeline: StoredValue::new(timeline),
             memory,
             lantern_memory,
             logged: StoredValue::new(0),
@@ -210,10 +215,13 @@ impl AppState {
         self.clock.set_value(clock);
         // `as` saturates: a non-finite or huge clock cannot panic.
         let target = clock.floor() as u64;
-        let added = self.sim.try_update_value(|sim| {
-            let before = sim.now_ms();
-            let n = sim.advance_to(target);
-            (n, sim.now_ms() != before)
+        // Interventions still ahead (after a seek back) apply at their times.
+        let added = self.timeline.with_value(|timeline| {
+            self.sim.try_update_value(|sim| {
+                let before = sim.now_ms();
+                let n = timeline.advance(sim, target);
+                (n, sim.now_ms() != before)
+            })
         });
         if let Some((n, moved)) = added {
             if n > 0 || moved {
@@ -225,9 +233,20 @@ impl AppState {
     /// The step button: run the engine to its next trace entry, and move the clock there.
     pub fn step(&self) {
         self.playing.set(false);
-        let now = self.sim.try_update_value(|sim| {
-            sim.step();
-            sim.now_ms()
+        let now = self.timeline.with_value(|timeline| {
+            self.sim.try_update_value(|sim| {
+                // An intervention still ahead comes before the next event if it is due first.
+                let pending = timeline.next_intervention_ms(sim.now_ms());
+                match (pending, sim.next_event_ms()) {
+                    (Some(at), next) if next.is_none_or(|e| at < e) => {
+                        timeline.advance(sim, at);
+                    }
+                    _ => {
+                        sim.step();
+                    }
+                }
+                sim.now_ms()
+            })
         });
         if let Some(now) = now {
             self.clock.set_value(now as f64);
@@ -235,24 +254,58 @@ impl AppState {
         self.publish();
     }
 
-    /// Applies a learner's command now. A refused command changes nothing.
+    /// Applies a learner's command now. After a seek back this forks the run: the old future's
+    /// interventions are discarded and the future is computed anew. A refused command changes
+    /// nothing.
     pub fn apply(&self, command: Command) {
-        self.sim.update_value(|sim| {
-            let _ = sim.apply(command);
-        });
+        let now = self.sim.with_value(Sim::now_ms);
+        let forked = self.timeline.try_update_value(|timeline| timeline.intervene(now, command).ok());
+        if let Some(Some(sim)) = forked {
+            self.sim.set_value(sim);
+        }
         self.publish();
+    }
+
+    /// Moves the run to `t_ms` (capped at its end), backwards or forwards, paused; the log, the
+    /// pictures and the panels are rebuilt from the trace at that moment.
+    pub fn seek(&self, t_ms: u64) {
+        let Some(sim) = self.timeline.try_update_value(|timeline| timeline.seek(t_ms)) else { return };
+        self.playing.set(false);
+        self.clock.set_value(sim.now_ms() as f64);
+        // Only the newest rows are narrated again: the log keeps LOG_ROWS_KEPT of them anyway.
+        let start = sim.trace().len().saturating_sub(LOG_ROWS_KEPT * 4);
+        self.sim.set_value(sim);
+        self.memory.set_value(HarborMemory::default());
+        self.lantern_memory.set_value(LanternMemory::default());
+        self.logged.set_value(start);
+        self.run.update_value(|r| *r = r.wrapping_add(1));
+        self.log.set(Vec::new());
+        self.log_trimmed.set(start > 0);
+        self.ledger.update(Ledger::restart);
+        self.highlight.set(None);
+        self.publish();
+    }
+
+    /// The step-back button: back to the moment of the previous trace entry.
+    pub fn step_back(&self) {
+        let previous = self.sim.with_value(|sim| {
+            let now = sim.now_ms();
+            sim.trace().iter().rev().map(|e| e.at_ms).find(|t| *t < now).unwrap_or(0)
+        });
+        self.seek(previous);
     }
 
     /// Starts the current scenario again from 0 ms, paused.
     pub fn reset(&self) {
         let config = self.scenario.with_untracked(|s| s.config.clone());
-        match Sim::new(config) {
-            Ok(mut sim) => {
+        match (Sim::new(config.clone()), Timeline::new(config)) {
+            (Ok(mut sim), Ok(timeline)) => {
                 sim.advance_to(0);
                 self.sim.set_value(sim);
+                self.timeline.set_value(timeline);
             }
             // The scenario was already accepted once, so this cannot happen; keep the old run.
-            Err(_) => return,
+            _ => return,
         }
         self.playing.set(false);
         self.memory.set_value(HarborMemory::default());

@@ -1,0 +1,70 @@
+//! Time travel in the browser (issue 4, first part): scrub back to before Chen's nap ends, wake
+//! him early, and the new future differs: Lin never takes over and no flag of Chen's is voided.
+//! Scrubbing and stepping back rebuild the log and the pictures for that moment.
+
+use anyhow::{ensure, Context, Result};
+use leaselab_browser_tests::{with_browser, Browser, ElementState};
+use std::time::Duration;
+
+const SECS: fn(u64) -> Duration = Duration::from_secs;
+
+fn sim_ms(el: &ElementState) -> Option<u64> {
+    el.attr("data-ms").and_then(|ms| ms.trim().parse().ok())
+}
+
+async fn wait_at(b: &Browser, what: &str, pred: impl Fn(u64) -> bool) -> Result<()> {
+    b.wait_for("sim-time", |el| sim_ms(el).is_some_and(&pred), SECS(60)).await.with_context(|| what.to_owned())?;
+    Ok(())
+}
+
+/// Sets the scrubber to `ms` as a learner dragging it would.
+async fn scrub(b: &Browser, ms: u64) -> Result<()> {
+    b.eval(
+        &format!(
+            "const s = document.querySelector('[data-testid=\"scrubber\"]'); s.value = '{ms}'; \
+             s.dispatchEvent(new Event('input', {{ bubbles: true }}));"
+        ),
+        vec![],
+    )
+    .await?;
+    wait_at(b, "the scrubber moved the run", |t| t == ms).await
+}
+
+async fn voided_rows(b: &Browser) -> Result<usize> {
+    b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await
+}
+
+#[tokio::test]
+async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
+    with_browser("time-travel-fork", SECS(150), async |b| {
+        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        // The fable as written: Lin takes 8 and Chen's stale 7 is voided.
+        ensure!(b.text_of("plaque-token").await?.trim() == "8", "the plaque at the end: {}", b.text_of("plaque-token").await?);
+        ensure!(voided_rows(b).await? >= 1, "Chen's 7 is voided in the log");
+
+        // Back to 21 s: Chen has just fallen asleep (20 s), nothing is voided yet.
+        scrub(b, 21_000).await?;
+        ensure!(b.text_of("plaque-token").await?.trim() == "7", "at 21 s the plaque shows 7");
+        ensure!(voided_rows(b).await? == 0, "the log is that of 21 s");
+        ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() == Some("paused"), "Chen sleeps at 21 s");
+
+        // Wake him now: the future forks.
+        b.click("node-chen-pause").await?;
+        ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() == Some("leader"), "Chen is awake");
+        b.click("play-toggle").await?;
+        wait_at(b, "the forked run reached its end", |t| t >= 90_000).await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        ensure!(b.text_of("plaque-token").await?.trim() == "7", "awake in time, Chen keeps 7: {}", b.text_of("plaque-token").await?);
+        ensure!(voided_rows(b).await? == 0, "nothing of Chen's is voided in the new future");
+
+        // Step back from the end: one event earlier, still in the new future.
+        b.click("step-back").await?;
+        let t = b.element("sim-time").await?.and_then(|el| sim_ms(&el)).context("the clock")?;
+        ensure!(t < 90_000, "stepped back from the end to {t}");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
