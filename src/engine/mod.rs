@@ -327,6 +327,12 @@ impl Sim {
         Ok(())
     }
 
+    /// Whether the store judges expiry on its clock (false only under client-go's observer
+    /// expiry).
+    pub fn store_judges_expiry(&self) -> bool {
+        self.coordinator.judges_expiry
+    }
+
     /// The world now, as plain data.
     pub fn snapshot(&self) -> Snapshot {
         let now = self.now_ms;
@@ -853,7 +859,8 @@ impl Sim {
             Body::RenewRequest { incarnation, token, .. } => self.on_renew(node, incarnation, token, message.sent_ms),
             Body::Write { ref op_id, ref value, token, .. } => {
                 let id = self.nodes[node].id.clone();
-                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), message.sent_ms, None);
+                let (sent_ms, message) = (message.sent_ms, Some(message.id));
+                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), sent_ms, None, message);
             }
             _ => {}
         }
@@ -965,6 +972,7 @@ impl Sim {
         op_id: String,
         sent_ms: u64,
         lock: Option<String>,
+        message: Option<u64>,
     ) {
         let lock = lock.filter(|l| *l != self.config.lock.name);
         let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.is_some());
@@ -981,6 +989,7 @@ impl Sim {
             high_water_after: j.high_water_after,
             fencing: self.resource.fencing,
             lock,
+            message,
         });
         for violation in violations {
             self.record(TraceEvent::ViolationFound { violation });
@@ -1084,7 +1093,7 @@ impl Sim {
                 self.raw_writes += 1;
                 let op_id = op_id.clone().unwrap_or_else(|| format!("raw-{}", self.raw_writes));
                 let now = self.now_ms;
-                self.judge_write(None, token.clone(), value.clone(), op_id, now, lock.clone());
+                self.judge_write(None, token.clone(), value.clone(), op_id, now, lock.clone(), None);
             }
             (Command::ClockJump { target, by_ms }, node) => {
                 let now = self.now_ms;

@@ -198,6 +198,9 @@ pub enum TraceEvent {
         /// The lock that issued the token, when it is not the one guarding the resource.
         #[serde(skip_serializing_if = "Option::is_none")]
         lock: Option<String>,
+        /// The id of the message that carried it (`None` for a write from outside).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        message: Option<u64>,
     },
     /// The oracle found a violation.
     ViolationFound { violation: Violation },

@@ -58,6 +58,8 @@ fn lantern_word(ui: Ui) -> Option<Ui> {
         RowFlagsJudged => LanternRowErrands,
         RowStoreClock => LanternRowStoreClock,
         ViolationsHint => LanternViolationsHint,
+        DiagramStore => LanternDiagramStore,
+        DiagramResource => LanternDiagramResource,
         RowWhoJudges => LanternRowWhoJudges,
         LogTitle => LanternLogTitle,
         CaptionEmpty => LanternCaptionEmpty,

@@ -12,6 +12,7 @@
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 
 pub mod cast;
+pub mod diagram;
 pub mod fables;
 pub mod harbor;
 pub mod i18n;

@@ -16,6 +16,7 @@
 
 mod controls;
 mod crew;
+mod diagram;
 mod lantern;
 mod log;
 mod panel;
@@ -172,6 +173,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
             <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
                 <lantern::LanternScene app />
             </div>
+            <diagram::SpaceTime app />
             <log::Caption app />
             <crew::Crew app />
             <violations::Violations app />

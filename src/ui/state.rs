@@ -266,6 +266,16 @@ impl AppState {
         self.publish();
     }
 
+    /// The trace so far with what the space-time diagram needs beside it: the node ids in
+    /// order, the time now, and whether the store judges expiry.
+    pub fn with_trace<R>(&self, f: impl FnOnce(&[TraceEntry], &[String], u64, bool) -> R) -> R {
+        let ids: Vec<String> = self.scenario.with_untracked(|s| s.config.nodes.iter().map(|n| n.id.clone()).collect());
+        self.sim.with_value(|sim| {
+            let store_judges = sim.store_judges_expiry();
+            f(sim.trace(), &ids, sim.now_ms(), store_judges)
+        })
+    }
+
     /// Moves the run to `t_ms` (capped at its end), backwards or forwards, paused; the log, the
     /// pictures and the panels are rebuilt from the trace at that moment.
     pub fn seek(&self, t_ms: u64) {

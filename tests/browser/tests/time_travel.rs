@@ -68,3 +68,39 @@ async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
     })
     .await
 }
+
+/// The space-time diagram of seed `000`: over the whole run it shows the two grants (7 and 8)
+/// on the store's lane and Chen's write with 7 refused at the resource; clicking it moves the run.
+#[tokio::test]
+async fn the_diagram_shows_the_grants_and_the_refused_stale_write() -> Result<()> {
+    with_browser("space-time", SECS(120), async |b| {
+        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
+        b.wait_exists("space-time", SECS(30)).await?;
+        wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
+        b.eval(
+            "const s = document.querySelector('[data-testid=\"diagram-span\"]'); s.value = '0'; \
+             s.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        let grants = b
+            .eval("return Array.from(document.querySelectorAll('.spacetime .mark.grant text')).map(t => t.textContent);", vec![])
+            .await?;
+        ensure!(grants == serde_json::json!(["7", "8"]), "the grants on the store's lane: {grants}");
+        let refused = b.count(".spacetime [data-kind=\"write\"][data-verdict=\"refused\"][data-token=\"7\"]").await?;
+        ensure!(refused == 1, "Chen's 7 refused once: {refused}");
+        ensure!(b.count(".spacetime [data-verdict=\"violation\"]").await? == 0, "no violation with fencing on");
+        ensure!(b.attr_of("diagram-playhead", "data-ms").await?.as_deref() == Some("90000"));
+        // A click in the middle of the drawing area moves the run back to about the middle.
+        b.eval(
+            "const svg = document.querySelector('[data-testid=\"space-time\"] svg'); const r = svg.getBoundingClientRect(); \
+             svg.dispatchEvent(new MouseEvent('click', { bubbles: true, clientX: r.left + r.width * 0.55, clientY: r.top + 20 }));",
+            vec![],
+        )
+        .await?;
+        wait_at(b, "the click moved the run back", |t| (30_000..70_000).contains(&t)).await?;
+        b.assert_no_console_errors().await
+    })
+    .await
+}
