@@ -8,6 +8,7 @@
 
 mod format;
 pub mod library;
+pub mod link;
 pub mod report;
 
 use serde::Serialize;

@@ -318,6 +318,16 @@ ui_table! {
     DiagramRefused => ["refused", "被拒绝"],
     DiagramDuplicate => ["duplicate: applied once", "重复：只执行一次"],
     DiagramViolation => ["accepted: a violation", "被接受：违规"],
+    // ----- share links (issue 4) -----
+    UrlBadLink => ["The link's interventions could not be replayed ({error}); the scenario plays without them",
+                   "链接中的干预无法重放（{error}）；场景将不带这些干预播放"],
+    UrlNewerLink => ["This link was made by a newer LeaseLab (version “{value}”); the scenario plays without its interventions",
+                     "这个链接来自更新版本的 LeaseLab（版本“{value}”）；场景将不带其中的干预播放"],
+    UrlBadTime => ["t “{value}” is not a whole number of ms; starting at 0", "t“{value}”不是整数毫秒；从 0 开始"],
+    Share => ["Share link", "分享链接"],
+    ShareHint => ["A link that replays exactly this run: the scenario, your interventions, this moment, the fable, view, speed and language",
+                  "一个能精确重放此次运行的链接：场景、你的干预、此刻、寓言、视图、速度和语言"],
+    ShareLinkLabel => ["Copy this link", "复制此链接"],
     // ----- time travel (issue 4) -----
     StepBack => ["◀ Back", "◀ 后退"],
     StepBackHint => ["Back to the previous engine event", "退回到上一个引擎事件"],

@@ -136,11 +136,53 @@ pub fn Controls(app: AppState) -> impl IntoView {
                 </label>
                 <div class="clock">
                     <span class="clock-label">{tr(app, Ui::VirtualTime)}</span>
-                    <span class="clock-value" data-testid="sim-time" data-ms=move || now().to_string()>
+                    <span
+                        class="clock-value"
+                        data-testid="sim-time"
+                        data-ms=move || now().to_string()
+                        data-hash=move || app.trace_hash.get()
+                    >
                         {move || now().to_string()}
                     </span>
                     <span class="clock-unit">{tr(app, Ui::Ms)}</span>
                 </div>
+            </div>
+            <div class="group share">
+                <button
+                    data-testid="share"
+                    title=tr(app, Ui::ShareHint)
+                    on:click=move |_| {
+                        let url = app.share_link();
+                        if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
+                            // The address bar follows, so a reload replays the same run too.
+                            if let Ok(history) = window.history() {
+                                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+                            }
+                        }
+                        app.share_url.set(url);
+                    }
+                >
+                    <span>{tr(app, Ui::Share)}</span>
+                </button>
+                <Show when=move || app.share_url.with(Option::is_some)>
+                    <label class="share-link">
+                        <span>{tr(app, Ui::ShareLinkLabel)}</span>
+                        <input
+                            type="text"
+                            readonly
+                            data-testid="share-link"
+                            prop:value=move || app.share_url.get().unwrap_or_default()
+                            on:focus=move |ev| {
+                                if let Some(input) = ev
+                                    .target()
+                                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
+                                {
+                                    input.select();
+                                }
+                            }
+                        />
+                    </label>
+                </Show>
             </div>
             <label class="group scrub">
                 <span>{tr(app, Ui::Scrub)}</span>

@@ -43,10 +43,14 @@ pub fn start() {
     let start = url::read();
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
-        let issues = start.issues.clone();
+        let mut issues = start.issues.clone();
         match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
+                // A share link: its interventions at their times, then its playhead.
+                if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
+                    issues.push(UrlIssue::BadLink { error });
+                }
                 app.start_clock();
                 Either::Left(view! { <App app issues /> })
             }
@@ -229,6 +233,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     }
                     UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
                     UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
+                    UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
+                    UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
+                    UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }

@@ -83,6 +83,10 @@ pub struct AppState {
     pub ledger: RwSignal<Ledger>,
     /// What the scene lights up (a violation under the pointer or the keyboard focus).
     pub highlight: RwSignal<Option<Highlight>>,
+    /// The run's `trace_hash` so far (equal hashes: identical runs), for share links and tests.
+    pub trace_hash: RwSignal<String>,
+    /// The last share link made, shown for copying.
+    pub share_url: RwSignal<Option<String>>,
 }
 
 impl AppState {
@@ -147,6 +151,8 @@ impl AppState {
             tech_view: RwSignal::new(View::default()),
             ledger: RwSignal::new(Ledger::default()),
             highlight: RwSignal::new(None),
+            trace_hash: RwSignal::new(String::new()),
+            share_url: RwSignal::new(None),
         };
         state.publish();
         Ok(state)
@@ -176,6 +182,7 @@ impl AppState {
                         .map(|n| Arc::new(LogRow { run, entry: entry.clone(), kind: n.kind, minor: n.minor }))
                 })
                 .collect();
+            self.trace_hash.set(sim.trace_hash());
             (sim.snapshot(), sim.finished(), rows, trace.len())
         });
         self.logged.set_value(trace_len);
@@ -263,6 +270,7 @@ impl AppState {
         if let Some(Some(sim)) = forked {
             self.sim.set_value(sim);
         }
+        self.share_url.set(None);
         self.publish();
     }
 
@@ -293,7 +301,63 @@ impl AppState {
         self.log_trimmed.set(start > 0);
         self.ledger.update(Ledger::restart);
         self.highlight.set(None);
+        self.share_url.set(None);
         self.publish();
+    }
+
+    /// Replays a share link: its interventions at their times, then moves to `at_ms` (the end of
+    /// the last intervention's moment when absent). All or nothing: if one cannot be applied, the
+    /// run starts plain and the error says which.
+    ///
+    /// # Errors
+    /// The first intervention the engine refuses (an unknown node, a bad argument), by position.
+    pub fn replay_link(&self, interventions: &[crate::engine::ScheduledCommand], at_ms: Option<u64>) -> Result<(), String> {
+        if interventions.is_empty() && at_ms.is_none() {
+            return Ok(());
+        }
+        let refused = self.timeline.try_update_value(|timeline| {
+            for (n, i) in interventions.iter().enumerate() {
+                if let Err(e) = timeline.intervene(i.at_ms, i.command.clone()) {
+                    return Some(format!("item {}: {e}", n + 1));
+                }
+            }
+            None
+        });
+        if let Some(Some(error)) = refused {
+            self.reset();
+            return Err(error);
+        }
+        let last = interventions.last().map_or(0, |i| i.at_ms);
+        self.seek(at_ms.unwrap_or(last));
+        Ok(())
+    }
+
+    /// The address that replays this run exactly: scenario, the learner's interventions, the
+    /// moment, fable, view, speed and language (see `scenario::link` for the format). `None` if
+    /// the run holds an intervention a link cannot carry.
+    pub fn share_link(&self) -> Option<String> {
+        let actions = self.timeline.with_value(|t| crate::scenario::link::encode(t.interventions()))?;
+        let id = self.scenario.with_untracked(|s| s.id.clone());
+        let now = self.sim.with_value(Sim::now_ms);
+        let speed = match self.speed_log2.get_untracked() {
+            -2 => "0.25".to_owned(),
+            -1 => "0.5".to_owned(),
+            n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
+        };
+        let mut query = format!(
+            "?v={}&scenario={id}&fable={}&lang={}&view={}&speed={speed}&t={now}",
+            crate::scenario::link::LINK_VERSION,
+            self.fable.get_untracked().code(),
+            self.lang.get_untracked().code(),
+            self.tech_view.get_untracked().code(),
+        );
+        if !actions.is_empty() {
+            query.push_str("&do=");
+            query.push_str(&actions);
+        }
+        let location = web_sys::window()?.location();
+        let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
+        Some(format!("{base}{query}"))
     }
 
     /// The step-back button: back to the moment of the previous trace entry.
@@ -327,6 +391,7 @@ impl AppState {
         self.log_trimmed.set(false);
         self.ledger.update(Ledger::restart);
         self.highlight.set(None);
+        self.share_url.set(None);
         self.finished.set(false);
         self.publish();
     }

@@ -4,6 +4,7 @@
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
 
+use crate::scenario::link::{self, LINK_VERSION};
 use crate::scenario::{library, Fable, Scenario};
 use crate::story::technical::View;
 use crate::story::Lang;
@@ -27,6 +28,12 @@ pub enum UrlIssue {
     BadView { value: String },
     /// An unknown fable; the scenario's own is told.
     BadFable { value: String },
+    /// A share link's interventions could not be read or applied; the scenario plays without them.
+    BadLink { error: String },
+    /// A share link written by a newer LeaseLab (`v` above [`LINK_VERSION`]).
+    NewerLink { value: String },
+    /// `t` is not a whole number of ms.
+    BadTime { value: String },
 }
 
 /// What the page starts with.
@@ -40,6 +47,10 @@ pub struct Start {
     pub autoplay: bool,
     /// The technical view to show first.
     pub view: View,
+    /// A share link's interventions, in order.
+    pub interventions: Vec<crate::engine::ScheduledCommand>,
+    /// A share link's playhead, in ms.
+    pub at_ms: Option<u64>,
     pub issues: Vec<UrlIssue>,
 }
 
@@ -67,7 +78,31 @@ pub fn read() -> Start {
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
+    parse_link(get("v"), get("do"), get("t"), &mut start);
     start
+}
+
+/// A share link's version, interventions and playhead. A link from a newer version, or
+/// interventions that cannot be read, leave the scenario to play without them, with an issue.
+pub fn parse_link(version: Option<String>, actions: Option<String>, t: Option<String>, start: &mut Start) {
+    if let Some(raw) = version {
+        if raw.trim().parse::<u32>().map_or(true, |v| v > LINK_VERSION || v == 0) {
+            start.issues.push(UrlIssue::NewerLink { value: echo(&raw) });
+            return;
+        }
+    }
+    if let Some(raw) = t {
+        match raw.trim().parse::<u64>() {
+            Ok(ms) => start.at_ms = Some(ms),
+            Err(_) => start.issues.push(UrlIssue::BadTime { value: echo(&raw) }),
+        }
+    }
+    if let Some(raw) = actions {
+        match link::decode(&raw) {
+            Ok(list) => start.interventions = list,
+            Err(e) => start.issues.push(UrlIssue::BadLink { error: echo(&e.to_string()) }),
+        }
+    }
 }
 
 /// The technical view named by `raw` (`k8s`, `redis`, `etcd`), else the default with an issue.
@@ -153,7 +188,7 @@ pub fn parse(
         chosen
     });
 
-    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), issues }
+    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), interventions: Vec::new(), at_ms: None, issues }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.

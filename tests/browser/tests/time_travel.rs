@@ -104,3 +104,62 @@ async fn the_diagram_shows_the_grants_and_the_refused_stale_write() -> Result<()
     })
     .await
 }
+
+/// An exact share link: after waking Chen early and moving on to 50 s, the link opens the same
+/// run at the same moment, with the same trace hash and the same plaque.
+#[tokio::test]
+async fn a_share_link_replays_the_same_run() -> Result<()> {
+    with_browser("share-link", SECS(120), async |b| {
+        b.open("?scenario=harbor-zombie&speed=1").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        scrub(b, 21_000).await?;
+        b.click("node-chen-pause").await?;
+        scrub(b, 50_000).await?;
+        let hash = b.attr_of("sim-time", "data-hash").await?.context("a hash")?;
+        let plaque = b.text_of("plaque-token").await?;
+        b.click("share").await?;
+        let link = b
+            .eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![])
+            .await?
+            .as_str()
+            .map(str::to_owned)
+            .context("the link")?;
+        ensure!(link.contains("do=21000.r.chen") && link.contains("t=50000"), "the link carries the wake-up: {link}");
+        let query = link.split_once('?').map(|(_, q)| format!("?{q}")).context("a query")?;
+        b.open(&query).await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        wait_at(b, "the link's moment", |t| t == 50_000).await?;
+        ensure!(b.attr_of("sim-time", "data-hash").await?.as_deref() == Some(hash.as_str()), "the same trace_hash");
+        ensure!(b.text_of("plaque-token").await? == plaque, "the same plaque");
+        ensure!(b.count("[data-testid=\"url-warning\"]:not([hidden])").await? == 0, "a good link warns of nothing");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// Broken and hostile links each say what is wrong and still show a scene; nothing is injected.
+#[tokio::test]
+async fn broken_links_say_what_is_wrong() -> Result<()> {
+    with_browser("broken-links", SECS(150), async |b| {
+        let many = vec!["1.v"; 3_000].join(",");
+        let cases: Vec<(String, &str)> = vec![
+            ("?scenario=harbor-zombie&do=5.q.chen".into(), "could not be replayed"),
+            ("?scenario=harbor-zombie&do=5.p.ghost".into(), "item 1"),
+            ("?scenario=harbor-zombie&do=5.p.chen,4.r.chen".into(), "backwards"),
+            ("?scenario=harbor-zombie&v=9&do=5.p.chen".into(), "newer LeaseLab"),
+            ("?scenario=harbor-zombie&t=soon".into(), "whole number"),
+            (format!("?scenario=harbor-zombie&do={many}"), "at most"),
+            ("?scenario=harbor-zombie&do=5.p.%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E".into(), "could not be replayed"),
+        ];
+        for (query, says) in cases {
+            b.open(&query).await?;
+            b.wait_exists("scene-harbor", SECS(30)).await?;
+            let warning = b.text_of("url-warning").await.with_context(|| format!("a warning for {query}"))?;
+            ensure!(warning.contains(says), "{query}: expected “{says}” in: {warning}");
+            ensure!(b.count("img").await? == 0, "{query}: nothing injected");
+            b.assert_no_console_errors().await?;
+        }
+        Ok(())
+    })
+    .await
+}

@@ -1,0 +1,209 @@
+//! The interventions of a share link (issue 4): a compact, URL-safe text that lists every live
+//! command with its virtual time, so that opening the link replays the run bit for bit.
+//!
+//! Format (version [`LINK_VERSION`]): items separated by `,`, each `AT.CODE[.ARG[.ARG]]`, with
+//! `AT` in ms and node ids as the scenario names them (`A–Z a–z 0–9 - _`, so `.` and `,` never
+//! occur in them):
+//!
+//! | code | command | args |
+//! | --- | --- | --- |
+//! | `p` | pause | node, optional `for_ms` |
+//! | `r` | resume | node |
+//! | `x` | crash | node |
+//! | `s` | restart | node |
+//! | `c` | partition | node, optional `coordinator` or `resource` |
+//! | `h` | heal | node |
+//! | `v` | revoke the lease | |
+//! | `f` | set fencing | `1` or `0` |
+//! | `d` | delay the next write | node, `by_ms` |
+//! | `j` | clock jump | target (node or `store`), signed `by_ms` |
+//! | `k` | clock rate | target, rate in ppm |
+//!
+//! Writes from outside, issuer and resource faults are scenario events, not page controls, so a
+//! link does not carry them. Times must not decrease.
+
+use crate::engine::{Command, Link, ScheduledCommand};
+
+/// The link format's version, written as `v=` in the address.
+pub const LINK_VERSION: u32 = 1;
+/// Most interventions a link may carry.
+pub const MAX_LINK_INTERVENTIONS: usize = 2_000;
+/// Longest `do=` value accepted, in bytes.
+pub const MAX_LINK_BYTES: usize = 40_000;
+
+/// What is wrong with a link's interventions, and where.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LinkError {
+    /// 1-based position of the item, 0 for the whole value.
+    pub item: usize,
+    /// What is wrong, in English.
+    pub message: String,
+}
+
+impl std::fmt::Display for LinkError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        if self.item == 0 {
+            write!(f, "{}", self.message)
+        } else {
+            write!(f, "item {}: {}", self.item, self.message)
+        }
+    }
+}
+
+/// The interventions as a link's `do=` value, or `None` for a command a link cannot carry.
+pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
+    let mut items = Vec::with_capacity(interventions.len());
+    for i in interventions {
+        let body = match &i.command {
+            Command::Pause { node, for_ms: None } => format!("p.{node}"),
+            Command::Pause { node, for_ms: Some(ms) } => format!("p.{node}.{ms}"),
+            Command::Resume { node } => format!("r.{node}"),
+            Command::Crash { node } => format!("x.{node}"),
+            Command::Restart { node } => format!("s.{node}"),
+            Command::Partition { node, from: Link::All } => format!("c.{node}"),
+            Command::Partition { node, from: Link::Coordinator } => format!("c.{node}.coordinator"),
+            Command::Partition { node, from: Link::Resource } => format!("c.{node}.resource"),
+            Command::Heal { node } => format!("h.{node}"),
+            Command::RevokeLease => "v".to_owned(),
+            Command::SetFencing { on } => format!("f.{}", u8::from(*on)),
+            Command::DelayNextWrite { node, by_ms } => format!("d.{node}.{by_ms}"),
+            Command::ClockJump { target, by_ms } => format!("j.{target}.{by_ms}"),
+            Command::ClockRate { target, rate_ppm } => format!("k.{target}.{rate_ppm}"),
+            Command::RawWrite { .. }
+            | Command::RollbackIssuer { .. }
+            | Command::RestoreResource { .. }
+            | Command::RestartResource => return None,
+        };
+        items.push(format!("{}.{body}", i.at_ms));
+    }
+    Some(items.join(","))
+}
+
+/// Reads a link's `do=` value. Node names are not checked here (the engine refuses unknown ones
+/// when the commands are applied); everything else is.
+///
+/// # Errors
+/// The first item that is malformed: an unknown code, a missing or extra argument, a number that
+/// is not a whole number in range, a time earlier than the item before; or a value that is too
+/// long or carries too many items.
+pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
+    let whole = |message: String| LinkError { item: 0, message };
+    if value.len() > MAX_LINK_BYTES {
+        return Err(whole(format!("the interventions are {} bytes long; at most {MAX_LINK_BYTES} are read", value.len())));
+    }
+    if value.trim().is_empty() {
+        return Ok(Vec::new());
+    }
+    let items: Vec<&str> = value.split(',').collect();
+    if items.len() > MAX_LINK_INTERVENTIONS {
+        return Err(whole(format!("{} interventions; at most {MAX_LINK_INTERVENTIONS} are read", items.len())));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    let mut last = 0u64;
+    for (n, item) in items.iter().enumerate() {
+        let err = |message: &str| LinkError { item: n + 1, message: message.to_owned() };
+        let parts: Vec<&str> = item.split('.').collect();
+        let at: u64 = parts[0].parse().map_err(|_| err("the time is not a whole number of ms"))?;
+        if at < last {
+            return Err(err("times must not go backwards"));
+        }
+        last = at;
+        let args = &parts[1..];
+        let name = |s: &str| -> Result<String, LinkError> {
+            if s.is_empty() || s.len() > 32 || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
+                Err(err("a node name must be 1 to 32 of A–Z a–z 0–9 - _"))
+            } else {
+                Ok(s.to_owned())
+            }
+        };
+        let number = |s: &str| -> Result<u64, LinkError> { s.parse().map_err(|_| err("not a whole number")) };
+        let command = match args {
+            ["p", node] => Command::Pause { node: name(node)?, for_ms: None },
+            ["p", node, ms] => Command::Pause { node: name(node)?, for_ms: Some(number(ms)?) },
+            ["r", node] => Command::Resume { node: name(node)? },
+            ["x", node] => Command::Crash { node: name(node)? },
+            ["s", node] => Command::Restart { node: name(node)? },
+            ["c", node] => Command::Partition { node: name(node)?, from: Link::All },
+            ["c", node, "coordinator"] => Command::Partition { node: name(node)?, from: Link::Coordinator },
+            ["c", node, "resource"] => Command::Partition { node: name(node)?, from: Link::Resource },
+            ["h", node] => Command::Heal { node: name(node)? },
+            ["v"] => Command::RevokeLease,
+            ["f", "1"] => Command::SetFencing { on: true },
+            ["f", "0"] => Command::SetFencing { on: false },
+            ["d", node, ms] => Command::DelayNextWrite { node: name(node)?, by_ms: number(ms)? },
+            ["j", target, by] => Command::ClockJump {
+                target: name(target)?,
+                by_ms: by.parse().map_err(|_| err("a clock jump is a whole number of ms, possibly negative"))?,
+            },
+            ["k", target, ppm] => Command::ClockRate { target: name(target)?, rate_ppm: number(ppm)? },
+            _ => return Err(err("not an intervention this version of LeaseLab knows")),
+        };
+        // Argument ranges (durations, rates) are the engine's own rules.
+        command.check().map_err(|(field, message)| err(&format!("{field} {message}")))?;
+        out.push(ScheduledCommand { at_ms: at, command });
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_page_command_round_trips() {
+        let all = vec![
+            ScheduledCommand { at_ms: 0, command: Command::Pause { node: "chen".into(), for_ms: None } },
+            ScheduledCommand { at_ms: 10, command: Command::Pause { node: "a-1".into(), for_ms: Some(30_000) } },
+            ScheduledCommand { at_ms: 10, command: Command::Resume { node: "chen".into() } },
+            ScheduledCommand { at_ms: 20, command: Command::Crash { node: "lin".into() } },
+            ScheduledCommand { at_ms: 30, command: Command::Restart { node: "lin".into() } },
+            ScheduledCommand { at_ms: 40, command: Command::Partition { node: "b_2".into(), from: Link::All } },
+            ScheduledCommand { at_ms: 41, command: Command::Partition { node: "b".into(), from: Link::Coordinator } },
+            ScheduledCommand { at_ms: 42, command: Command::Partition { node: "c".into(), from: Link::Resource } },
+            ScheduledCommand { at_ms: 50, command: Command::Heal { node: "b".into() } },
+            ScheduledCommand { at_ms: 60, command: Command::RevokeLease },
+            ScheduledCommand { at_ms: 70, command: Command::SetFencing { on: false } },
+            ScheduledCommand { at_ms: 71, command: Command::SetFencing { on: true } },
+            ScheduledCommand { at_ms: 80, command: Command::DelayNextWrite { node: "lin".into(), by_ms: 5_000 } },
+            ScheduledCommand { at_ms: 90, command: Command::ClockJump { target: "store".into(), by_ms: -60_000 } },
+            ScheduledCommand { at_ms: 99, command: Command::ClockRate { target: "lin".into(), rate_ppm: 3_000_000 } },
+        ];
+        let text = encode(&all).expect("page commands encode");
+        assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)), "URL-safe: {text}");
+        assert_eq!(decode(&text), Ok(all));
+        assert_eq!(decode(""), Ok(Vec::new()));
+    }
+
+    #[test]
+    fn broken_values_say_which_item_and_why() {
+        let cases = [
+            ("5.p", 1),
+            ("5.q.chen", 1),
+            ("x.p.chen", 1),
+            ("5.p.chen,4.r.chen", 2),
+            ("5.p.<script>", 1),
+            ("5.p.chen.0", 1),
+            ("5.d.chen.-3", 1),
+            ("5.k.store.1", 1),
+            ("5.j.store.0", 1),
+            ("99999999999999999999.v", 1),
+            ("5.f.2", 1),
+            ("5.v.extra", 1),
+            ("5.c.chen.moon", 1),
+        ];
+        for (value, item) in cases {
+            let e = decode(value).expect_err(value);
+            assert_eq!(e.item, item, "{value}: {e}");
+            assert!(!e.message.is_empty());
+        }
+        let many = vec!["1.v"; MAX_LINK_INTERVENTIONS + 1].join(",");
+        assert_eq!(decode(&many).map_err(|e| e.item), Err(0));
+        assert_eq!(decode(&"1".repeat(MAX_LINK_BYTES + 1)).map_err(|e| e.item), Err(0));
+    }
+
+    #[test]
+    fn scenario_faults_are_not_link_commands() {
+        let raw = ScheduledCommand { at_ms: 1, command: Command::RestartResource };
+        assert_eq!(encode(&[raw]), None);
+    }
+}
