@@ -286,7 +286,8 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let height = move || TOP + lanes() as f64 * LANE_H + AXIS_H;
     let markup = Memo::new(move |_| {
         let lang = app.lang.get();
-        let (from, span) = app.snapshot.with(|s| window(s.now_ms, s.until_ms, span.get()));
+        let now = app.diagram_now.get();
+        let (from, span) = app.snapshot.with_untracked(|s| window(now, s.until_ms, span.get()));
         let fr = Frame { from, span };
         app.cast.with(|cast| {
             app.with_trace(|trace, ids, now, store_judges| {
