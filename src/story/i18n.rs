@@ -389,6 +389,7 @@ ui_table! {
     ViolationsHint => ["Point at or focus a violation to light up who and what it involves in the harbor.",
                        "指向或聚焦一条违规，渔港里与它相关的人和物会亮起来。"],
     NoViolations => ["No violations so far.", "到目前为止没有违规。"],
+    NoViolationsInRun => ["No violations in this run.", "这次运行中没有违规。"],
     ViolationsEarlier => ["{n} earlier violations are not shown.", "另有 {n} 条更早的违规未显示。"],
     AnOutsideClient => ["an outside client", "外部客户端"],
     ViolationStaleUnseen => ["At {t} s the resource accepted a write from {who} with token {token} although token {newest} had been granted; it had not seen {newest} yet.",

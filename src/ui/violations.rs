@@ -45,7 +45,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
                 if l.violations_total == 0 {
                     html.push_str(&format!(
                         "<li class=\"no-violations\" data-testid=\"violations-empty\">{}</li>",
-                        escape(Ui::NoViolations.text(lang))
+                        escape(if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations }.text(lang))
                     ));
                 }
                 let dropped = l.violations_dropped();
