@@ -32,19 +32,10 @@ fn every_message_latency_is_drawn_from_the_configured_range() {
 #[test]
 fn a_leader_renews_every_renew_interval_and_a_candidate_retries_every_retry_period() {
     let sim = run(&parse(&two("")));
-    let sends = |who: &str, kind: MessageKind| -> Vec<u64> {
-        sim.trace()
-            .iter()
-            .filter_map(|e| match &e.event {
-                TraceEvent::MessageSent { kind: k, from: Endpoint::Node(n), .. } if *k == kind && n == who => Some(e.at_ms),
-                _ => None,
-            })
-            .collect()
-    };
-    let renews = sends("a", MessageKind::RenewRequest);
+    let renews = sends(&sim, "a", MessageKind::RenewRequest);
     assert!(renews.len() >= 10);
     assert!(renews.windows(2).all(|w| w[1] - w[0] == 5_000), "{renews:?}");
-    let retries = sends("b", MessageKind::AcquireRequest);
+    let retries = sends(&sim, "b", MessageKind::AcquireRequest);
     assert_eq!(retries[0], 1_000, "b asks as soon as it starts");
     assert!(retries.windows(2).all(|w| w[1] - w[0] == 2_000), "{retries:?}");
     // b is refused every time: a keeps renewing.

@@ -125,14 +125,7 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
         Fate::Arrived => "arrived",
         Fate::Lost => "lost",
     };
-    let kind = match a.kind {
-        MessageKind::AcquireRequest => Ui::MsgAcquireRequest,
-        MessageKind::AcquireReply => Ui::MsgAcquireReply,
-        MessageKind::RenewRequest => Ui::MsgRenewRequest,
-        MessageKind::RenewReply => Ui::MsgRenewReply,
-        MessageKind::Write => Ui::MsgWrite,
-        MessageKind::ReleaseRequest => Ui::MsgReleaseRequest,
-    };
+    let kind = super::scene::message_title(a.kind);
     let mut title = format!("{} · {} s → {} s", kind.text(lang), seconds(a.sent_ms), seconds(end));
     if let Some(t) = &a.token {
         let _ = write!(title, " · {t}");

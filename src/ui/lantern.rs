@@ -19,6 +19,7 @@ use crate::story::harbor::Verdict;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{Borrower, Clasp, Errand, Face, Fall, Granary, Keeper, Posture, Tablet, Way, Wick, WickState};
 use crate::story::{fill, Cast, Lang};
+use crate::story::technical::escape_html as esc;
 use crate::story::violations::Highlight;
 
 use super::scene::{bezier, coat_colour, fit, fit_font, outcome_name};
@@ -79,21 +80,6 @@ fn f(v: f64) -> String {
     coord(v)
 }
 
-/// `text` safe inside SVG markup, as text or as an attribute value.
-fn esc(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
-}
 
 /// A `<text>` at (`x`, `y`) with `attrs` (already markup), holding `text` (escaped here).
 fn text(out: &mut String, x: f64, y: f64, attrs: &str, content: &str) {

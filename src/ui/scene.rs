@@ -553,6 +553,18 @@ fn VerifierView(app: AppState) -> impl IntoView {
     }
 }
 
+/// What a message in flight is, as the harbor and the diagram title it.
+pub(crate) fn message_title(kind: MessageKind) -> Ui {
+    match kind {
+        MessageKind::AcquireRequest => Ui::MsgAcquireRequest,
+        MessageKind::AcquireReply => Ui::MsgAcquireReply,
+        MessageKind::RenewRequest => Ui::MsgRenewRequest,
+        MessageKind::RenewReply => Ui::MsgRenewReply,
+        MessageKind::Write => Ui::MsgWrite,
+        MessageKind::ReleaseRequest => Ui::MsgReleaseRequest,
+    }
+}
+
 pub(crate) fn outcome_name(o: WriteOutcome) -> &'static str {
     match o {
         WriteOutcome::Accepted => "accepted",
@@ -710,15 +722,7 @@ fn TravelView(app: AppState, id: u64) -> impl IntoView {
             None => EitherOf3::A(()),
             Some((kind, token, x, y)) => {
                 let transform = format!("translate({},{})", f(*x), f(*y));
-                let title = match kind {
-                    MessageKind::AcquireRequest => Ui::MsgAcquireRequest,
-                    MessageKind::AcquireReply => Ui::MsgAcquireReply,
-                    MessageKind::RenewRequest => Ui::MsgRenewRequest,
-                    MessageKind::RenewReply => Ui::MsgRenewReply,
-                    MessageKind::Write => Ui::MsgWrite,
-                    MessageKind::ReleaseRequest => Ui::MsgReleaseRequest,
-                }
-                .text(lang);
+                let title = message_title(*kind).text(lang);
                 if *kind == MessageKind::Write {
                     let label = token.clone().unwrap_or_default();
                     let font = f(fit_font(&label, 40.0, 22.0, 9.0));
