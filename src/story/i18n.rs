@@ -295,8 +295,8 @@ ui_table! {
     // ----- the space-time diagram (issue 4) -----
     DiagramTitle => ["Who believed what, and when", "谁在何时相信了什么"],
     DiagramSpan => ["Window", "时间窗"],
-    DiagramHint => ["One lane per process; arrows are messages from send to arrival. Click to move the run there.",
-                    "每个进程一条泳道；箭头是消息，从发出到到达。点击即可把运行移到那一刻。"],
+    DiagramHint => ["One lane per process; arrows are messages from send to arrival. Point at an element for its details (or focus the diagram and use ← → and Enter); click to move the run there.",
+                    "每个进程一条泳道；箭头是消息，从发出到到达。指向某个元素可看详情（或聚焦图后用 ← → 和回车）；点击即可把运行移到那一刻。"],
     DiagramWholeRun => ["whole run", "整个运行"],
     DiagramStore => ["dockmaster", "领班（存储）"],
     LanternDiagramStore => ["tablet", "木牌（存储）"],

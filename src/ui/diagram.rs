@@ -1,5 +1,13 @@
 //! The space-time diagram under the scene: the story layer's [`Diagram`] drawn as SVG markup for
-//! a window of time that follows the playhead. Click anywhere on it to move the run there.
+//! a window of time that follows the playhead. Click anywhere on it to move the run there; point
+//! at or step through (←/→ with the keyboard) its elements for their details.
+//!
+//! Drawing is split so that playing costs little: the markup (the expensive part: parsing, style,
+//! layout) is rebuilt only when [`AppState::diagram_now`] moves, at most every
+//! [`super::state::DIAGRAM_REDRAW_MS`] of real time, and is drawn ahead of the playhead (bars that
+//! last run on to the right edge of what is drawn). Between rebuilds, each frame only slides it
+//! (`transform`) and uncovers it up to the playhead (the width of a nested `<svg>` viewport, which
+//! clips): two attributes.
 
 use std::fmt::Write;
 
@@ -12,7 +20,7 @@ use crate::story::technical::escape_html as esc;
 use crate::story::{fill, Cast, Lang};
 
 use super::state::AppState;
-use super::{coord as f, seconds, tr};
+use super::{coord as f, seconds, told, tr};
 
 /// View-box width.
 const W: f64 = 1200.0;
@@ -36,20 +44,44 @@ fn window(now: u64, until: u64, span_ms: u64) -> (u64, u64) {
     (from, span_ms)
 }
 
+/// Width of the plotting area, in view-box units.
+const PLOT_W: f64 = W - LEFT - RIGHT;
+
+/// What one rebuild draws: times `origin..=end` at `scale` view-box units per ms, with x = 0 at
+/// `origin` (the plotting area's own coordinates).
+#[derive(Clone, Copy, PartialEq)]
 struct Frame {
-    from: u64,
-    span: u64,
+    origin: u64,
+    end: u64,
+    scale: f64,
 }
 
 impl Frame {
     fn x(&self, t: u64) -> f64 {
-        let t = t.clamp(self.from, self.from + self.span);
-        LEFT + (t - self.from) as f64 / self.span as f64 * (W - LEFT - RIGHT)
+        (t.clamp(self.origin, self.end) - self.origin) as f64 * self.scale
     }
 
     fn visible(&self, a: u64, b: u64) -> bool {
-        b >= self.from && a <= self.from + self.span
+        b >= self.origin && a <= self.end
     }
+}
+
+/// One element of the drawing with its details, for pointing and the keyboard.
+#[derive(Clone, PartialEq)]
+struct Item {
+    /// The moment a click or Enter moves the run to, in ms.
+    at_ms: u64,
+    /// The sentence the details line shows.
+    detail: String,
+}
+
+/// A rebuilt drawing: its frame, its time axis, its markup, and its items (`data-i` indexes them).
+#[derive(Clone, PartialEq)]
+struct Drawn {
+    frame: Frame,
+    ticks: String,
+    markup: String,
+    items: Vec<Item>,
 }
 
 fn lane_y(lane: usize) -> f64 {
@@ -64,11 +96,14 @@ fn lane_name(key: &LaneKey, cast: &Cast, lang: Lang) -> String {
     }
 }
 
-fn bar_svg(out: &mut String, b: &Bar, fr: &Frame, cast: &Cast, lang: Lang) {
-    if !fr.visible(b.from_ms, b.to_ms) {
+fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: &[LaneKey], cast: &Cast, lang: Lang) {
+    // A bar that still lasts runs on to the end of what is drawn; the viewport uncovers it up to
+    // the playhead frame by frame.
+    let to = if b.open { fr.end } else { b.to_ms };
+    if !fr.visible(b.from_ms, to) {
         return;
     }
-    let (x0, x1) = (fr.x(b.from_ms), fr.x(b.to_ms));
+    let (x0, x1) = (fr.x(b.from_ms), fr.x(to));
     // A state (asleep, crashed, cut off) is a thin strip above the belief bar, so a frozen
     // believer still shows its belief.
     let state = matches!(b.kind, BarKind::Paused | BarKind::Crashed | BarKind::Cut);
@@ -89,11 +124,20 @@ fn bar_svg(out: &mut String, b: &Bar, fr: &Frame, cast: &Cast, lang: Lang) {
             ("holds", format!("{name} · {token}"), title)
         }
     };
-    let title = format!("{title} ({} s – {} s)", seconds(b.from_ms), seconds(b.to_ms));
+    let until = if b.open { "…".to_owned() } else { format!("{} s", seconds(b.to_ms)) };
+    let who = match &b.kind {
+        BarKind::Holds { .. } => String::new(),
+        _ => match lanes.get(b.lane) {
+            Some(LaneKey::Node(id)) => format!("{}: ", cast.name(id, lang)),
+            _ => String::new(),
+        },
+    };
+    let detail = format!("{who}{title} ({} s – {until})", seconds(b.from_ms));
     let _ = write!(
         out,
-        r#"<g class="bar {class}" data-kind="{class}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
-        esc(&title),
+        r#"<g class="bar {class}" data-kind="{class}" data-i="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
+        items.len(),
+        esc(&detail),
         f(x0),
         f(y),
         f((x1 - x0).max(1.0)),
@@ -103,9 +147,10 @@ fn bar_svg(out: &mut String, b: &Bar, fr: &Frame, cast: &Cast, lang: Lang) {
         let _ = write!(out, r#"<text x="{}" y="{}">{}</text>"#, f(x0 + 4.0), f(y + 11.5), esc(&label));
     }
     out.push_str("</g>");
+    items.push(Item { at_ms: b.from_ms, detail });
 }
 
-fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
+fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
     let end = if a.fate == Fate::InFlight { now } else { a.end_ms };
     if !fr.visible(a.sent_ms, end) {
         return;
@@ -145,9 +190,10 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
     let class = if write { "arrow write" } else { "arrow control" };
     let _ = write!(
         out,
-        r#"<g class="{class} {fate} {verdict}" data-kind="{}" data-fate="{fate}" data-verdict="{verdict}" data-token="{}"><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        r#"<g class="{class} {fate} {verdict}" data-kind="{}" data-fate="{fate}" data-verdict="{verdict}" data-token="{}" data-i="{}"><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
         if write { "write" } else { "control" },
         esc(a.token.as_deref().unwrap_or_default()),
+        items.len(),
         esc(&title),
         f(x0),
         f(y0),
@@ -173,13 +219,14 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
         let _ = write!(out, r#"<text x="{}" y="{}" class="head lost">✕</text>"#, f(x1 - 5.0), f((y0 + y1) / 2.0 + 4.0));
     }
     out.push_str("</g>");
+    // A click goes to where the message's story ends: its verdict, its loss, or now.
+    items.push(Item { at_ms: end, detail: title });
 }
 
-/// The diagram's markup for the window `fr` at `now`.
-fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
+/// The lanes' names and lines: they stand still while the drawing slides.
+fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> String {
     let mut out = String::new();
-    let height = TOP + d.lanes.len() as f64 * LANE_H + AXIS_H;
-    for (i, lane) in d.lanes.iter().enumerate() {
+    for (i, lane) in lanes.iter().enumerate() {
         let y = lane_y(i);
         let kind = match lane {
             LaneKey::Node(_) => "node",
@@ -197,17 +244,28 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
             esc(&super::scene::fit(&lane_name(lane, cast, lang), LEFT - 10.0, 13.0))
         );
     }
-    // Time axis: about eight ticks at a round step.
+    out
+}
+
+/// The drawing's markup for `fr`: time axis, bars, arrows and marks (`d.now_ms` is the moment
+/// the trace reaches).
+fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang) -> Drawn {
+    let mut out = String::new();
+    let mut items = Vec::new();
+    let lanes_h = d.lanes.len() as f64 * LANE_H;
+    // Time axis: about eight ticks per window at a round step.
+    let per_window = PLOT_W / fr.scale.max(f64::MIN_POSITIVE);
     let step = [1_000u64, 2_000, 5_000, 10_000, 30_000, 60_000, 120_000, 300_000, 600_000, 1_800_000, 3_600_000]
         .into_iter()
-        .find(|s| fr.span / s <= 8)
+        .find(|s| per_window / (*s as f64) <= 8.0)
         .unwrap_or(3_600_000);
-    let axis_y = TOP + d.lanes.len() as f64 * LANE_H + 4.0;
-    let mut t = fr.from.div_ceil(step) * step;
-    while t <= fr.from + fr.span {
+    let axis_y = TOP + lanes_h + 4.0;
+    let mut ticks = String::new();
+    let mut t = fr.origin.div_ceil(step) * step;
+    while t <= fr.end {
         let x = fr.x(t);
         let _ = write!(
-            out,
+            ticks,
             r#"<g class="tick"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{} s</text></g>"#,
             f(x),
             f(TOP),
@@ -220,10 +278,10 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
         t += step;
     }
     for b in &d.bars {
-        bar_svg(&mut out, b, fr, cast, lang);
+        bar_svg(&mut out, &mut items, b, &fr, &d.lanes, cast, lang);
     }
     for a in &d.arrows {
-        arrow_svg(&mut out, a, fr, d.now_ms, lang);
+        arrow_svg(&mut out, &mut items, a, &fr, d.now_ms, lang);
     }
     for m in &d.marks {
         if !fr.visible(m.at_ms, m.at_ms) {
@@ -247,29 +305,28 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
                 (class, token.clone(), format!("{} · {token} · {}", Ui::Outside.text(lang), word.text(lang)))
             }
         };
+        let detail = format!("{title} ({} s)", seconds(m.at_ms));
         let _ = write!(
             out,
-            r#"<g class="mark {class}"><title>{} ({} s)</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
-            esc(&title),
-            seconds(m.at_ms),
+            r#"<g class="mark {class}" data-i="{}"><title>{}</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
+            items.len(),
+            esc(&detail),
             f(x),
             f(y),
             f(x),
             f(y + 4.0),
             esc(&label)
         );
+        items.push(Item { at_ms: m.at_ms, detail });
     }
-    let x = fr.x(d.now_ms);
-    let _ = write!(
-        out,
-        r#"<line class="playhead" data-testid="diagram-playhead" data-ms="{}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
-        d.now_ms,
-        f(x),
-        f(TOP - 4.0),
-        f(x),
-        f(height - AXIS_H + 6.0)
-    );
-    out
+    Drawn { frame: fr, ticks, markup: out, items }
+}
+
+/// The element index (`data-i`) under an event's target, if any.
+fn item_under(ev: &web_sys::Event) -> Option<usize> {
+    let target = ev.target()?;
+    let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(target).ok()?;
+    el.closest("[data-i]").ok()??.get_attribute("data-i")?.parse().ok()
 }
 
 #[component]
@@ -277,18 +334,52 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let span = RwSignal::new(SPANS[1]);
     let lanes = move || app.scenario.with(|s| s.config.nodes.len() + 2);
     let height = move || TOP + lanes() as f64 * LANE_H + AXIS_H;
-    let markup = Memo::new(move |_| {
+    let lanes_markup = move || {
+        let lang = app.lang.get();
+        let keys: Vec<LaneKey> = app.scenario.with(|s| {
+            s.config.nodes.iter().map(|n| LaneKey::Node(n.id.clone())).chain([LaneKey::Store, LaneKey::Resource]).collect()
+        });
+        app.cast.with(|cast| lanes_svg(&keys, cast, lang))
+    };
+    // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to
+    // well past its right edge, so that the frames until the next rebuild only slide it.
+    let drawn = Memo::new(move |_| {
         let lang = app.lang.get();
         let now = app.diagram_now.get();
-        let (from, span) = app.snapshot.with_untracked(|s| window(now, s.until_ms, span.get()));
-        let fr = Frame { from, span };
+        let span = span.get();
+        let until = app.snapshot.with_untracked(|s| s.until_ms);
+        let (from, width) = window(now, until, span);
+        let speed = AppState::speed_factor(app.speed_log2.get_untracked());
+        // Ahead: at least half a window, and what a second of real time plays at this speed.
+        // `as` saturates: no speed can overflow.
+        let ahead = if span == 0 || width >= until { 0 } else { (width / 2).max((speed * 1000.0) as u64) };
+        let end = (from + width).saturating_add(ahead).min(until.max(1));
+        let fr = Frame { origin: from, end, scale: PLOT_W / width.max(1) as f64 };
+        // The playhead may go a quarter of a window further before the window leaves the drawing.
+        app.set_diagram_horizon(if ahead == 0 { u64::MAX } else { end.saturating_sub(width / 4) });
         app.cast.with(|cast| {
-            app.with_trace(|trace, ids, now, store_judges| {
-                let d = diagram(trace, ids, now, store_judges);
-                svg(&d, &fr, cast, lang)
-            })
+            app.with_trace(|trace, ids, now, store_judges| draw(&diagram(trace, ids, now, store_judges), fr, cast, lang))
         })
     });
+    // Every frame: where the window is now, relative to the drawing.
+    let now = move || app.snapshot.with(|s| s.now_ms);
+    let slide = move || {
+        let fr = drawn.with(|d| d.frame);
+        let (from, _) = app.snapshot.with(|s| window(s.now_ms, s.until_ms, span.get()));
+        format!("translate({} 0)", f((fr.origin as f64 - from as f64) * fr.scale))
+    };
+    let past_w = move || {
+        let fr = drawn.with(|d| d.frame);
+        let (from, _) = app.snapshot.with(|s| window(s.now_ms, s.until_ms, span.get()));
+        ((now().saturating_sub(from)) as f64 * fr.scale).clamp(0.0, PLOT_W) + 1.0
+    };
+    let markup = move || drawn.with(|d| d.markup.clone());
+    let ticks = move || drawn.with(|d| d.ticks.clone());
+    // The element under the pointer or stepped to with the keyboard: (its moment, its details).
+    let chosen: RwSignal<Option<Item>> = RwSignal::new(None);
+    let detail = move || {
+        chosen.with(|c| c.as_ref().map(|i| i.detail.clone())).unwrap_or_else(|| told(app, Ui::DiagramHint, app.lang.get()).to_owned())
+    };
     let on_span = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
             if SPANS.contains(&v) {
@@ -296,9 +387,20 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
             }
         }
     };
-    // A click moves the run to the moment under the pointer.
+    let on_hover = move |ev: leptos::ev::MouseEvent| {
+        if let Some(item) = item_under(&ev).and_then(|i| drawn.with_untracked(|d| d.items.get(i).cloned())) {
+            if chosen.with_untracked(|c| c.as_ref() != Some(&item)) {
+                chosen.set(Some(item));
+            }
+        }
+    };
+    // A click on an element moves the run to its moment; elsewhere, to the moment under the pointer.
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        // Measured against the whole drawing, whichever lane or arrow is under the pointer.
+        if let Some(at) = item_under(&ev).and_then(|i| drawn.with_untracked(|d| d.items.get(i).map(|it| it.at_ms))) {
+            app.seek(at);
+            return;
+        }
+        // Measured against the whole drawing, whichever lane is under the pointer.
         let Some(rect) = ev
             .current_target()
             .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok())
@@ -309,10 +411,51 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         };
         let x = (f64::from(ev.client_x()) - rect.left()) / rect.width() * W;
         let (from, span) = app.snapshot.with_untracked(|s| window(s.now_ms, s.until_ms, span.get_untracked()));
-        let frac = ((x - LEFT) / (W - LEFT - RIGHT)).clamp(0.0, 1.0);
+        let frac = ((x - LEFT) / PLOT_W).clamp(0.0, 1.0);
         // `as` saturates: no value can panic.
         let t = from.saturating_add((frac * span as f64).round() as u64);
         app.seek(t);
+    };
+    // The keyboard: ←/→ step through the elements in time order, Enter goes to the one chosen.
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let key = ev.key();
+        // The next element in time order (ties by drawing order), without sorting: a scan.
+        let pick = |forward: bool| {
+            let now = app.snapshot.with_untracked(|s| s.now_ms);
+            let current = chosen.with_untracked(|c| c.clone());
+            drawn.with_untracked(|d| {
+                let pos = current.as_ref().and_then(|c| d.items.iter().position(|i| i == c));
+                let here = match (pos, &current) {
+                    (Some(p), Some(c)) => (c.at_ms, p),
+                    // Nothing chosen yet: start from the playhead.
+                    _ if forward => (now, usize::MAX),
+                    _ => (now, 0),
+                };
+                let keyed = d.items.iter().enumerate().map(|(i, it)| ((it.at_ms, i), it));
+                let next = if forward {
+                    keyed.filter(|(k, _)| *k > here || (pos.is_none() && k.0 >= here.0)).min_by_key(|(k, _)| *k)
+                } else {
+                    keyed.filter(|(k, _)| *k < here || (pos.is_none() && k.0 <= here.0)).max_by_key(|(k, _)| *k)
+                };
+                next.map(|(_, it)| it.clone())
+            })
+        };
+        match key.as_str() {
+            "ArrowRight" | "ArrowLeft" => {
+                ev.prevent_default();
+                if let Some(item) = pick(key == "ArrowRight") {
+                    chosen.set(Some(item));
+                }
+            }
+            "Enter" | " " => {
+                ev.prevent_default();
+                if let Some(at) = chosen.with_untracked(|c| c.as_ref().map(|i| i.at_ms)) {
+                    app.seek(at);
+                }
+            }
+            "Escape" => chosen.set(None),
+            _ => {}
+        }
     };
     let options = SPANS
         .iter()
@@ -324,6 +467,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
             view! { <option value=s.to_string()>{label}</option> }
         })
         .collect::<Vec<_>>();
+    let playhead_x = move || f(LEFT + past_w() - 1.0);
     view! {
         <section class="spacetime" data-testid="space-time">
             <div class="spacetime-head">
@@ -334,15 +478,39 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                         {options}
                     </select>
                 </label>
-                <span class="hint">{tr(app, Ui::DiagramHint)}</span>
             </div>
             <svg
                 viewBox=move || format!("0 0 {} {}", f(W), f(height()))
-                role="img"
+                tabindex="0"
+                role="group"
                 aria-label=tr(app, Ui::DiagramTitle)
+                aria-describedby="diagram-detail"
+                data-testid="diagram"
                 on:click=on_click
-                inner_html=move || markup.get()
-            ></svg>
+                on:mouseover=on_hover
+                on:keydown=on_key
+            >
+                // The axis overhangs the plotting area a little, so the labels at its ends show.
+                <svg x=f(LEFT - 24.0) y="0" width=f(PLOT_W + 36.0) height=move || f(height())>
+                    <g transform="translate(24 0)">
+                        <g transform=slide inner_html=ticks></g>
+                    </g>
+                </svg>
+                <g inner_html=lanes_markup></g>
+                <svg x=f(LEFT) y="0" width=move || f(past_w()) height=move || f(height())>
+                    <g transform=slide inner_html=markup></g>
+                </svg>
+                <line
+                    class="playhead"
+                    data-testid="diagram-playhead"
+                    data-ms=move || now().to_string()
+                    x1=playhead_x
+                    x2=playhead_x
+                    y1=f(TOP - 4.0)
+                    y2=move || f(height() - AXIS_H + 6.0)
+                />
+            </svg>
+            <p class="diagram-detail" id="diagram-detail" data-testid="diagram-detail" aria-live="polite">{detail}</p>
         </section>
     }
 }

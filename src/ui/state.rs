@@ -88,14 +88,17 @@ pub struct AppState {
     /// The last share link made, shown for copying.
     pub share_url: RwSignal<Option<String>>,
     /// The virtual time the space-time diagram was last asked to redraw at. While playing it
-    /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time: rebuilding the drawing's markup
-    /// every frame at 64× doubled the 95th-percentile frame time.
+    /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time (or when the playhead leaves what
+    /// the drawing covers): rebuilding the drawing's markup every frame at 64× doubled the
+    /// 95th-percentile frame time; between redraws the diagram only slides.
     pub diagram_now: RwSignal<u64>,
     diagram_stamp: StoredValue<f64>,
+    /// The latest moment the diagram's current drawing covers (see [`Self::set_diagram_horizon`]).
+    diagram_horizon: StoredValue<u64>,
 }
 
 /// Least real time between two redraws of the space-time diagram while playing, in ms.
-pub const DIAGRAM_REDRAW_MS: f64 = 100.0;
+pub const DIAGRAM_REDRAW_MS: f64 = 500.0;
 
 impl AppState {
     /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own), or the engine's
@@ -163,6 +166,7 @@ impl AppState {
             share_url: RwSignal::new(None),
             diagram_now: RwSignal::new(0),
             diagram_stamp: StoredValue::new(f64::NEG_INFINITY),
+            diagram_horizon: StoredValue::new(u64::MAX),
         };
         state.publish();
         Ok(state)
@@ -213,7 +217,10 @@ impl AppState {
         let now = snapshot.now_ms;
         self.snapshot.set(snapshot);
         let real = now_ms().unwrap_or(0.0);
-        let due = !self.playing.get_untracked() || finished || real - self.diagram_stamp.get_value() >= DIAGRAM_REDRAW_MS;
+        let due = !self.playing.get_untracked()
+            || finished
+            || now > self.diagram_horizon.get_value()
+            || real - self.diagram_stamp.get_value() >= DIAGRAM_REDRAW_MS;
         if due {
             self.diagram_stamp.set_value(real);
             // Set even when equal: a seek or an intervention at the same moment changes the run.
@@ -225,6 +232,12 @@ impl AppState {
         if finished && self.playing.get_untracked() {
             self.playing.set(false);
         }
+    }
+
+    /// The space-time diagram says how far its drawing reaches: once the playhead passes
+    /// `t_ms`, the next frame redraws it whatever the time since the last redraw.
+    pub fn set_diagram_horizon(&self, t_ms: u64) {
+        self.diagram_horizon.set_value(t_ms);
     }
 
     /// One animation frame: advance the virtual clock by `dt_ms` of real time × speed.

@@ -382,6 +382,21 @@ impl Browser {
         Ok(())
     }
 
+    /// Types `keys` into `[data-testid=<testid>]` like a user would (WebDriver element send keys,
+    /// which focuses it first). Special keys are WebDriver code points, e.g. `"\u{E014}"` for →,
+    /// `"\u{E012}"` for ←, `"\u{E007}"` for Enter.
+    pub async fn press(&self, testid: &str, keys: &str) -> Result<()> {
+        let el = self
+            .client
+            .find(Locator::Css(&testid_selector(testid)))
+            .await
+            .with_context(|| format!("finding [data-testid={testid}] to type into it"))?;
+        el.send_keys(keys)
+            .await
+            .with_context(|| format!("typing into [data-testid={testid}]"))?;
+        Ok(())
+    }
+
     /// Number of elements matching a CSS selector.
     pub async fn count(&self, css: &str) -> Result<usize> {
         let v = self

@@ -105,6 +105,56 @@ async fn the_diagram_shows_the_grants_and_the_refused_stale_write() -> Result<()
     .await
 }
 
+/// Details on demand: pointing at Chen's refused write with 7 names it and its verdict; a click
+/// on it goes to its arrival; the keyboard steps through the elements and Enter goes to one.
+#[tokio::test]
+async fn the_diagram_gives_details_by_pointer_and_keyboard() -> Result<()> {
+    with_browser("diagram-details", SECS(120), async |b| {
+        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
+        b.wait_exists("space-time", SECS(30)).await?;
+        wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
+        b.eval(
+            "const s = document.querySelector('[data-testid=\"diagram-span\"]'); s.value = '0'; \
+             s.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+        let stale = ".spacetime [data-kind=\"write\"][data-verdict=\"refused\"][data-token=\"7\"]";
+        b.eval(
+            "document.querySelector(arguments[0] + ' line').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));",
+            vec![serde_json::json!(stale)],
+        )
+        .await?;
+        let detail = b.text_of("diagram-detail").await?;
+        ensure!(detail.contains('7') && detail.contains("refused"), "the details name the token and the verdict: {detail}");
+        // "… · 61.0 s → 61.3 s · 7 · refused": the click goes to the arrival.
+        let arrival: f64 = detail
+            .split('→')
+            .nth(1)
+            .and_then(|rest| rest.trim().split(' ').next())
+            .and_then(|s| s.parse().ok())
+            .context("an arrival time in the details")?;
+        b.eval(
+            "document.querySelector(arguments[0] + ' line').dispatchEvent(new MouseEvent('click', { bubbles: true }));",
+            vec![serde_json::json!(stale)],
+        )
+        .await?;
+        let target = (arrival * 1000.0).round() as u64;
+        wait_at(b, "the click went to the arrival", |t| t.abs_diff(target) <= 50).await?;
+        // At its arrival the write has been judged, and Lin's term (8) had begun well before.
+        ensure!(b.count(stale).await? == 1, "the refused 7 is still drawn at its arrival");
+        ensure!(target > 30_000, "the stale flag arrives after Lin's grant, not at {target} ms");
+        // The keyboard: ← picks the latest element at or before the playhead, Enter goes there.
+        b.press("diagram", "\u{E012}").await?;
+        let picked = b.text_of("diagram-detail").await?;
+        ensure!(picked != detail, "← chose another element: {picked}");
+        b.press("diagram", "\u{E012}\u{E012}\u{E007}").await?;
+        wait_at(b, "Enter moved the run back", |t| t < target).await?;
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
 /// An exact share link: after waking Chen early and moving on to 50 s, the link opens the same
 /// run at the same moment, with the same trace hash and the same plaque.
 #[tokio::test]
