@@ -159,12 +159,7 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
             let _ = write!(out, r#"<text x="{}" y="{}" class="token">{}</text>"#, f(x0 + 3.0), f(y0 - 3.0), esc(t));
         }
         // The verdict at the arrow's head, as a shape as well as a colour.
-        let head = match verdict {
-            "refused" => "⊘",
-            "violation" => "!",
-            "accepted" | "duplicate" => "●",
-            _ => "",
-        };
+        let head = head(verdict);
         if !head.is_empty() && a.fate == Fate::Arrived {
             let _ = write!(out, r#"<text x="{}" y="{}" class="head">{head}</text>"#, f(x1 - 5.0), f(y1 + 5.0));
         }
@@ -175,9 +170,25 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
     out.push_str("</g>");
 }
 
+/// A write's verdict as a shape, so that it never rests on colour alone: ⊘ refused, ● accepted,
+/// ◐ a duplicate (reported, not applied again), ! a violation.
+fn head(verdict: &str) -> &'static str {
+    match verdict {
+        "refused" => "⊘",
+        "violation" => "!",
+        "accepted" => "●",
+        "duplicate" => "◐",
+        _ => "",
+    }
+}
+
+/// Hatching for a zombie's belief and a cut-off strip (coloured by the stylesheet), so those bars
+/// differ from the others by pattern as well as by colour.
+const HATCHES: &str = r#"<defs><pattern id="st-zombie" class="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6"/></pattern><pattern id="st-cut" class="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><path d="M0 0V4"/></pattern></defs>"#;
+
 /// The diagram's markup for the window `fr` at `now`.
 fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
+    let mut out = String::from(HATCHES);
     let height = TOP + d.lanes.len() as f64 * LANE_H + AXIS_H;
     for (i, lane) in d.lanes.iter().enumerate() {
         let y = lane_y(i);
@@ -249,7 +260,7 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
         };
         let _ = write!(
             out,
-            r#"<g class="mark {class}"><title>{} ({} s)</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
+            r#"<g class="mark {class}"><title>{} ({} s)</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text>"#,
             esc(&title),
             seconds(m.at_ms),
             f(x),
@@ -258,6 +269,11 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
             f(y + 4.0),
             esc(&label)
         );
+        // A raw write's verdict beside its circle, as on a write arrow's head.
+        if let Some(verdict) = class.strip_prefix("raw ") {
+            let _ = write!(out, r#"<text x="{}" y="{}" class="head">{}</text>"#, f(x + 9.0), f(y + 5.0), head(verdict));
+        }
+        out.push_str("</g>");
     }
     let x = fr.x(d.now_ms);
     let _ = write!(
