@@ -38,3 +38,66 @@ fn every_block_is_closed_and_sections_start_at_the_top_level() {
     }
     assert_eq!(depth, 0, "{depth} block(s) left open at the end of the file");
 }
+
+/// `name -> (day, night)` for the colour variables: `--name: light-dark(#day, #night)` or one
+/// colour for both. The first declaration of a name wins (`:root` comes first).
+fn colour_variables(css: &str) -> std::collections::HashMap<String, (String, String)> {
+    let mut out = std::collections::HashMap::new();
+    for decl in css.split(';') {
+        let Some((name, value)) = decl.rsplit_once("--").and_then(|(_, d)| d.split_once(':')) else { continue };
+        let value = value.trim();
+        let colours: Vec<&str> = match value.strip_prefix("light-dark(").and_then(|v| v.strip_suffix(')')) {
+            Some(inner) => inner.split(',').map(str::trim).collect(),
+            None => vec![value, value],
+        };
+        if colours.len() == 2 && colours.iter().all(|c| c.starts_with('#')) {
+            out.entry(name.trim().to_owned()).or_insert((colours[0].to_owned(), colours[1].to_owned()));
+        }
+    }
+    out
+}
+
+/// WCAG 2 relative luminance of `#rgb` or `#rrggbb`.
+fn luminance(hex: &str) -> f64 {
+    let h = hex.trim_start_matches('#');
+    let h: String = if h.len() == 3 { h.chars().flat_map(|c| [c, c]).collect() } else { h.to_owned() };
+    let channel = |i: usize| {
+        let c = f64::from(u8::from_str_radix(&h[i..i + 2], 16).expect("a hex colour")) / 255.0;
+        if c <= 0.04045 { c / 12.92 } else { ((c + 0.055) / 1.055).powf(2.4) }
+    };
+    0.2126 * channel(0) + 0.7152 * channel(2) + 0.0722 * channel(4)
+}
+
+fn contrast(a: &str, b: &str) -> f64 {
+    let (x, y) = (luminance(a), luminance(b));
+    (x.max(y) + 0.05) / (x.min(y) + 0.05)
+}
+
+#[test]
+fn the_contrast_formula_matches_wcag() {
+    assert!((contrast("#000", "#fff") - 21.0).abs() < 1e-9);
+    assert!((contrast("#777777", "#ffffff") - 4.48).abs() < 0.01);
+}
+
+/// The main text/background pairs meet WCAG AA by day and by night: 4.5:1 for text, 3:1 for
+/// graphics. `docs/contrast.py` prints the same pairs with their ratios.
+#[test]
+fn main_colour_pairs_meet_wcag_aa_in_both_themes() {
+    let vars = colour_variables(&without_comments(include_str!("../assets/style.css")));
+    let pairs: [(&str, &str, f64); 20] = [
+        ("ink", "paper", 4.5), ("ink", "page", 4.5), ("ink", "paper-2", 4.5), ("ink-soft", "paper", 4.5),
+        ("ink-soft", "paper-2", 4.5), ("wood-dark", "paper", 4.5), ("sea-deep", "paper", 4.5),
+        ("good", "paper", 4.5), ("bad", "paper", 4.5), ("ink", "bad-bg", 4.5), ("ink", "lantern-soft", 4.5),
+        ("good-ink", "good-bg", 4.5), ("bad-ink", "bad-bg-2", 4.5), ("warn-ink", "warn-bg", 4.5),
+        ("st-write", "paper", 4.5), ("st-refused", "paper", 4.5), ("st-violation", "paper", 4.5),
+        ("st-store-ink", "paper", 4.5), ("warn", "paper", 3.0), ("wood", "paper", 3.0),
+    ];
+    for (fg, bg, target) in pairs {
+        let (f, b) = (&vars[fg], &vars[bg]);
+        assert_ne!(f.0, f.1, "--{fg} has one colour for both themes");
+        for (theme, f, b) in [("light", &f.0, &b.0), ("dark", &f.1, &b.1)] {
+            let r = contrast(f, b);
+            assert!(r >= target, "--{fg} on --{bg} in the {theme} theme: {r:.2}:1, below {target}:1");
+        }
+    }
+}

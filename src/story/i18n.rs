@@ -504,6 +504,14 @@ ui_table! {
     LanternLogTitle => ["Lantern log", "借灯记录"],
     LanternCaptionEmpty => ["Nantang lies dark and quiet. Press Play to begin the story.",
                             "南塘镇夜色沉沉。按“播放”开始讲故事。"],
+    // ----- colour theme (issue 4): the header's button and the URL's `theme=` -----
+    ThemeAuto => ["◐ Auto", "◐ 跟随系统"],
+    ThemeLight => ["☀ Light", "☀ 浅色"],
+    ThemeDark => ["☾ Dark", "☾ 深色"],
+    ThemeHint => ["Colour theme: follow the system, light or dark (click to change)",
+                  "配色：跟随系统、浅色或深色（点击切换）"],
+    UrlBadTheme => ["unknown theme “{value}” (use auto, light or dark); following the system",
+                    "未知配色“{value}”（可用 auto、light 或 dark），改为跟随系统"],
 }
 
 #[cfg(test)]

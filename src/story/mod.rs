@@ -10,6 +10,7 @@
 //! - [`harbor`], [`lantern`]: each fable's picture, derived from snapshots and the trace.
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
+//! - [`theme`]: the page's colour theme (light, dark, the system's).
 
 pub mod cast;
 pub mod diagram;
@@ -20,6 +21,7 @@ pub mod lantern;
 pub mod lantern_log;
 pub mod narrate;
 pub mod technical;
+pub mod theme;
 pub mod violations;
 
 pub use cast::Cast;

@@ -205,12 +205,7 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
             let _ = write!(out, r#"<text x="{}" y="{}" class="token">{}</text>"#, f(x0 + 3.0), f(y0 - 3.0), esc(t));
         }
         // The verdict at the arrow's head, as a shape as well as a colour.
-        let head = match verdict {
-            "refused" => "⊘",
-            "violation" => "!",
-            "accepted" | "duplicate" => "●",
-            _ => "",
-        };
+        let head = head(verdict);
         if !head.is_empty() && a.fate == Fate::Arrived {
             let _ = write!(out, r#"<text x="{}" y="{}" class="head">{head}</text>"#, f(x1 - 5.0), f(y1 + 5.0));
         }
@@ -223,9 +218,25 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
     items.push(Item { at_ms: end, detail: title });
 }
 
-/// The lanes' names and lines: they stand still while the drawing slides.
+/// A write's verdict as a shape, so that it never rests on colour alone: ⊘ refused, ● accepted,
+/// ◐ a duplicate (reported, not applied again), ! a violation.
+fn head(verdict: &str) -> &'static str {
+    match verdict {
+        "refused" => "⊘",
+        "violation" => "!",
+        "accepted" => "●",
+        "duplicate" => "◐",
+        _ => "",
+    }
+}
+
+/// Hatching for a zombie's belief and a cut-off strip (coloured by the stylesheet), so those bars
+/// differ from the others by pattern as well as by colour.
+const HATCHES: &str = r#"<defs><pattern id="st-zombie" class="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6"/></pattern><pattern id="st-cut" class="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><path d="M0 0V4"/></pattern></defs>"#;
+
+/// The lanes' names and lines (and the hatch patterns): they stand still while the drawing slides.
 fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
+    let mut out = String::from(HATCHES);
     for (i, lane) in lanes.iter().enumerate() {
         let y = lane_y(i);
         let kind = match lane {
@@ -308,7 +319,7 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang) -> Drawn {
         let detail = format!("{title} ({} s)", seconds(m.at_ms));
         let _ = write!(
             out,
-            r#"<g class="mark {class}" data-i="{}"><title>{}</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text></g>"#,
+            r#"<g class="mark {class}" data-i="{}"><title>{}</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text>"#,
             items.len(),
             esc(&detail),
             f(x),
@@ -317,6 +328,11 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang) -> Drawn {
             f(y + 4.0),
             esc(&label)
         );
+        // A raw write's verdict beside its circle, as on a write arrow's head.
+        if let Some(verdict) = class.strip_prefix("raw ") {
+            let _ = write!(out, r#"<text x="{}" y="{}" class="head">{}</text>"#, f(x + 9.0), f(y + 5.0), head(verdict));
+        }
+        out.push_str("</g>");
         items.push(Item { at_ms: m.at_ms, detail });
     }
     Drawn { frame: fr, ticks, markup: out, items }

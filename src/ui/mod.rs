@@ -31,6 +31,7 @@ use leptos::prelude::*;
 
 use crate::scenario::{Fable, Localized};
 use crate::story::i18n::Ui;
+use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
 use crate::story::{fill, Lang};
 
@@ -47,6 +48,7 @@ pub fn start() {
         match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
+                app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
                 // A share link: its interventions at their times, then its playhead.
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
@@ -63,6 +65,22 @@ pub fn start() {
             }),
         }
     });
+}
+
+/// Where the theme chosen with the header's button is kept between visits.
+const THEME_KEY: &str = "leaselab.theme";
+
+/// The theme kept from the last visit, if storage is there and holds a good one.
+fn stored_theme() -> Option<Theme> {
+    let storage = web_sys::window()?.local_storage().ok()??;
+    Theme::from_code(&storage.get_item(THEME_KEY).ok()??)
+}
+
+/// Keeps `theme` for the next visit; without storage (private mode, blocked) it is just not kept.
+fn store_theme(theme: Theme) {
+    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+        let _ = storage.set_item(THEME_KEY, theme.code());
+    }
 }
 
 /// A reactive text from the table in the current language, as the fable shown tells it.
@@ -121,12 +139,13 @@ pub(crate) fn coord(v: f64) -> String {
 
 #[component]
 fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
-    // <html lang> and the tab title follow the language.
+    // <html lang>, <html data-theme> and the tab title follow the language and the theme.
     Effect::new(move |_| {
         let lang = app.lang.get();
         let doc = document();
         if let Some(root) = doc.document_element() {
             let _ = root.set_attribute("lang", lang.tag());
+            let _ = root.set_attribute("data-theme", app.theme.get().code());
         }
         doc.set_title(Ui::AppTitle.text(lang));
     });
@@ -153,14 +172,30 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     <h1>{tr(app, Ui::AppTitle)}</h1>
                     <p class="tagline">{tr(app, Ui::AppTagline)}</p>
                 </div>
-                <button
-                    class="lang"
-                    data-testid="lang-toggle"
-                    title=tr(app, Ui::SwitchLanguageHint)
-                    on:click=toggle_lang
-                >
-                    {tr(app, Ui::SwitchLanguage)}
-                </button>
+                <div class="group">
+                    <button
+                        class="theme"
+                        data-testid="theme-toggle"
+                        data-theme=move || app.theme.get().code()
+                        title=tr(app, Ui::ThemeHint)
+                        on:click=move |_| {
+                            let next = app.theme.get_untracked().next();
+                            app.theme.set(next);
+                            app.share_url.set(None);
+                            store_theme(next);
+                        }
+                    >
+                        {move || app.theme.get().label().text(app.lang.get())}
+                    </button>
+                    <button
+                        class="lang"
+                        data-testid="lang-toggle"
+                        title=tr(app, Ui::SwitchLanguageHint)
+                        on:click=toggle_lang
+                    >
+                        {tr(app, Ui::SwitchLanguage)}
+                    </button>
+                </div>
             </header>
             <UrlWarning app issues />
             <section class="story-head">
@@ -236,6 +271,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
+                    UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }

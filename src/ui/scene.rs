@@ -124,35 +124,38 @@ pub fn Scene(app: AppState) -> impl IntoView {
     }
 }
 
-/// Sky, sea, the shore: never changes.
+/// Sky, sea, the shore: never changes. Their colours are in the stylesheet (`.backdrop`), which
+/// gives the dark theme a night sky, a moon and a darker sea.
 #[component]
 fn Backdrop() -> impl IntoView {
     view! {
         <defs>
             <linearGradient id="sky" x1="0" y1="0" x2="0" y2="1">
-                <stop offset="0" stop-color="#f7d9a8" />
-                <stop offset="1" stop-color="#fbeed3" />
+                <stop offset="0" class="sky-top" />
+                <stop offset="1" class="sky-low" />
             </linearGradient>
             <linearGradient id="sea" x1="0" y1="0" x2="0" y2="1">
-                <stop offset="0" stop-color="#5d93ab" />
-                <stop offset="1" stop-color="#2c566f" />
+                <stop offset="0" class="sea-top" />
+                <stop offset="1" class="sea-low" />
             </linearGradient>
         </defs>
-        <rect x="0" y="0" width="1200" height="640" fill="url(#sky)" />
-        <circle cx="1080" cy="110" r="46" fill="#f3b25a" opacity="0.85" />
-        <path d="M640 120 q 30 -22 60 0 q 30 -22 60 0" fill="none" stroke="#c9a77a" stroke-width="3" />
-        <rect x="0" y="300" width="1200" height="340" fill="url(#sea)" />
-        <g class="waves" fill="none" stroke="#cfe3ea" stroke-width="3" stroke-linecap="round" opacity="0.55">
-            <path d="M330 330 q 20 -10 40 0 t 40 0" />
-            <path d="M620 360 q 20 -10 40 0 t 40 0" />
-            <path d="M860 320 q 20 -10 40 0 t 40 0" />
-            <path d="M420 560 q 20 -10 40 0 t 40 0" />
-            <path d="M700 600 q 20 -10 40 0 t 40 0" />
-            <path d="M560 530 q 20 -10 40 0 t 40 0" />
+        <g class="backdrop">
+            <rect x="0" y="0" width="1200" height="640" fill="url(#sky)" />
+            <circle class="sun" cx="1080" cy="110" r="46" />
+            <path class="birds" d="M640 120 q 30 -22 60 0 q 30 -22 60 0" />
+            <rect x="0" y="300" width="1200" height="340" fill="url(#sea)" />
+            <g class="waves" fill="none" stroke-width="3" stroke-linecap="round" opacity="0.55">
+                <path d="M330 330 q 20 -10 40 0 t 40 0" />
+                <path d="M620 360 q 20 -10 40 0 t 40 0" />
+                <path d="M860 320 q 20 -10 40 0 t 40 0" />
+                <path d="M420 560 q 20 -10 40 0 t 40 0" />
+                <path d="M700 600 q 20 -10 40 0 t 40 0" />
+                <path d="M560 530 q 20 -10 40 0 t 40 0" />
+            </g>
+            // The shore under the hut.
+            <path class="shore" d="M0 298 L 300 326 L 300 640 L 0 640 Z" />
+            <path class="shore-edge" d="M0 298 L 300 326" stroke-width="4" />
         </g>
-        // The shore under the hut.
-        <path d="M0 298 L 300 326 L 300 640 L 0 640 Z" fill="#c8b083" />
-        <path d="M0 298 L 300 326" stroke="#a48d62" stroke-width="4" />
     }
 }
 

@@ -19,6 +19,7 @@ use crate::scenario::{library, Fable, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
 use crate::story::lantern::{self, Lantern, LanternMemory};
 use crate::story::technical::{Ledger, View};
+use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
 use crate::story::{narrate, Cast, Lang};
 
@@ -79,6 +80,8 @@ pub struct AppState {
     pub speed_log2: RwSignal<i32>,
     /// Which real system the technical view imitates.
     pub tech_view: RwSignal<View>,
+    /// The page's colour theme (`data-theme` on `<html>`).
+    pub theme: RwSignal<Theme>,
     /// The latest judged writes and every violation of this run, folded from the trace.
     pub ledger: RwSignal<Ledger>,
     /// What the scene lights up (a violation under the pointer or the keyboard focus).
@@ -160,6 +163,7 @@ impl AppState {
             playing: RwSignal::new(playing),
             speed_log2: RwSignal::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
             tech_view: RwSignal::new(View::default()),
+            theme: RwSignal::new(Theme::default()),
             ledger: RwSignal::new(Ledger::default()),
             highlight: RwSignal::new(None),
             trace_hash: RwSignal::new(String::new()),
@@ -364,7 +368,8 @@ impl AppState {
     }
 
     /// The address that replays this run exactly: scenario, the learner's interventions, the
-    /// moment, fable, view, speed and language (see `scenario::link` for the format). `None` if
+    /// moment, fable, view, speed and language, and the theme unless it follows the system (see
+    /// `scenario::link` for the format). `None` if
     /// the run holds an intervention a link cannot carry.
     pub fn share_link(&self) -> Option<String> {
         let actions = self.timeline.with_value(|t| crate::scenario::link::encode(t.interventions()))?;
@@ -382,6 +387,11 @@ impl AppState {
             self.lang.get_untracked().code(),
             self.tech_view.get_untracked().code(),
         );
+        let theme = self.theme.get_untracked();
+        if theme != Theme::Auto {
+            query.push_str("&theme=");
+            query.push_str(theme.code());
+        }
         if !actions.is_empty() {
             query.push_str("&do=");
             query.push_str(&actions);

@@ -1,5 +1,5 @@
 //! Reading the start settings from the address:
-//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd`.
+//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd&theme=auto|light|dark`.
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
@@ -7,6 +7,7 @@
 use crate::scenario::link::{self, LINK_VERSION};
 use crate::scenario::{library, Fable, Scenario};
 use crate::story::technical::View;
+use crate::story::theme::Theme;
 use crate::story::Lang;
 
 use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -34,6 +35,8 @@ pub enum UrlIssue {
     NewerLink { value: String },
     /// `t` is not a whole number of ms.
     BadTime { value: String },
+    /// `theme` is not `auto`, `light` or `dark`; the system's theme is followed.
+    BadTheme { value: String },
 }
 
 /// What the page starts with.
@@ -47,6 +50,8 @@ pub struct Start {
     pub autoplay: bool,
     /// The technical view to show first.
     pub view: View,
+    /// The colour theme asked for; `None`: the one kept from the last visit, else the system's.
+    pub theme: Option<Theme>,
     /// A share link's interventions, in order.
     pub interventions: Vec<crate::engine::ScheduledCommand>,
     /// A share link's playhead, in ms.
@@ -78,6 +83,7 @@ pub fn read() -> Start {
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
+    start.theme = parse_theme(get("theme"), &mut start.issues);
     parse_link(get("v"), get("do"), get("t"), &mut start);
     start
 }
@@ -114,6 +120,15 @@ pub fn parse_view(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> View {
             View::default()
         }),
     }
+}
+
+/// The theme named by `raw` (`auto`, `light`, `dark`); a bad one gives `auto` with an issue.
+pub fn parse_theme(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> Option<Theme> {
+    let raw = raw?;
+    Some(Theme::from_code(&raw).unwrap_or_else(|| {
+        issues.push(UrlIssue::BadTheme { value: echo(&raw) });
+        Theme::Auto
+    }))
 }
 
 /// The defaults and the issues for the given raw parameter values.
@@ -188,7 +203,7 @@ pub fn parse(
         chosen
     });
 
-    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), interventions: Vec::new(), at_ms: None, issues }
+    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), theme: None, interventions: Vec::new(), at_ms: None, issues }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.
