@@ -346,11 +346,18 @@ fn check_relative_urls(index: &Path) -> Result<()> {
     for key in ["href=", "src=", "from ", "module_or_path:"] {
         for (at, _) in html.match_indices(key) {
             let rest = html[at + key.len()..].trim_start();
-            let Some(quote) = rest.chars().next().filter(|c| *c == '"' || *c == '\'') else {
-                continue;
-            };
-            let value = &rest[1..];
-            refs.push(value[..value.find(quote).unwrap_or(value.len())].to_string());
+            match rest.chars().next() {
+                Some(quote @ ('"' | '\'')) => {
+                    let value = &rest[1..];
+                    refs.push(value[..value.find(quote).unwrap_or(value.len())].to_string());
+                }
+                // Minified HTML leaves simple attribute values unquoted.
+                Some(_) if key.ends_with('=') => {
+                    let end = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
+                    refs.push(rest[..end].to_string());
+                }
+                _ => {}
+            }
         }
     }
     let absolute: Vec<&String> = refs
