@@ -175,8 +175,9 @@ fn arrow_svg(out: &mut String, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
     out.push_str("</g>");
 }
 
-/// The diagram's markup for the window `fr` at `now`.
-fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
+/// The diagram's markup for the window `fr` at `now`, with the first difference from the
+/// compared run marked at `diverge`. Only this run's drawing (`main`) carries test ids.
+fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, main: bool) -> String {
     let mut out = String::new();
     let height = TOP + d.lanes.len() as f64 * LANE_H + AXIS_H;
     for (i, lane) in d.lanes.iter().enumerate() {
@@ -259,15 +260,30 @@ fn svg(d: &Diagram, fr: &Frame, cast: &Cast, lang: Lang) -> String {
             esc(&label)
         );
     }
+    let bottom = height - AXIS_H + 6.0;
+    if let Some(t) = diverge.filter(|t| fr.visible(*t, *t)) {
+        let x = f(fr.x(t));
+        let _ = write!(
+            out,
+            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({} s)</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{x}" y="{}">≠</text></g>"#,
+            if main { r#" data-testid="diagram-diverge""# } else { "" },
+            esc(Ui::DiagramDiverge.text(lang)),
+            seconds(t),
+            f(TOP),
+            f(bottom),
+            f(TOP + 2.0)
+        );
+    }
     let x = fr.x(d.now_ms);
     let _ = write!(
         out,
-        r#"<line class="playhead" data-testid="diagram-playhead" data-ms="{}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        r#"<line class="playhead"{} data-ms="{}" x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
+        if main { r#" data-testid="diagram-playhead""# } else { "" },
         d.now_ms,
         f(x),
         f(TOP - 4.0),
         f(x),
-        f(height - AXIS_H + 6.0)
+        f(bottom)
     );
     out
 }
@@ -277,18 +293,33 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let span = RwSignal::new(SPANS[1]);
     let lanes = move || app.scenario.with(|s| s.config.nodes.len() + 2);
     let height = move || TOP + lanes() as f64 * LANE_H + AXIS_H;
-    let markup = Memo::new(move |_| {
-        let lang = app.lang.get();
-        let now = app.diagram_now.get();
-        let (from, span) = app.snapshot.with_untracked(|s| window(now, s.until_ms, span.get()));
-        let fr = Frame { from, span };
-        app.cast.with(|cast| {
-            app.with_trace(|trace, ids, now, store_judges| {
-                let d = diagram(trace, ids, now, store_judges);
-                svg(&d, &fr, cast, lang)
+    // This run's drawing (`main`) or the compared run's, on the same window and playhead.
+    let markup = move |main: bool| {
+        Memo::new(move |_| {
+            let lang = app.lang.get();
+            let now = app.diagram_now.get();
+            let diverge = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
+            if !main && app.compare.with(Option::is_none) {
+                return String::new();
+            }
+            let (from, span) = app.snapshot.with_untracked(|s| window(now, s.until_ms, span.get()));
+            let fr = Frame { from, span };
+            app.cast.with(|cast| {
+                app.with_trace(|trace, ids, now, store_judges| {
+                    // Flipping who judges expiry flips it for the other run's store lane too.
+                    let judges = store_judges
+                        ^ (!main && app.compare.with(|c| *c == Some(crate::engine::compare::Setting::Expiry)));
+                    let draw = |t: &[crate::engine::TraceEntry]| svg(&diagram(t, ids, now, judges), &fr, cast, lang, diverge, main);
+                    if main {
+                        draw(trace)
+                    } else {
+                        app.with_other_trace(now, draw)
+                    }
+                })
             })
         })
-    });
+    };
+    let (this_run, other_run) = (markup(true), markup(false));
     let on_span = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
             if SPANS.contains(&v) {
@@ -341,8 +372,21 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 role="img"
                 aria-label=tr(app, Ui::DiagramTitle)
                 on:click=on_click
-                inner_html=move || markup.get()
+                inner_html=move || this_run.get()
             ></svg>
+            <super::compare::CompareBar app />
+            <Show when=move || app.compare.with(Option::is_some)>
+                <h3 class="other-run">{tr(app, Ui::CompareDiagram)}</h3>
+                <svg
+                    class="other"
+                    data-testid="other-diagram"
+                    viewBox=move || format!("0 0 {} {}", f(W), f(height()))
+                    role="img"
+                    aria-label=tr(app, Ui::CompareDiagram)
+                    on:click=on_click
+                    inner_html=move || other_run.get()
+                ></svg>
+            </Show>
         </section>
     }
 }

@@ -14,9 +14,11 @@
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
 
+mod compare;
 mod controls;
 mod crew;
 mod diagram;
+mod files;
 mod lantern;
 mod log;
 mod panel;
@@ -47,6 +49,7 @@ pub fn start() {
         match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
+                app.source.set(start.source.clone());
                 // A share link: its interventions at their times, then its playhead.
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
@@ -236,6 +239,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
+                    UrlIssue::BadScenarioLink { error } => {
+                        fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
+                    }
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }
