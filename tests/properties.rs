@@ -127,6 +127,7 @@ prop_compose! {
             work: WorkConfig { every_ms: work, stops_with_lease },
             issuer: IssuerConfig { first_token },
             events,
+            interventions: Vec::new(),
         };
         (knobs.clone(), config)
     }

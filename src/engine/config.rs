@@ -36,8 +36,14 @@ pub struct Config {
     pub resource: ResourceConfig,
     pub work: WorkConfig,
     pub issuer: IssuerConfig,
-    /// Scheduled interventions; at the same millisecond they apply in this order.
+    /// Scheduled interventions; at the same millisecond they apply in this order, before
+    /// anything else the run does at that millisecond.
     pub events: Vec<ScheduledCommand>,
+    /// Interventions recorded on the page (an exported run): each applies *after* everything
+    /// else the run does at its `at_ms` (and after the `events` there), exactly as
+    /// [`super::Sim::apply`] applied it live, so the file replays the page's trace bit for bit.
+    /// At the same millisecond they apply in this order.
+    pub interventions: Vec<ScheduledCommand>,
 }
 
 /// One candidate (a flag-bearer in the harbor).
@@ -405,29 +411,32 @@ impl Config {
         if self.issuer.first_token > u64::MAX / 2 {
             return Err(err("issuer.first_token", "is too large to leave room for later tokens"));
         }
-        if let Some(i) = self
-            .events
-            .iter()
-            .position(|e| matches!(e.command, super::Command::RollbackIssuer { next_token } if next_token > u64::MAX / 2))
-        {
-            return Err(err(format!("events[{i}].next_token"), "is too large to leave room for later tokens"));
+        for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
+            if let Some(i) = items
+                .iter()
+                .position(|e| matches!(e.command, super::Command::RollbackIssuer { next_token } if next_token > u64::MAX / 2))
+            {
+                return Err(err(format!("{list}[{i}].next_token"), "is too large to leave room for later tokens"));
+            }
         }
-        for (i, ev) in self.events.iter().enumerate() {
-            if ev.at_ms > MAX_UNTIL_MS {
-                return Err(err(format!("events[{i}].at_ms"), "is beyond 24 h"));
-            }
-            if let Some(node) = ev.command.node() {
-                if !self.nodes.iter().any(|n| n.id == node) {
-                    let (field, hint) = match ev.command {
-                        super::Command::ClockJump { .. } | super::Command::ClockRate { .. } => {
-                            ("target", " (a clock target is a node id or \"store\")")
-                        }
-                        _ => ("node", ""),
-                    };
-                    return Err(err(format!("events[{i}].{field}"), format!("unknown node \"{node}\"{hint}")));
+        for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
+            for (i, ev) in items.iter().enumerate() {
+                if ev.at_ms > MAX_UNTIL_MS {
+                    return Err(err(format!("{list}[{i}].at_ms"), "is beyond 24 h"));
                 }
+                if let Some(node) = ev.command.node() {
+                    if !self.nodes.iter().any(|n| n.id == node) {
+                        let (field, hint) = match ev.command {
+                            super::Command::ClockJump { .. } | super::Command::ClockRate { .. } => {
+                                ("target", " (a clock target is a node id or \"store\")")
+                            }
+                            _ => ("node", ""),
+                        };
+                        return Err(err(format!("{list}[{i}].{field}"), format!("unknown node \"{node}\"{hint}")));
+                    }
+                }
+                ev.command.check().map_err(|(field, message)| err(format!("{list}[{i}].{field}"), message))?;
             }
-            ev.command.check().map_err(|(field, message)| err(format!("events[{i}].{field}"), message))?;
         }
         Ok(())
     }

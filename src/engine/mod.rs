@@ -21,6 +21,7 @@
 
 pub mod clock;
 pub mod command;
+pub mod compare;
 pub mod config;
 pub mod coordinator;
 pub mod explore;
@@ -58,6 +59,10 @@ use trace::TraceHasher;
 /// scenario that would produce more (a write every millisecond for a day) stops at this many,
 /// with [`TraceEvent::TraceLimitReached`], rather than exhaust the page's or the runner's memory.
 pub const MAX_TRACE_ENTRIES: usize = 500_000;
+
+/// Queue key (second part) of the first recorded intervention (`Config::interventions`): above
+/// any insertion counter a run reaches, below the end's `u64::MAX`.
+const LIVE_KEY: u64 = u64::MAX / 2;
 
 /// A message between the actors.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -137,6 +142,8 @@ enum Item {
     Timer { node: usize, incarnation: u32, kind: TimerKind, generation: u64 },
     Deliver(Message),
     Scheduled { index: usize },
+    /// `config.interventions[index]`, keyed after everything else at its millisecond.
+    Intervention { index: usize },
     AutoResume { node: usize, pause: u64 },
     ExpiryCheck { renew_time_ms: u64 },
     End,
@@ -213,6 +220,13 @@ impl Sim {
         for node in 0..sim.nodes.len() {
             let at = sim.config.nodes[node].start_ms;
             sim.schedule(at, Item::Start { node });
+        }
+        // Recorded interventions sort after everything else at their millisecond, also what is
+        // scheduled for it later on (the insertion counter never comes near `LIVE_KEY`), as
+        // `apply` after `advance_to` did; the end still sorts after them.
+        for index in 0..sim.config.interventions.len() {
+            let at = sim.config.interventions[index].at_ms;
+            sim.queue.insert((at, LIVE_KEY + index as u64), Item::Intervention { index });
         }
         let until = sim.config.until_ms;
         // The end sorts after everything else at `until_ms`, also what is scheduled for that very
@@ -554,6 +568,10 @@ impl Sim {
             Item::Deliver(message) => self.deliver(message),
             Item::Scheduled { index } => {
                 let command = self.config.events[index].command.clone();
+                self.execute(command);
+            }
+            Item::Intervention { index } => {
+                let command = self.config.interventions[index].command.clone();
                 self.execute(command);
             }
             Item::AutoResume { node, pause } => {

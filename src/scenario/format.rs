@@ -51,6 +51,10 @@ struct File {
     issuer: IssuerFile,
     #[serde(default)]
     events: Vec<EventFile>,
+    /// Interventions recorded on the page: same entries as `events`, applied after everything
+    /// else at their millisecond ([`Config::interventions`]).
+    #[serde(default)]
+    interventions: Vec<EventFile>,
 }
 
 fn default_id() -> String {
@@ -424,8 +428,9 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     if file.id.is_empty() || file.id.len() > 64 {
         return Err(error("id", "must be 1 to 64 characters"));
     }
-    if file.events.len() > MAX_EVENTS {
-        return Err(error("events", format!("has {} events; at most {MAX_EVENTS} are accepted", file.events.len())));
+    if file.events.len() + file.interventions.len() > MAX_EVENTS {
+        let n = file.events.len() + file.interventions.len();
+        return Err(error("events", format!("has {n} events and interventions; at most {MAX_EVENTS} are accepted")));
     }
     let clock = |path: String, c: Option<ClockFile>| -> Result<ClockConfig, ScenarioError> {
         let Some(c) = c else { return Ok(ClockConfig::default()) };
@@ -464,7 +469,9 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         EqualTokenPolicyFile::Reject => EqualTokenPolicy::Reject,
         EqualTokenPolicyFile::Dedupe => EqualTokenPolicy::Dedupe,
     };
-    let events = file.events.into_iter().enumerate().map(|(i, e)| event(i, e)).collect::<Result<Vec<_>, _>>()?;
+    let events = file.events.into_iter().enumerate().map(|(i, e)| event("events", i, e)).collect::<Result<Vec<_>, _>>()?;
+    let interventions =
+        file.interventions.into_iter().enumerate().map(|(i, e)| event("interventions", i, e)).collect::<Result<Vec<_>, _>>()?;
     let node_names = file.nodes.iter().map(|n| n.name.clone()).collect();
     let lock_defaults = LockConfig::default();
     let config = Config {
@@ -504,6 +511,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         work: WorkConfig { every_ms: file.work.every_ms, stops_with_lease: file.work.stops_with_lease },
         issuer: IssuerConfig { first_token: file.issuer.first_token },
         events,
+        interventions,
     };
     config.check().map_err(|e| error(e.path, e.message))?;
     Ok(Scenario { id: file.id, fable: file.fable, title: file.title, summary: file.summary, node_names, config })
@@ -511,8 +519,8 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 
 /// Turn one event entry into a command, checking that it carries exactly the fields its action
 /// takes.
-fn event(i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
-    let at = |field: &str| format!("events[{i}].{field}");
+fn event(list: &str, i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
+    let at = |field: &str| format!("{list}[{i}].{field}");
     let given: [(&str, bool); 13] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),

@@ -6,6 +6,7 @@
 //! (`lease.renew_deadline_ms`, `events[2].node`) so a typo never passes silently. The format is
 //! documented field by field in `docs/scenario-format.md`.
 
+pub mod export;
 mod format;
 pub mod library;
 pub mod link;

@@ -115,7 +115,7 @@ pub struct ViolationRecord {
     pub grants: Vec<usize>,
 }
 
-fn token_json(token: &WireToken) -> Option<Value> {
+pub(crate) fn token_json(token: &WireToken) -> Option<Value> {
     match token {
         WireToken::Number(n) => Some(Value::from(*n)),
         WireToken::Missing => None,

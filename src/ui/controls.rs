@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::engine::Command;
 use crate::scenario::{library, Fable};
+use crate::story::fill;
 use crate::story::i18n::Ui;
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -72,18 +73,25 @@ pub fn Controls(app: AppState) -> impl IntoView {
     let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
     let now = move || app.snapshot.with(|s| s.now_ms);
 
+    let custom = move || app.source.with(Option::is_some);
     let options = move || {
         let lang = app.lang.get();
-        library::ids()
+        // An imported scenario is listed first, as itself, even when it reuses a built-in's id.
+        let imported = custom().then(|| {
+            let title = app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id));
+            view! { <option value="" selected>{fill(Ui::Imported.text(lang), &[("title", &title)])}</option> }
+        });
+        let builtins = library::ids()
             .map(|id| {
                 let title = match library::get(id) {
                     Some(Ok(s)) => localized(s.title.as_ref(), lang, id),
                     _ => id.to_owned(),
                 };
-                let selected = move || app.scenario.with(|s| s.id == id);
+                let selected = move || !custom() && app.scenario.with(|s| s.id == id);
                 view! { <option value=id prop:selected=selected>{title}</option> }
             })
-            .collect::<Vec<_>>()
+            .collect::<Vec<_>>();
+        (imported, builtins)
     };
 
     view! {
@@ -202,7 +210,7 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     <span>{tr(app, Ui::Scenario)}</span>
                     <select
                         data-testid="scenario-picker"
-                        prop:value=move || app.scenario.with(|s| s.id.clone())
+                        prop:value=move || if custom() { String::new() } else { app.scenario.with(|s| s.id.clone()) }
                         on:change=on_scenario
                     >
                         {options}
@@ -250,6 +258,7 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     <span>{tr(app, Ui::StoreClockJump)}</span>
                 </button>
             </div>
+            <super::files::Files app />
             <Show when=move || finished.get()>
                 <p class="run-over">{tr(app, Ui::RunOver)}</p>
             </Show>

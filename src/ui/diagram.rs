@@ -259,8 +259,9 @@ fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> String {
 }
 
 /// The drawing's markup for `fr`: time axis, bars, arrows and marks (`d.now_ms` is the moment
-/// the trace reaches).
-fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang) -> Drawn {
+/// the trace reaches), with the first difference from the compared run marked at `diverge`.
+/// Only this run's drawing (`main`) carries test ids.
+fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, main: bool) -> Drawn {
     let mut out = String::new();
     let mut items = Vec::new();
     let lanes_h = d.lanes.len() as f64 * LANE_H;
@@ -335,6 +336,19 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang) -> Drawn {
         out.push_str("</g>");
         items.push(Item { at_ms: m.at_ms, detail });
     }
+    if let Some(t) = diverge.filter(|t| fr.visible(*t, *t)) {
+        let x = f(fr.x(t));
+        let _ = write!(
+            out,
+            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({} s)</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{x}" y="{}">≠</text></g>"#,
+            if main { r#" data-testid="diagram-diverge""# } else { "" },
+            esc(Ui::DiagramDiverge.text(lang)),
+            seconds(t),
+            f(TOP),
+            f(TOP + lanes_h + 6.0),
+            f(TOP + 2.0)
+        );
+    }
     Drawn { frame: fr, ticks, markup: out, items }
 }
 
@@ -363,6 +377,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let now = app.diagram_now.get();
         let span = span.get();
+        let diverge = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
         let until = app.snapshot.with_untracked(|s| s.until_ms);
         let (from, width) = window(now, until, span);
         let speed = AppState::speed_factor(app.speed_log2.get_untracked());
@@ -374,7 +389,27 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         // The playhead may go a quarter of a window further before the window leaves the drawing.
         app.set_diagram_horizon(if ahead == 0 { u64::MAX } else { end.saturating_sub(width / 4) });
         app.cast.with(|cast| {
-            app.with_trace(|trace, ids, now, store_judges| draw(&diagram(trace, ids, now, store_judges), fr, cast, lang))
+            app.with_trace(|trace, ids, now, store_judges| {
+                draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true)
+            })
+        })
+    });
+    // The compared run's drawing, on the same frame (so the same slide and playhead).
+    let other = Memo::new(move |_| {
+        if app.compare.with(Option::is_none) {
+            return String::new();
+        }
+        let lang = app.lang.get();
+        let fr = drawn.with(|d| d.frame);
+        let diverge = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
+        app.cast.with(|cast| {
+            app.with_trace(|_, ids, now, store_judges| {
+                // Flipping who judges expiry flips it for the other run's store lane too.
+                let judges = store_judges ^ app.compare.with(|c| *c == Some(crate::engine::compare::Setting::Expiry));
+                app.with_other_trace(now, |t: &[crate::engine::TraceEntry]| {
+                    draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false).markup
+                })
+            })
         })
     });
     // Every frame: where the window is now, relative to the drawing.
@@ -527,6 +562,24 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 />
             </svg>
             <p class="diagram-detail" id="diagram-detail" data-testid="diagram-detail" aria-live="polite">{detail}</p>
+            <super::compare::CompareBar app />
+            <Show when=move || app.compare.with(Option::is_some)>
+                <h3 class="other-run">{tr(app, Ui::CompareDiagram)}</h3>
+                <svg
+                    class="other"
+                    data-testid="other-diagram"
+                    viewBox=move || format!("0 0 {} {}", f(W), f(height()))
+                    role="img"
+                    aria-label=tr(app, Ui::CompareDiagram)
+                    on:click=on_click
+                >
+                    <g inner_html=lanes_markup></g>
+                    <svg x=f(LEFT) y="0" width=move || f(past_w()) height=move || f(height())>
+                        <g transform=slide inner_html=move || other.get()></g>
+                    </svg>
+                    <line class="playhead" x1=playhead_x x2=playhead_x y1=f(TOP - 4.0) y2=move || f(height() - AXIS_H + 6.0) />
+                </svg>
+            </Show>
         </section>
     }
 }

@@ -14,9 +14,11 @@
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
 
+mod compare;
 mod controls;
 mod crew;
 mod diagram;
+mod files;
 mod lantern;
 mod log;
 mod panel;
@@ -49,6 +51,7 @@ pub fn start() {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
+                app.source.set(start.source.clone());
                 // A share link: its interventions at their times, then its playhead.
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
@@ -272,6 +275,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
                     UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
+                    UrlIssue::BadScenarioLink { error } => {
+                        fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
+                    }
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }

@@ -13,9 +13,10 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::engine::compare::{compare, Divergence, Setting};
 use crate::engine::timeline::Timeline;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
-use crate::scenario::{library, Fable, Scenario};
+use crate::scenario::{library, Fable, Report, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
 use crate::story::lantern::{self, Lantern, LanternMemory};
 use crate::story::technical::{Ledger, View};
@@ -98,6 +99,15 @@ pub struct AppState {
     diagram_stamp: StoredValue<f64>,
     /// The latest moment the diagram's current drawing covers (see [`Self::set_diagram_horizon`]).
     diagram_horizon: StoredValue<u64>,
+    /// The JSON of an imported scenario (a file or a link's `s=`); `None` for a built-in.
+    pub source: RwSignal<Option<String>>,
+    /// The setting the compared run flips; `None`: no comparison.
+    pub compare: RwSignal<Option<Setting>>,
+    /// Where the compared run first parts from this one (`Some(None)`: never), recomputed when
+    /// the run changes (an intervention, a reset, another scenario).
+    pub divergence: RwSignal<Option<Option<Divergence>>>,
+    /// The compared run's whole trace.
+    other: StoredValue<Vec<TraceEntry>>,
 }
 
 /// Least real time between two redraws of the space-time diagram while playing, in ms.
@@ -171,6 +181,10 @@ impl AppState {
             diagram_now: RwSignal::new(0),
             diagram_stamp: StoredValue::new(f64::NEG_INFINITY),
             diagram_horizon: StoredValue::new(u64::MAX),
+            source: RwSignal::new(None),
+            compare: RwSignal::new(None),
+            divergence: RwSignal::new(None),
+            other: StoredValue::new(Vec::new()),
         };
         state.publish();
         Ok(state)
@@ -307,6 +321,74 @@ impl AppState {
         }
         self.share_url.set(None);
         self.publish();
+        self.refresh_compare();
+    }
+
+    /// Compares this run with the same run, `setting` flipped (`None`: no comparison).
+    pub fn set_compare(&self, setting: Option<Setting>) {
+        self.compare.set(setting);
+        self.refresh_compare();
+    }
+
+    /// Plays both runs to their end (the same interventions at their times) and finds where they
+    /// part; clears the comparison when none is asked for or the engine refuses.
+    fn refresh_compare(&self) {
+        let asked = self.compare.get_untracked();
+        let result = self.timeline.with_value(|t| {
+            // A setting this scenario's protocol does not have is dropped (another scenario).
+            let setting = asked.filter(|s| s.applies(t.config()))?;
+            compare(t.config(), t.interventions(), setting).ok()
+        });
+        if asked.is_some() && result.is_none() {
+            self.compare.set(None);
+        }
+        let (trace, divergence) = match result {
+            Some((_, other, d)) => (other.trace().to_vec(), Some(d)),
+            None => (Vec::new(), None),
+        };
+        self.other.set_value(trace);
+        self.divergence.set(divergence);
+    }
+
+    /// The compared run's trace up to `now_ms` (empty without a comparison).
+    pub fn with_other_trace<R>(&self, now_ms: u64, f: impl FnOnce(&[TraceEntry]) -> R) -> R {
+        self.other.with_value(|t| f(&t[..t.partition_point(|e| e.at_ms <= now_ms)]))
+    }
+
+    /// The scenario's file: the imported JSON, else the built-in's.
+    pub fn source_text(&self) -> Option<String> {
+        self.source.get_untracked().or_else(|| {
+            let id = self.scenario.with_untracked(|s| s.id.clone());
+            library::FILES.iter().find(|(i, _)| *i == id).map(|(_, json)| (*json).to_owned())
+        })
+    }
+
+    /// This run as a scenario file: the scenario's file with the learner's interventions merged
+    /// in (see `scenario::export`), and its file name.
+    pub fn export_scenario(&self) -> Option<(String, String)> {
+        let source = self.source_text()?;
+        let text = self.timeline.with_value(|t| crate::scenario::export::with_interventions(&source, t.interventions()).ok())?;
+        Some((format!("{}.json", self.scenario.with_untracked(|s| s.id.clone())), text))
+    }
+
+    /// The report (`leaselab.report/1`) of this run played to its end, as the runner prints it,
+    /// and its file name.
+    pub fn export_report(&self) -> Option<(String, String)> {
+        let mut sim = self.timeline.with_value(|t| Sim::replay(t.config().clone(), t.interventions()).ok())?;
+        sim.run_to_end();
+        let report = self.scenario.with_untracked(|s| Report::new(s, &sim));
+        let text = serde_json::to_string(&report).ok()? + "\n";
+        Some((format!("{}-report.json", report.scenario), text))
+    }
+
+    /// Plays an imported scenario (already validated) from the start, like a built-in.
+    pub fn load_custom(&self, scenario: Scenario, source: String) {
+        if Sim::new(scenario.config.clone()).is_err() {
+            return;
+        }
+        self.scenario.set(scenario);
+        self.source.set(Some(source));
+        self.reset();
     }
 
     /// The trace so far with what the space-time diagram needs beside it: the node ids in
@@ -364,6 +446,7 @@ impl AppState {
         }
         let last = interventions.last().map_or(0, |i| i.at_ms);
         self.seek(at_ms.unwrap_or(last));
+        self.refresh_compare();
         Ok(())
     }
 
@@ -373,7 +456,11 @@ impl AppState {
     /// the run holds an intervention a link cannot carry.
     pub fn share_link(&self) -> Option<String> {
         let actions = self.timeline.with_value(|t| crate::scenario::link::encode(t.interventions()))?;
-        let id = self.scenario.with_untracked(|s| s.id.clone());
+        // An imported scenario travels whole (`s=`), a built-in by its id.
+        let scenario = match self.source.get_untracked() {
+            Some(json) => format!("s={}", crate::scenario::export::to_link(&json).ok()?),
+            None => format!("scenario={}", self.scenario.with_untracked(|s| s.id.clone())),
+        };
         let now = self.sim.with_value(Sim::now_ms);
         let speed = match self.speed_log2.get_untracked() {
             -2 => "0.25".to_owned(),
@@ -381,7 +468,7 @@ impl AppState {
             n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
         };
         let mut query = format!(
-            "?v={}&scenario={id}&fable={}&lang={}&view={}&speed={speed}&t={now}",
+            "?v={}&{scenario}&fable={}&lang={}&view={}&speed={speed}&t={now}",
             crate::scenario::link::LINK_VERSION,
             self.fable.get_untracked().code(),
             self.lang.get_untracked().code(),
@@ -435,6 +522,7 @@ impl AppState {
         self.share_url.set(None);
         self.finished.set(false);
         self.publish();
+        self.refresh_compare();
     }
 
     /// Switches to the built-in scenario `id` (ignored if it does not load) and resets. A fable
@@ -445,6 +533,7 @@ impl AppState {
             return;
         }
         self.scenario.set(scenario);
+        self.source.set(None);
         self.reset();
     }
 

@@ -37,12 +37,16 @@ pub enum UrlIssue {
     BadTime { value: String },
     /// `theme` is not `auto`, `light` or `dark`; the system's theme is followed.
     BadTheme { value: String },
+    /// The scenario a link carries whole (`s=`) could not be read or is not valid.
+    BadScenarioLink { error: String },
 }
 
 /// What the page starts with.
 pub struct Start {
     /// The scenario to show; `Err` (in English) only if not even the built-ins load.
     pub scenario: Result<Scenario, String>,
+    /// The JSON of a scenario the link carries whole (`s=`), validated as a file.
+    pub source: Option<String>,
     /// The fable asked for; `None` tells the scenario's own.
     pub fable: Option<Fable>,
     pub lang: Lang,
@@ -84,6 +88,9 @@ pub fn read() -> Start {
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
     start.theme = parse_theme(get("theme"), &mut start.issues);
+    if let Some(raw) = get("s") {
+        parse_scenario_link(&raw, &mut start);
+    }
     parse_link(get("v"), get("do"), get("t"), &mut start);
     start
 }
@@ -109,6 +116,23 @@ pub fn parse_link(version: Option<String>, actions: Option<String>, t: Option<St
             Err(e) => start.issues.push(UrlIssue::BadLink { error: echo(&e.to_string()) }),
         }
     }
+}
+
+/// A scenario carried whole by a link (`s=`, see `scenario::export`): it replaces `scenario=`;
+/// one that cannot be read leaves the page on the scenario it had, with an issue.
+pub fn parse_scenario_link(raw: &str, start: &mut Start) {
+    match crate::scenario::export::from_link(raw) {
+        Ok((scenario, json)) => {
+            start.scenario = Ok(scenario);
+            start.source = Some(json);
+        }
+        Err(e) => start.issues.push(UrlIssue::BadScenarioLink { error: echo_long(&e.to_string()) }),
+    }
+}
+
+/// An error message as it may be shown back: like [`echo`], up to 200 characters.
+fn echo_long(value: &str) -> String {
+    value.chars().filter(|c| !c.is_control() && !is_bidi_control(*c)).take(200).collect()
 }
 
 /// The technical view named by `raw` (`k8s`, `redis`, `etcd`), else the default with an issue.
@@ -203,7 +227,19 @@ pub fn parse(
         chosen
     });
 
-    Start { scenario, fable, lang, speed_log2, autoplay, view: View::default(), theme: None, interventions: Vec::new(), at_ms: None, issues }
+    Start {
+        scenario,
+        source: None,
+        fable,
+        lang,
+        speed_log2,
+        autoplay,
+        view: View::default(),
+        theme: None,
+        interventions: Vec::new(),
+        at_ms: None,
+        issues,
+    }
 }
 
 /// A plain decimal such as `4`, `0.25` or `.5` (at most 12 digits); anything else is `None`.

@@ -1,0 +1,126 @@
+//! Comparing two runs (issue 4): the same configuration, seed and live interventions with one
+//! setting flipped, and the first moment their traces part.
+//!
+//! Both traces are deterministic, so the first entry where they differ is exactly where the
+//! setting first mattered. Every judged write records whether fencing was on
+//! ([`TraceEvent::WriteJudged`]'s `fencing`); that echo of the setting itself is not a
+//! difference, what the resource did with the write is.
+
+use super::{Config, ConfigError, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent};
+
+/// A setting a comparison flips.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Setting {
+    /// `resource.fencing`: whether the resource checks tokens (a live `set_fencing` still
+    /// applies at its time in both runs).
+    Fencing,
+    /// `resource.epoch_barrier`: whether a grant raises the resource's mark (KAFKA-6082).
+    EpochBarrier,
+    /// `lock.release_check`: owner-checked release or a plain `DEL` (lock protocol only).
+    ReleaseCheck,
+    /// `lease.expiry`: the store's clock or each candidate's observation (lease protocol only).
+    Expiry,
+}
+
+impl Setting {
+    /// Every setting, in menu order.
+    pub const ALL: [Setting; 4] = [Setting::Fencing, Setting::EpochBarrier, Setting::ReleaseCheck, Setting::Expiry];
+
+    /// Whether flipping it can change a run of `config` (release checks exist only for locks,
+    /// observer expiry only for leases).
+    pub fn applies(self, config: &Config) -> bool {
+        match self {
+            Setting::Fencing | Setting::EpochBarrier => true,
+            Setting::ReleaseCheck => config.protocol == Protocol::Lock,
+            Setting::Expiry => config.protocol == Protocol::Lease,
+        }
+    }
+
+    /// Whether the setting is on in `config` (fencing on, the barrier on, owner-checked release,
+    /// observer expiry).
+    pub fn is_on(self, config: &Config) -> bool {
+        match self {
+            Setting::Fencing => config.resource.fencing,
+            Setting::EpochBarrier => config.resource.epoch_barrier,
+            Setting::ReleaseCheck => config.lock.release_check == ReleaseCheck::Owner,
+            Setting::Expiry => config.lease.expiry == Expiry::Observer,
+        }
+    }
+
+    /// `config` with this setting flipped, everything else equal.
+    pub fn flipped(self, config: &Config) -> Config {
+        let mut c = config.clone();
+        match self {
+            Setting::Fencing => c.resource.fencing = !c.resource.fencing,
+            Setting::EpochBarrier => c.resource.epoch_barrier = !c.resource.epoch_barrier,
+            Setting::ReleaseCheck => {
+                c.lock.release_check =
+                    if c.lock.release_check == ReleaseCheck::Owner { ReleaseCheck::None } else { ReleaseCheck::Owner }
+            }
+            Setting::Expiry => {
+                c.lease.expiry = if c.lease.expiry == Expiry::Observer { Expiry::Coordinator } else { Expiry::Observer }
+            }
+        }
+        c
+    }
+}
+
+/// Where two traces first part.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Divergence {
+    /// Position of the first differing entry (the same in both traces: all before are equal).
+    pub index: usize,
+    /// Its virtual time in ms: the earlier of the two entries' times (one trace may have ended).
+    pub at_ms: u64,
+    /// The entry in the first trace (`None`: it ended there).
+    pub this: Option<TraceEntry>,
+    /// The entry in the second trace (`None`: it ended there).
+    pub other: Option<TraceEntry>,
+}
+
+/// Whether two entries say the same, the `fencing` flag of a judged write aside.
+fn same(a: &TraceEntry, b: &TraceEntry) -> bool {
+    if a == b {
+        return true;
+    }
+    match (&a.event, &b.event) {
+        (TraceEvent::WriteJudged { fencing: fa, .. }, TraceEvent::WriteJudged { fencing: fb, .. }) if fa != fb => {
+            let mut b = b.clone();
+            if let TraceEvent::WriteJudged { fencing, .. } = &mut b.event {
+                *fencing = *fa;
+            }
+            *a == b
+        }
+        _ => false,
+    }
+}
+
+/// The first entry where `this` and `other` differ, or `None` for traces that say the same.
+pub fn first_difference(this: &[TraceEntry], other: &[TraceEntry]) -> Option<Divergence> {
+    let index = this.iter().zip(other).position(|(a, b)| !same(a, b)).unwrap_or(this.len().min(other.len()));
+    let (a, b) = (this.get(index).cloned(), other.get(index).cloned());
+    let at_ms = match (&a, &b) {
+        (Some(a), Some(b)) => a.at_ms.min(b.at_ms),
+        (Some(e), None) | (None, Some(e)) => e.at_ms,
+        (None, None) => return None,
+    };
+    Some(Divergence { index, at_ms, this: a, other: b })
+}
+
+/// Both runs to their end: `config` with `interventions` applied live at their times, and the
+/// same with `setting` flipped, and where they first part.
+///
+/// # Errors
+/// The engine's refusal of the configuration or of an intervention (as [`Sim::replay`]).
+pub fn compare(
+    config: &Config,
+    interventions: &[ScheduledCommand],
+    setting: Setting,
+) -> Result<(Sim, Sim, Option<Divergence>), ConfigError> {
+    let mut this = Sim::replay(config.clone(), interventions)?;
+    this.run_to_end();
+    let mut other = Sim::replay(setting.flipped(config), interventions)?;
+    other.run_to_end();
+    let divergence = first_difference(this.trace(), other.trace());
+    Ok((this, other, divergence))
+}

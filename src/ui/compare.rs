@@ -1,0 +1,147 @@
+//! Comparing runs: the picker of the setting to flip, where the two runs first part (with a
+//! button that moves there), and both runs' verdicts so far at the playhead. The other run's
+//! space-time diagram is drawn by [`super::diagram::SpaceTime`] under this run's.
+
+use leptos::prelude::*;
+
+use crate::engine::compare::Setting;
+use crate::engine::{TraceEntry, TraceEvent, WriteOutcome};
+use crate::story::i18n::Ui;
+use crate::story::{fill, narrate, Lang};
+
+use super::state::AppState;
+use super::{seconds, tr};
+
+fn code(s: Option<Setting>) -> &'static str {
+    match s {
+        None => "off",
+        Some(Setting::Fencing) => "fencing",
+        Some(Setting::EpochBarrier) => "epoch_barrier",
+        Some(Setting::ReleaseCheck) => "release_check",
+        Some(Setting::Expiry) => "expiry",
+    }
+}
+
+/// How `setting` stands in a run: `on` as [`Setting::is_on`] says.
+fn state(setting: Setting, on: bool) -> Ui {
+    match (setting, on) {
+        (Setting::Fencing, true) => Ui::SettingFencingOn,
+        (Setting::Fencing, false) => Ui::SettingFencingOff,
+        (Setting::EpochBarrier, true) => Ui::SettingBarrierOn,
+        (Setting::EpochBarrier, false) => Ui::SettingBarrierOff,
+        (Setting::ReleaseCheck, true) => Ui::SettingReleaseOwner,
+        (Setting::ReleaseCheck, false) => Ui::SettingReleasePlain,
+        (Setting::Expiry, true) => Ui::SettingExpiryObserver,
+        (Setting::Expiry, false) => Ui::SettingExpiryStore,
+    }
+}
+
+/// Writes accepted, writes refused and violations found in `trace`.
+fn tally(trace: &[TraceEntry]) -> [usize; 3] {
+    let mut n = [0; 3];
+    for e in trace {
+        match &e.event {
+            TraceEvent::WriteJudged { outcome: WriteOutcome::Accepted, .. } => n[0] += 1,
+            TraceEvent::WriteJudged { outcome: WriteOutcome::Duplicate, .. } => {}
+            TraceEvent::WriteJudged { .. } => n[1] += 1,
+            TraceEvent::ViolationFound { .. } => n[2] += 1,
+            _ => {}
+        }
+    }
+    n
+}
+
+#[component]
+pub fn CompareBar(app: AppState) -> impl IntoView {
+    let on_pick = move |ev| {
+        let v = event_target_value(&ev);
+        app.set_compare(Setting::ALL.into_iter().find(|s| code(Some(*s)) == v));
+    };
+    let options = move || {
+        let lang = app.lang.get();
+        let config = app.scenario.with(|s| s.config.clone());
+        std::iter::once(None)
+            .chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some))
+            .map(|s| {
+                let label = match s {
+                    None => Ui::CompareOff,
+                    Some(Setting::Fencing) => Ui::CompareFencing,
+                    Some(Setting::EpochBarrier) => Ui::CompareBarrier,
+                    Some(Setting::ReleaseCheck) => Ui::CompareRelease,
+                    Some(Setting::Expiry) => Ui::CompareExpiry,
+                };
+                view! { <option value=code(s) prop:selected=move || app.compare.get() == s>{label.text(lang)}</option> }
+            })
+            .collect::<Vec<_>>()
+    };
+    // One line per run: what its entry at the first difference says.
+    let describe = move |e: &Option<TraceEntry>, lang: Lang| match e {
+        None => Ui::CompareEnded.text(lang).to_owned(),
+        Some(e) => app.cast.with(|cast| match narrate(e, cast, lang) {
+            Some(n) => n.technical,
+            None => {
+                // The event's tag, e.g. `message_sent` (the JSON the trace hash is made of).
+                let json = serde_json::to_string(&e.event).unwrap_or_default();
+                let kind = json.split('"').nth(3).unwrap_or_default();
+                fill(Ui::CompareUnnarrated.text(lang), &[("kind", kind)])
+            }
+        }),
+    };
+    // Which way the setting stands in each run.
+    let runs = move || {
+        let lang = app.lang.get();
+        let Some(setting) = app.compare.get() else { return String::new() };
+        let on = app.scenario.with(|s| setting.is_on(&s.config));
+        let (this, other) = (state(setting, on).text(lang), state(setting, !on).text(lang));
+        fill(Ui::CompareRuns.text(lang), &[("this", this), ("other", other)])
+    };
+    let at = move || app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
+    let first = move || {
+        let lang = app.lang.get();
+        match app.divergence.get() {
+            None => String::new(),
+            Some(None) => Ui::CompareSame.text(lang).to_owned(),
+            Some(Some(d)) => format!(
+                "{}: {} · {}",
+                fill(Ui::CompareFirstDiff.text(lang), &[("t", &seconds(d.at_ms))]),
+                fill(Ui::CompareThis.text(lang), &[("what", &describe(&d.this, lang))]),
+                fill(Ui::CompareOther.text(lang), &[("what", &describe(&d.other, lang))])
+            ),
+        }
+    };
+    let summary = move || {
+        if app.compare.with(Option::is_none) {
+            return String::new();
+        }
+        let lang = app.lang.get();
+        let now = app.diagram_now.get();
+        let [a, r, v] = app.with_trace(|t, _, _, _| tally(&t[..t.partition_point(|e| e.at_ms <= now)]));
+        let [a2, r2, v2] = app.with_other_trace(now, tally);
+        let n = |k: usize| k.to_string();
+        let values = [("t", seconds(now)), ("a", n(a)), ("r", n(r)), ("v", n(v)), ("a2", n(a2)), ("r2", n(r2)), ("v2", n(v2))];
+        let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        fill(Ui::CompareSummary.text(lang), &values)
+    };
+    view! {
+        <div class="compare" data-testid="compare" data-setting=move || code(app.compare.get())>
+            <label title=tr(app, Ui::CompareHint)>
+                <span>{tr(app, Ui::CompareLabel)}</span>
+                <select data-testid="compare-setting" on:change=on_pick>{options}</select>
+            </label>
+            <p class="compare-runs">{runs}</p>
+            <p
+                class="first-diff"
+                data-testid="compare-first-diff"
+                data-ms=move || at().map(|t| t.to_string())
+                hidden=move || app.divergence.with(Option::is_none)
+            >
+                {first}
+                <button data-testid="compare-seek" title=tr(app, Ui::CompareSeekHint) hidden=move || at().is_none()
+                    on:click=move |_| if let Some(t) = at() { app.seek(t) }>
+                    {tr(app, Ui::CompareSeek)}
+                </button>
+            </p>
+            <p class="compare-summary" data-testid="compare-summary">{summary}</p>
+        </div>
+    }
+}
