@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::engine::Command;
 use crate::scenario::{library, Fable};
-use crate::story::fill;
+use crate::story::{fill, Lang};
 use crate::story::i18n::Ui;
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -83,10 +83,10 @@ pub fn Controls(app: AppState) -> impl IntoView {
         });
         let builtins = library::ids()
             .map(|id| {
-                let title = match library::get(id) {
-                    Some(Ok(s)) => localized(s.title.as_ref(), lang, id),
-                    _ => id.to_owned(),
-                };
+                let title = library::builtin(id).map_or(id, |b| match lang {
+                    Lang::En => b.title_en,
+                    Lang::Zh => b.title_zh,
+                });
                 let selected = move || !custom() && app.scenario.with(|s| s.id == id);
                 view! { <option value=id prop:selected=selected>{title}</option> }
             })

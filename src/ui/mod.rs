@@ -15,6 +15,7 @@
 //! in the words of the fable shown ([`Ui::told`]).
 
 mod compare;
+mod catalog;
 mod controls;
 mod crew;
 mod diagram;
@@ -31,7 +32,7 @@ mod violations;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::scenario::{Fable, Localized};
+use crate::scenario::{library, Fable, Localized};
 use crate::story::i18n::Ui;
 use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
@@ -43,7 +44,20 @@ use url::UrlIssue;
 /// Mounts the app on `<body>`.
 pub fn start() {
     console_error_panic_hook::set_once();
-    let start = url::read();
+    // The built-in the address asks for (or the default) is fetched first; the page is drawn
+    // once it is here, or once fetching it has failed (which the page then says).
+    wasm_bindgen_futures::spawn_local(async {
+        let wanted = url::wanted_builtin();
+        catalog::load(&wanted).await;
+        if !matches!(catalog::get(&wanted), Some(Ok(_))) {
+            catalog::load(library::DEFAULT_ID).await;
+        }
+        mount(url::read());
+    });
+}
+
+/// Draws the page for the settings `start` (read from the address).
+fn mount(start: url::Start) {
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let mut issues = start.issues.clone();

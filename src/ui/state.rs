@@ -16,7 +16,7 @@ use leptos::prelude::*;
 use crate::engine::compare::{compare, Divergence, Setting};
 use crate::engine::timeline::Timeline;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
-use crate::scenario::{library, Fable, Report, Scenario};
+use crate::scenario::{Fable, Report, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
 use crate::story::lantern::{self, Lantern, LanternMemory};
 use crate::story::technical::{Ledger, View};
@@ -359,7 +359,7 @@ impl AppState {
     pub fn source_text(&self) -> Option<String> {
         self.source.get_untracked().or_else(|| {
             let id = self.scenario.with_untracked(|s| s.id.clone());
-            library::FILES.iter().find(|(i, _)| *i == id).map(|(_, json)| (*json).to_owned())
+            super::catalog::text(&id).and_then(Result::ok)
         })
     }
 
@@ -525,16 +525,23 @@ impl AppState {
         self.refresh_compare();
     }
 
-    /// Switches to the built-in scenario `id` (ignored if it does not load) and resets. A fable
+    /// Switches to the built-in scenario `id` (ignored if it does not load) and resets, once its
+    /// file is here (fetched the first time, see `catalog`). A fable
     /// the learner chose stays chosen.
     pub fn choose_scenario(&self, id: &str) {
-        let Some(Ok(scenario)) = library::get(id) else { return };
-        if Sim::new(scenario.config.clone()).is_err() {
-            return;
-        }
-        self.scenario.set(scenario);
-        self.source.set(None);
-        self.reset();
+        let app = *self;
+        let id = id.to_owned();
+        // Its file is fetched the first time; the run goes on until it is here.
+        wasm_bindgen_futures::spawn_local(async move {
+            super::catalog::load(&id).await;
+            let Some(Ok(scenario)) = super::catalog::get(&id) else { return };
+            if Sim::new(scenario.config.clone()).is_err() {
+                return;
+            }
+            app.scenario.set(scenario);
+            app.source.set(None);
+            app.reset();
+        });
     }
 
     /// Tells the run as `fable` from now on. The run goes on untouched: same engine, same trace,

@@ -81,6 +81,18 @@ fn is_bidi_control(c: char) -> bool {
 }
 
 /// Reads the current page's query string.
+/// The built-in the address names (`scenario=`, trimmed) if it is one, else the default: the
+/// file to fetch before the page is drawn.
+pub fn wanted_builtin() -> String {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    web_sys::UrlSearchParams::new_with_str(&search)
+        .ok()
+        .and_then(|p| p.get("scenario"))
+        .map(|raw| raw.trim().to_owned())
+        .filter(|id| library::builtin(id).is_some())
+        .unwrap_or_else(|| library::DEFAULT_ID.to_owned())
+}
+
 pub fn read() -> Start {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
@@ -167,7 +179,7 @@ pub fn parse(
 
     let chosen = scenario.and_then(|raw| {
         let id = raw.trim();
-        match library::get(id) {
+        match super::catalog::get(id) {
             Some(Ok(s)) => Some(s),
             Some(Err(e)) => {
                 issues.push(UrlIssue::BrokenScenario { value: echo(id), error: echo(&e.to_string()) });
@@ -266,7 +278,7 @@ fn decimal(text: &str) -> Option<f64> {
 fn fallback_scenario() -> Result<Scenario, String> {
     let mut last_error = String::from("no built-in scenarios");
     for id in std::iter::once(library::DEFAULT_ID).chain(library::ids()) {
-        match library::get(id) {
+        match super::catalog::get(id) {
             Some(Ok(s)) => return Ok(s),
             Some(Err(e)) => last_error = e.to_string(),
             None => {}

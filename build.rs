@@ -1,0 +1,77 @@
+//! Generates the built-in scenario table (`$OUT_DIR/builtins.rs`, included by
+//! `src/scenario/library.rs`) from `assets/scenarios/*.json`: the menu (id and title in both
+//! languages) for every target, and the files' text for native builds only. The web page fetches
+//! a scenario's file when it is chosen (Trunk copies the folder to `dist/scenarios/`), which keeps
+//! about 14 KB of gzip out of the page.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+/// The built-ins in menu order. Every `.json` file in the folder must be listed, and only those.
+const ORDER: &[&str] = &[
+    "harbor-zombie",
+    "harbor-no-fencing",
+    "fencing-checks",
+    "gc-pause-41-42",
+    "deposed-41-refused",
+    "deposed-41-accepted",
+    "lost-high-water-mark",
+    "issuer-rollback",
+    "retried-write",
+    "missing-token",
+    "equality-fence",
+    "ttl-too-long",
+    "ttl-too-short",
+    "deposed-41-barrier",
+    "lock-late-del",
+    "lock-owner-release",
+    "store-clock-jump",
+    "lock-session-expired",
+    "lock-session-unchecked",
+    "observer-full-wait",
+    "observer-rate-skew",
+    "observer-offset",
+    "duplicate-identity",
+    "counter-reset",
+    "work-outlives-lease",
+    "retried-write-dedupe",
+    "foreign-token-per-lock",
+    "foreign-token-global",
+    "lantern-race",
+    "lantern-ankle",
+    "lantern-ditch",
+];
+
+fn main() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("scenarios");
+    println!("cargo:rerun-if-changed={}", dir.display());
+    let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_owned))
+        .collect();
+    on_disk.sort();
+    let mut listed: Vec<String> = ORDER.iter().map(|s| (*s).to_owned()).collect();
+    listed.sort();
+    assert_eq!(on_disk, listed, "build.rs ORDER must list exactly the files in assets/scenarios/");
+    let mut menu = String::from("/// The built-ins in menu order, with their titles.\npub const MENU: &[Builtin] = &[\n");
+    let mut files = String::from(
+        "/// `(id, file contents)` of every built-in, in menu order (native builds).\n\
+         #[cfg(not(target_arch = \"wasm32\"))]\npub const FILES: &[(&str, &str)] = &[\n",
+    );
+    for id in ORDER {
+        let path = dir.join(format!("{id}.json"));
+        println!("cargo:rerun-if-changed={}", path.display());
+        let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+        let json: serde_json::Value =
+            serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+        assert_eq!(json["id"].as_str(), Some(*id), "{}: its id must match its file name", path.display());
+        let title = |lang: &str| json["title"][lang].as_str().unwrap_or(id).to_owned();
+        let _ = writeln!(menu, "    Builtin {{ id: {id:?}, title_en: {:?}, title_zh: {:?} }},", title("en"), title("zh"));
+        let _ = writeln!(files, "    ({id:?}, include_str!({:?})),", path.display().to_string());
+    }
+    menu.push_str("];\n");
+    files.push_str("];\n");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("builtins.rs");
+    std::fs::write(&out, menu + &files).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
+}
