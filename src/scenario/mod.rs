@@ -7,6 +7,7 @@
 //! documented field by field in `docs/scenario-format.md`.
 
 mod format;
+pub mod embed;
 pub mod library;
 pub mod link;
 pub mod report;

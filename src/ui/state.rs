@@ -85,7 +85,7 @@ pub struct AppState {
     pub highlight: RwSignal<Option<Highlight>>,
     /// The run's `trace_hash` so far (equal hashes: identical runs), for share links and tests.
     pub trace_hash: RwSignal<String>,
-    /// The last share link made, shown for copying.
+    /// The last share link or `<iframe>` snippet ("Embed this") made, shown for copying.
     pub share_url: RwSignal<Option<String>>,
     /// The virtual time the space-time diagram was last asked to redraw at. While playing it
     /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time: rebuilding the drawing's markup
@@ -283,13 +283,28 @@ impl AppState {
     /// interventions are discarded and the future is computed anew. A refused command changes
     /// nothing.
     pub fn apply(&self, command: Command) {
+        let _ = self.try_apply(command);
+    }
+
+    /// [`apply`](Self::apply), saying why the engine refused the command (an unknown node, a
+    /// bad argument; in English).
+    ///
+    /// # Errors
+    /// The engine's refusal; nothing changed.
+    pub fn try_apply(&self, command: Command) -> Result<(), String> {
         let now = self.sim.with_value(Sim::now_ms);
-        let forked = self.timeline.try_update_value(|timeline| timeline.intervene(now, command).ok());
-        if let Some(Some(sim)) = forked {
-            self.sim.set_value(sim);
-        }
+        let forked = self.timeline.try_update_value(|timeline| timeline.intervene(now, command));
+        let result = match forked {
+            Some(Ok(sim)) => {
+                self.sim.set_value(sim);
+                Ok(())
+            }
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err(String::from("the run is not available")),
+        };
         self.share_url.set(None);
         self.publish();
+        result
     }
 
     /// The trace so far with what the space-time diagram needs beside it: the node ids in
@@ -378,6 +393,15 @@ impl AppState {
         Some(format!("{base}{query}"))
     }
 
+    /// The `<iframe>` that shows this run embedded (`?embed=1`, see `docs/embed.md`): the share
+    /// link's address with `embed=1`, HTML-escaped. `None` as for [`share_link`](Self::share_link).
+    pub fn embed_snippet(&self) -> Option<String> {
+        let src = format!("{}&embed=1", self.share_link()?).replace('&', "&amp;");
+        Some(format!(
+            "<iframe src=\"{src}\" width=\"800\" height=\"460\" style=\"border:0\" title=\"LeaseLab\" loading=\"lazy\"></iframe>"
+        ))
+    }
+
     /// The step-back button: back to the moment of the previous trace entry.
     pub fn step_back(&self) {
         let previous = self.sim.with_value(|sim| {
@@ -417,12 +441,20 @@ impl AppState {
     /// Switches to the built-in scenario `id` (ignored if it does not load) and resets. A fable
     /// the learner chose stays chosen.
     pub fn choose_scenario(&self, id: &str) {
-        let Some(Ok(scenario)) = library::get(id) else { return };
-        if Sim::new(scenario.config.clone()).is_err() {
-            return;
+        if let Some(Ok(scenario)) = library::get(id) {
+            let _ = self.load(scenario);
         }
+    }
+
+    /// Switches to `scenario` (a built-in or a validated file) and resets.
+    ///
+    /// # Errors
+    /// The engine's refusal of its config (in English); the current run goes on untouched.
+    pub fn load(&self, scenario: Scenario) -> Result<(), String> {
+        Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
         self.scenario.set(scenario);
         self.reset();
+        Ok(())
     }
 
     /// Tells the run as `fable` from now on. The run goes on untouched: same engine, same trace,
