@@ -295,7 +295,7 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
         "pause" => Request::Pause,
         "seek" => match take("t_ms") {
             // Whole and exact in a double: up to 2^53 ms, some 285 000 years.
-            Some(Field::Number(t)) if t >= 0.0 && t <= 9_007_199_254_740_991.0 && t.fract() == 0.0 => {
+            Some(Field::Number(t)) if (0.0..=9_007_199_254_740_991.0).contains(&t) && t.fract() == 0.0 => {
                 Request::Seek { t_ms: t as u64 }
             }
             Some(_) => return Err(fail("\"t_ms\" must be a whole number of ms from 0 to 9007199254740991".into())),
