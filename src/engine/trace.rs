@@ -86,6 +86,19 @@ pub enum WriteOutcome {
     RejectedForeignLock,
 }
 
+impl WriteOutcome {
+    /// The outcome's name as the report writes it: `accepted`, `rejected_stale`, ….
+    pub fn code(self) -> &'static str {
+        match self {
+            WriteOutcome::Accepted => "accepted",
+            WriteOutcome::RejectedStale => "rejected_stale",
+            WriteOutcome::RejectedInvalid => "rejected_invalid",
+            WriteOutcome::Duplicate => "duplicate",
+            WriteOutcome::RejectedForeignLock => "rejected_foreign_lock",
+        }
+    }
+}
+
 /// A safety violation found by the oracle.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind")]

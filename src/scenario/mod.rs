@@ -8,6 +8,7 @@
 
 pub mod export;
 mod format;
+pub mod embed;
 pub mod library;
 pub mod link;
 pub mod report;

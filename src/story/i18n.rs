@@ -96,6 +96,16 @@ ui_table! {
     SwitchLanguage => ["中文", "English（英文）"],
     SwitchLanguageHint => ["Show the page in Simplified Chinese", "将页面切换为英文"],
     Scenario => ["Scenario", "场景"],
+    // ----- embedding (issue 4) -----
+    Embed => ["Embed this", "嵌入本页"],
+    EmbedHint => ["An <iframe> that shows this run in your own page (see docs/embed.md)",
+                  "一段 <iframe> 代码，可把这一轮嵌入你自己的网页（见 docs/embed.md）"],
+    EmbedCodeLabel => ["Embed code", "嵌入代码"],
+    UrlBadFlag => ["“{name}={value}” is not 1 or 0.", "“{name}={value}”不是 1 或 0。"],
+    UrlBadControls => ["“controls={value}” is not none, play or full; showing play.",
+                       "“controls={value}”不是 none、play 或 full；按 play 显示。"],
+    UrlBadOrigin => ["“origin={value}” is not an exact origin such as https://docs.example.org; it is ignored.",
+                     "“origin={value}”不是 https://docs.example.org 这样的确切来源，已忽略。"],
     // ----- controls -----
     Play => ["Play", "播放"],
     Pause => ["Pause", "暂停"],

@@ -423,13 +423,7 @@ pub struct JudgedWrite {
 impl JudgedWrite {
     /// The outcome's name in the report (`accepted`, `rejected_stale`, …), for `data-outcome`.
     pub fn outcome_code(&self) -> &'static str {
-        match self.outcome {
-            WriteOutcome::Accepted => "accepted",
-            WriteOutcome::RejectedStale => "rejected_stale",
-            WriteOutcome::RejectedInvalid => "rejected_invalid",
-            WriteOutcome::Duplicate => "duplicate",
-            WriteOutcome::RejectedForeignLock => "rejected_foreign_lock",
-        }
+        self.outcome.code()
     }
 
     /// The outcome's label in the table.

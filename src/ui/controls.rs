@@ -35,6 +35,13 @@ fn icon(d: &'static str) -> impl IntoView {
     }
 }
 
+/// Selects a read-only field's whole text when it gets the focus, ready to copy.
+fn select_all(ev: leptos::ev::FocusEvent) {
+    if let Some(input) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok()) {
+        input.select();
+    }
+}
+
 #[component]
 pub fn Controls(app: AppState) -> impl IntoView {
     let finished = app.finished;
@@ -109,6 +116,7 @@ pub fn Controls(app: AppState) -> impl IntoView {
                     <span>{play_label}</span>
                 </button>
                 <button
+                    class="step-back"
                     data-testid="step-back"
                     title=tr(app, Ui::StepBackHint)
                     disabled=move || app.snapshot.with(|s| s.now_ms == 0)
@@ -174,23 +182,29 @@ pub fn Controls(app: AppState) -> impl IntoView {
                 </button>
                 <Show when=move || app.share_url.with(Option::is_some)>
                     <label class="share-link">
-                        <span>{tr(app, Ui::ShareLinkLabel)}</span>
+                        <span>
+                            {move || {
+                                let snippet = app.share_url.with(|u| u.as_deref().is_some_and(|u| u.starts_with('<')));
+                                if snippet { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel }.text(app.lang.get())
+                            }}
+                        </span>
                         <input
                             type="text"
                             readonly
                             data-testid="share-link"
                             prop:value=move || app.share_url.get().unwrap_or_default()
-                            on:focus=move |ev| {
-                                if let Some(input) = ev
-                                    .target()
-                                    .and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlInputElement>(t).ok())
-                                {
-                                    input.select();
-                                }
-                            }
+                            on:focus=select_all
                         />
                     </label>
                 </Show>
+                // The snippet shows in the same field as the share link: one field, one label.
+                <button
+                    data-testid="embed-this"
+                    title=tr(app, Ui::EmbedHint)
+                    on:click=move |_| app.share_url.set(app.embed_snippet())
+                >
+                    <span>{tr(app, Ui::Embed)}</span>
+                </button>
             </div>
             <label class="group scrub">
                 <span>{tr(app, Ui::Scrub)}</span>

@@ -10,6 +10,7 @@
 //! - [`log`]: the narrated event log.
 //! - [`technical`]: the lease as Kubernetes, Redis or etcd shows it; the resource's table.
 //! - [`violations`]: the oracle's findings, each lighting up what it involves in the scene.
+//! - [`embed`]: the compact scene for documentation pages (`?embed=1`) and its `postMessage` API.
 //!
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
@@ -20,6 +21,7 @@ mod controls;
 mod crew;
 mod diagram;
 mod files;
+mod embed;
 mod lantern;
 mod log;
 mod panel;
@@ -38,6 +40,7 @@ use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
 use crate::story::{fill, Lang};
 
+use crate::scenario::embed::Controls;
 use state::AppState;
 use url::UrlIssue;
 
@@ -71,7 +74,7 @@ fn mount(start: url::Start) {
                     issues.push(UrlIssue::BadLink { error });
                 }
                 app.start_clock();
-                Either::Left(view! { <App app issues /> })
+                Either::Left(view! { <App app issues embed=start.embed /> })
             }
             Err(error) => Either::Right(view! {
                 <main class="page" data-testid="scene-harbor">
@@ -154,9 +157,8 @@ pub(crate) fn coord(v: f64) -> String {
     format!("{sign}{}.{}", a / 10, a % 10)
 }
 
-#[component]
-fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
-    // <html lang>, <html data-theme> and the tab title follow the language and the theme.
+/// `<html lang>`, `<html data-theme>` and the tab title follow the language and the theme.
+fn follow_lang(app: AppState) {
     Effect::new(move |_| {
         let lang = app.lang.get();
         let doc = document();
@@ -166,6 +168,33 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
         }
         doc.set_title(Ui::AppTitle.text(lang));
     });
+}
+
+/// The page. Embedded (`?embed=1`, see [`embed`]) it is the scene alone: the style sheet hides
+/// the page's own chrome (header, story head, caption, crew, panels, log, technical view), the
+/// controls that `controls=` does not ask for, and the space-time diagram without `diagram=1`.
+/// One view tree for both keeps the page small (a second tree for the frame cost about 4 KB of
+/// gzip); the hidden parts are never shown.
+#[component]
+fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> impl IntoView {
+    follow_lang(app);
+    let (class, api, controls) = match embed {
+        None => (String::from("page"), None, None),
+        Some(e) => {
+            if let Some(body) = document().body() {
+                // Page-wide styles for a frame: no minimum width, no scrolling.
+                body.set_class_name("embed");
+            }
+            let api = embed::listen(app, e.allowed, e.parent);
+            let code = match e.controls {
+                Controls::None => "none",
+                Controls::Play => "play",
+                Controls::Full => "full",
+            };
+            let class = format!("page embed embed-{code}{}", if e.diagram { " embed-diagram" } else { "" });
+            (class, Some(if api { "on" } else { "off" }), Some(code))
+        }
+    };
     let title = move || {
         let lang = app.lang.get();
         app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id))
@@ -183,7 +212,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
         })
     };
     view! {
-        <div class="page">
+        <div class=class data-testid=controls.map(|_| "embed") data-api=api data-controls=controls>
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
@@ -292,6 +321,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadScenarioLink { error } => {
                         fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
                     }
+                    UrlIssue::BadFlag { name, value } => fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
+                    UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
+                    UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }

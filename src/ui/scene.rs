@@ -569,13 +569,7 @@ pub(crate) fn message_title(kind: MessageKind) -> Ui {
 }
 
 pub(crate) fn outcome_name(o: WriteOutcome) -> &'static str {
-    match o {
-        WriteOutcome::Accepted => "accepted",
-        WriteOutcome::RejectedStale => "rejected_stale",
-        WriteOutcome::RejectedInvalid => "rejected_invalid",
-        WriteOutcome::Duplicate => "duplicate",
-        WriteOutcome::RejectedForeignLock => "rejected_foreign_lock",
-    }
+    o.code()
 }
 
 /// One judged flag on the verdict line; `age` 0 is the newest (nearest the verifier).

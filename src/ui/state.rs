@@ -89,7 +89,7 @@ pub struct AppState {
     pub highlight: RwSignal<Option<Highlight>>,
     /// The run's `trace_hash` so far (equal hashes: identical runs), for share links and tests.
     pub trace_hash: RwSignal<String>,
-    /// The last share link made, shown for copying.
+    /// The last share link or `<iframe>` snippet ("Embed this") made, shown for copying.
     pub share_url: RwSignal<Option<String>>,
     /// The virtual time the space-time diagram was last asked to redraw at. While playing it
     /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time (or when the playhead leaves what
@@ -314,14 +314,29 @@ impl AppState {
     /// interventions are discarded and the future is computed anew. A refused command changes
     /// nothing.
     pub fn apply(&self, command: Command) {
+        let _ = self.try_apply(command);
+    }
+
+    /// [`apply`](Self::apply), saying why the engine refused the command (an unknown node, a
+    /// bad argument; in English).
+    ///
+    /// # Errors
+    /// The engine's refusal; nothing changed.
+    pub fn try_apply(&self, command: Command) -> Result<(), String> {
         let now = self.sim.with_value(Sim::now_ms);
-        let forked = self.timeline.try_update_value(|timeline| timeline.intervene(now, command).ok());
-        if let Some(Some(sim)) = forked {
-            self.sim.set_value(sim);
-        }
+        let forked = self.timeline.try_update_value(|timeline| timeline.intervene(now, command));
+        let result = match forked {
+            Some(Ok(sim)) => {
+                self.sim.set_value(sim);
+                Ok(())
+            }
+            Some(Err(e)) => Err(e.to_string()),
+            None => Err(String::from("the run is not available")),
+        };
         self.share_url.set(None);
         self.publish();
         self.refresh_compare();
+        result
     }
 
     /// Compares this run with the same run, `setting` flipped (`None`: no comparison).
@@ -488,6 +503,15 @@ impl AppState {
         Some(format!("{base}{query}"))
     }
 
+    /// The `<iframe>` that shows this run embedded (`?embed=1`, see `docs/embed.md`): the share
+    /// link's address with `embed=1`, HTML-escaped. `None` as for [`share_link`](Self::share_link).
+    pub fn embed_snippet(&self) -> Option<String> {
+        let src = format!("{}&embed=1", self.share_link()?).replace('&', "&amp;");
+        Some(format!(
+            "<iframe src=\"{src}\" width=\"800\" height=\"460\" style=\"border:0\" title=\"LeaseLab\" loading=\"lazy\"></iframe>"
+        ))
+    }
+
     /// The step-back button: back to the moment of the previous trace entry.
     pub fn step_back(&self) {
         let previous = self.sim.with_value(|sim| {
@@ -534,14 +558,22 @@ impl AppState {
         // Its file is fetched the first time; the run goes on until it is here.
         wasm_bindgen_futures::spawn_local(async move {
             super::catalog::load(&id).await;
-            let Some(Ok(scenario)) = super::catalog::get(&id) else { return };
-            if Sim::new(scenario.config.clone()).is_err() {
-                return;
+            if let Some(Ok(scenario)) = super::catalog::get(&id) {
+                let _ = app.load(scenario);
             }
-            app.scenario.set(scenario);
-            app.source.set(None);
-            app.reset();
         });
+    }
+
+    /// Switches to `scenario` (a built-in or a validated file) and resets.
+    ///
+    /// # Errors
+    /// The engine's refusal of its config (in English); the current run goes on untouched.
+    pub fn load(&self, scenario: Scenario) -> Result<(), String> {
+        Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+        self.scenario.set(scenario);
+        self.source.set(None);
+        self.reset();
+        Ok(())
     }
 
     /// Tells the run as `fable` from now on. The run goes on untouched: same engine, same trace,

@@ -1,9 +1,11 @@
 //! Reading the start settings from the address:
-//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd&theme=auto|light|dark`.
+//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd&theme=auto|light|dark`,
+//! and for an embedded scene `&embed=1&diagram=1&controls=none|play|full&origin=ORIGIN` (`docs/embed.md`).
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
 //! [`UrlIssue`]s, which the page shows (as text, never as markup).
 
+use crate::scenario::embed::{self, Allowed, Controls, ECHO_CHARS};
 use crate::scenario::link::{self, LINK_VERSION};
 use crate::scenario::{library, Fable, Scenario};
 use crate::story::technical::View;
@@ -11,9 +13,6 @@ use crate::story::theme::Theme;
 use crate::story::Lang;
 
 use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-
-/// Longest piece of a bad value echoed back on the page, in characters.
-const ECHO_CHARS: usize = 40;
 
 /// Something in the address that was not understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -39,6 +38,23 @@ pub enum UrlIssue {
     BadTheme { value: String },
     /// The scenario a link carries whole (`s=`) could not be read or is not valid.
     BadScenarioLink { error: String },
+    /// `embed`, `diagram`: not 1 or 0 (`name` is the parameter).
+    BadFlag { name: &'static str, value: String },
+    /// `controls` is not `none`, `play` or `full`.
+    BadControls { value: String },
+    /// An `origin` value that is not an exact origin such as `https://docs.example.org`.
+    BadOrigin { value: String },
+}
+
+/// How an embedded scene shows itself and whom it talks to (`?embed=1`).
+pub struct EmbedStart {
+    pub controls: Controls,
+    /// Show the space-time diagram under the scene.
+    pub diagram: bool,
+    /// Who may send commands and receive events.
+    pub allowed: Allowed,
+    /// The embedding page's origin, when the browser tells it (`location.ancestorOrigins`).
+    pub parent: Option<String>,
 }
 
 /// What the page starts with.
@@ -61,26 +77,15 @@ pub struct Start {
     /// A share link's playhead, in ms.
     pub at_ms: Option<u64>,
     pub issues: Vec<UrlIssue>,
+    /// `Some` for `?embed=1`: the compact scene for documentation pages.
+    pub embed: Option<EmbedStart>,
 }
 
-/// A bad value as it may be shown back: at most [`ECHO_CHARS`] characters, no control characters
-/// and no direction controls.
+/// A bad value as it may be shown back (short, without control or direction characters).
 fn echo(value: &str) -> String {
-    let shown = |c: &char| !c.is_control() && !is_bidi_control(*c);
-    let mut out: String = value.chars().filter(shown).take(ECHO_CHARS).collect();
-    if value.chars().filter(shown).count() > ECHO_CHARS {
-        out.push('…');
-    }
-    out
+    embed::echo(value, ECHO_CHARS)
 }
 
-/// Unicode's invisible direction controls (embeddings, overrides, isolates, marks): echoed, they
-/// would reverse the page's own words around them.
-fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{200e}' | '\u{200f}' | '\u{061c}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
-}
-
-/// Reads the current page's query string.
 /// The built-in the address names (`scenario=`, trimmed) if it is one, else the default: the
 /// file to fetch before the page is drawn.
 pub fn wanted_builtin() -> String {
@@ -93,6 +98,7 @@ pub fn wanted_builtin() -> String {
         .unwrap_or_else(|| library::DEFAULT_ID.to_owned())
 }
 
+/// Reads the current page's query string.
 pub fn read() -> Start {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
@@ -104,7 +110,57 @@ pub fn read() -> Start {
         parse_scenario_link(&raw, &mut start);
     }
     parse_link(get("v"), get("do"), get("t"), &mut start);
+    if let Some(raw) = get("embed") {
+        // Present at all, the page is most likely in a frame: only a clear "no" turns it off.
+        let on = flag("embed", Some(raw), true, &mut start.issues);
+        if on {
+            let origins = params.as_ref().map(|p| p.get_all("origin")).map(|a| a.iter().filter_map(|v| v.as_string()).collect());
+            start.embed = Some(parse_embed(get("controls"), get("diagram"), origins.unwrap_or_default(), &mut start.issues));
+        }
+    }
     start
+}
+
+/// `1`, `true`, `yes`, `on` or `0`, `false`, `no`, `off`, `` (absent: `false`); anything else is
+/// `fallback` with an issue naming the parameter.
+fn flag(name: &'static str, raw: Option<String>, fallback: bool, issues: &mut Vec<UrlIssue>) -> bool {
+    match raw.as_deref().map(str::trim) {
+        None => false,
+        Some("1" | "true" | "yes" | "on") => true,
+        Some("0" | "false" | "no" | "off" | "") => false,
+        Some(other) => {
+            issues.push(UrlIssue::BadFlag { name, value: echo(other) });
+            fallback
+        }
+    }
+}
+
+/// The embed options. The embedding page's origin comes from `location.ancestorOrigins` (which
+/// cannot be forged), else from `document.referrer`; a page that is not in a frame has no host to
+/// talk to, so its API stays off.
+fn parse_embed(controls: Option<String>, diagram: Option<String>, origins: Vec<String>, issues: &mut Vec<UrlIssue>) -> EmbedStart {
+    let controls = match controls {
+        None => Controls::default(),
+        Some(raw) => Controls::from_code(&raw).unwrap_or_else(|| {
+            issues.push(UrlIssue::BadControls { value: echo(&raw) });
+            Controls::default()
+        }),
+    };
+    let diagram = flag("diagram", diagram, false, issues);
+    // Read defensively: `ancestorOrigins` is missing in some browsers. (Not in a frame, the API
+    // stays off whatever these say; see `ui::embed::listen`.)
+    let window = web_sys::window();
+    let ancestor = window
+        .as_ref()
+        .and_then(|w| js_sys::Reflect::get(&w.location(), &"ancestorOrigins".into()).ok())
+        .filter(|l| !l.is_undefined() && !l.is_null())
+        .and_then(|l| js_sys::Reflect::get(&l, &"0".into()).ok())
+        .and_then(|o| o.as_string());
+    let referrer = window.as_ref().and_then(|w| w.document()).map(|d| d.referrer()).unwrap_or_default();
+    let (allowed, bad) = embed::allowed_origins(&origins, embed::parent_origin(ancestor.as_deref(), &referrer));
+    issues.extend(bad.into_iter().map(|value| UrlIssue::BadOrigin { value }));
+    let parent = ancestor.as_deref().and_then(embed::origin);
+    EmbedStart { controls, diagram, allowed, parent }
 }
 
 /// A share link's version, interventions and playhead. A link from a newer version, or
@@ -144,7 +200,7 @@ pub fn parse_scenario_link(raw: &str, start: &mut Start) {
 
 /// An error message as it may be shown back: like [`echo`], up to 200 characters.
 fn echo_long(value: &str) -> String {
-    value.chars().filter(|c| !c.is_control() && !is_bidi_control(*c)).take(200).collect()
+    embed::echo(value, 200)
 }
 
 /// The technical view named by `raw` (`k8s`, `redis`, `etcd`), else the default with an issue.
@@ -251,6 +307,7 @@ pub fn parse(
         interventions: Vec::new(),
         at_ms: None,
         issues,
+        embed: None,
     }
 }
 

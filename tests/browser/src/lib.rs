@@ -3,7 +3,9 @@
 //! [`Browser::start`] serves the built app (`dist/`, or `$LEASELAB_DIST`) with a tiny static file
 //! server on 127.0.0.1 **under a sub-path** (`/sub/path/`, proving that the build uses relative
 //! URLs), starts Debian's `/usr/bin/chromedriver` on a free port, and opens a headless
-//! `/usr/bin/chromium` session with a fresh profile. Nothing is ever downloaded.
+//! `/usr/bin/chromium` session with a fresh profile. Nothing is ever downloaded. A directory's
+//! `index.html` is served for its path (`/sub/path/embed/`: the embedding example, which the
+//! build copies into `dist/embed/`).
 //!
 //! Every test should go through [`with_browser`], which bounds the test in time, saves a
 //! screenshot and the console log on failure, and closes the session. All processes and the
@@ -721,7 +723,9 @@ fn handle(
     } else if path == prefix.trim_end_matches('/') {
         (301, Vec::new(), "text/plain", Some(prefix.to_string()))
     } else if let Some(rel) = path.strip_prefix(prefix) {
-        let rel = if rel.is_empty() { "index.html" } else { rel };
+        // A directory's index, as static hosts serve it (`embed/` is the embedding example).
+        let rel = format!("{rel}{}", if rel.is_empty() || rel.ends_with('/') { "index.html" } else { "" });
+        let rel = rel.as_str();
         let rel_path = Path::new(rel);
         let safe = rel_path
             .components()
