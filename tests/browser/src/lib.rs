@@ -360,6 +360,15 @@ impl Browser {
             .text)
     }
 
+    /// The whole event log's text (`textContent`: its rows out of view are not rendered, see
+    /// `.log > li` in the style sheet, so `innerText` would leave them out).
+    pub async fn log_text(&self) -> Result<String> {
+        let v = self
+            .eval("const l = document.querySelector('[data-testid=\"event-log\"]'); return l ? l.textContent : '';", vec![])
+            .await?;
+        Ok(v.as_str().unwrap_or_default().to_owned())
+    }
+
     /// An attribute of `[data-testid=<testid>]` (`None` if the attribute is absent); fails if
     /// there is no such element.
     pub async fn attr_of(&self, testid: &str, attr: &str) -> Result<Option<String>> {

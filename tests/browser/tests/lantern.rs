@@ -133,7 +133,7 @@ async fn lantern_ankle_plays_to_its_end_and_the_late_errand_is_refused() -> Resu
         ensure!(b.text_of("keeper-sign").await?.contains("No. 2"), "only wick No. 2 counts");
         let refused = b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await?;
         ensure!(refused == 1, "A-Xiu's late errand is refused once, found {refused}");
-        let log = b.text_of("event-log").await?;
+        let log = b.log_text().await?;
         ensure!(log.contains("turns A-Xiu back") && log.contains("twists an ankle"), "the log tells the lantern: {log}");
         ensure!(b.attr_of("ditch", "data-state").await?.as_deref() == Some("clear"));
         let shot = screenshot_dir().join("lantern-ankle.png");
@@ -158,7 +158,7 @@ async fn lantern_ditch_plays_to_its_end_with_a_fall_in_chinese() -> Result<()> {
         ensure!(b.text_of("granary-status").await?.contains("摔进水渠"), "the granary status says so");
         let violations = b.count("[data-testid=\"event-log\"] [data-kind=\"violation\"]").await?;
         ensure!(violations >= 1, "the oracle's finding is in the log");
-        ensure!(b.text_of("event-log").await?.contains("摔进了水渠"), "told in the lantern's Chinese words");
+        ensure!(b.log_text().await?.contains("摔进了水渠"), "told in the lantern's Chinese words");
         ensure!(b.text_of("tablet-holder").await?.contains("王铁匠"), "the tablet in Chinese");
         b.assert_no_console_errors().await
     })
@@ -208,7 +208,7 @@ async fn switching_the_fable_retells_the_same_run() -> Result<()> {
         ensure!(log_rows(b).await? >= rows, "the log was kept");
         b.wait_until_js(
             "the log retold in the lantern's words",
-            "return document.querySelector('[data-testid=\"event-log\"]').innerText.includes('latches the brass clasp');",
+            "return document.querySelector('[data-testid=\"event-log\"]').textContent.includes('latches the brass clasp');",
             SECS(10),
         )
         .await?;

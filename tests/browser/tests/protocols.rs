@@ -52,7 +52,7 @@ async fn stepping_the_store_clock_expires_the_lock_at_once() -> Result<()> {
         // The next retry comes within one retry period (2 s) plus latency.
         wait_until(b, 4_500).await?;
         b.click("play-toggle").await?;
-        let log = b.text_of("event-log").await?;
+        let log = b.log_text().await?;
         ensure!(log.contains("wick No. 2") || log.contains("token 2"), "a new wick was lent: {log}");
         let token = b.text_of("tablet-token").await?;
         ensure!(token.contains('2'), "the tablet shows wick No. 2 well before 9 s: {token}");

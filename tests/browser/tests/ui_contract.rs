@@ -222,7 +222,7 @@ async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Res
         b.open("?scenario=gc-pause-41-42").await?;
         b.wait_until_js(
             "the gc-pause log names Client A",
-            "return document.querySelector('[data-testid=\"event-log\"]').innerText.includes('Client A');",
+            "return document.querySelector('[data-testid=\"event-log\"]').textContent.includes('Client A');",
             SECS(30),
         )
         .await?;
@@ -233,11 +233,11 @@ async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Res
             .await?;
         b.wait_until_js(
             "the harbor log names Old Chen",
-            "return document.querySelector('[data-testid=\"event-log\"]').innerText.includes('Old Chen comes to the breakwater');",
+            "return document.querySelector('[data-testid=\"event-log\"]').textContent.includes('Old Chen comes to the breakwater');",
             SECS(10),
         )
         .await?;
-        let log = b.text_of("event-log").await?;
+        let log = b.log_text().await?;
         ensure!(!log.contains("Client A") && !log.contains("a comes to the breakwater"), "old rows linger: {log}");
 
         b.click("node-chen-crash").await?;
