@@ -245,7 +245,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             </header>
             <UrlWarning app issues />
             <section class="story-head">
-                <h2 data-testid="scenario-title">{title}</h2>
+                <h2 data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>{title}</h2>
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
             </section>
             <controls::Controls app />

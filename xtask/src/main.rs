@@ -24,14 +24,20 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 const SERVE_ADDRESS: &str = "127.0.0.1";
 const SERVE_PORT: u16 = 8080;
 /// Budget for the page as browsers download it: Brotli (quality 11, the `br` that browsers ask
-/// for and static hosts and CDNs serve) of every .wasm, .js and .css file in dist/. Issue 4 asks
-/// for the whole page under 300 KB compressed.
-const BUDGET_BROTLI_BYTES: u64 = 330_000;
+/// for and static hosts and CDNs serve) of every .wasm, .js and .css file in dist/ (the built-in
+/// scenario files are fetched one at a time when chosen and are reported, not counted).
+///
+/// Issue 4 asks for the whole page under 300 KB compressed; it is not there. Issue 4 brought it
+/// to 311 KB with everything it asked for: the diagram, time travel, share links, compare,
+/// import and export, embedding and its `postMessage` API, and the themes. Cuts made so far:
+/// built-in scenarios fetched on demand (−9.6 KB), Leptos's `erase_components` (−4.6 KB),
+/// scenario error paths without serde_path_to_error (−2.5 KB), minified CSS (−1 KB). This
+/// budget stops it growing further while the last 11 KB is worked on.
+const BUDGET_BROTLI_BYTES: u64 = 315_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
-/// technical view and violations panel (+19 KB) and a bilingual failure library of 31 scenarios
-/// (about 13 KB); issue 4's diagram, time travel and share links about 27 KB.
-const BUDGET_GZIP_BYTES: u64 = 420_000;
+/// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
+const BUDGET_GZIP_BYTES: u64 = 400_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";

@@ -360,6 +360,28 @@ impl Browser {
             .text)
     }
 
+    /// Picks built-in `id` in the scenario picker and waits until the page plays it (its file is
+    /// fetched the first time: until then the previous run is still on screen).
+    pub async fn choose_scenario(&self, id: &str) -> Result<()> {
+        self.client
+            .find(Locator::Css(&testid_selector("scenario-picker")))
+            .await
+            .context("finding the scenario picker")?
+            .select_by_value(id)
+            .await
+            .with_context(|| format!("the picker offers {id}"))?;
+        self.wait_until_js(
+            &format!("the page plays {id}"),
+            &format!(
+                "const t = document.querySelector('[data-testid=\"scenario-title\"]'); \
+                 return !!t && t.dataset.scenario === {};",
+                json!(id)
+            ),
+            Duration::from_secs(30),
+        )
+        .await
+    }
+
     /// The whole event log's text (`textContent`: its rows out of view are not rendered, see
     /// `.log > li` in the style sheet, so `innerText` would leave them out).
     pub async fn log_text(&self) -> Result<String> {

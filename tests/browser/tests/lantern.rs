@@ -258,7 +258,7 @@ async fn every_builtin_scenario_plays_to_its_end_in_the_lantern() -> Result<()> 
         b.open("?speed=64&fable=lantern").await?;
         wait_shown(b, "scene-lantern", "scene-harbor").await?;
         for (id, until) in &scenarios {
-            choose(b, "scenario-picker", id).await?;
+            b.choose_scenario(id).await?;
             wait_shown(b, "scene-lantern", "scene-harbor").await.with_context(|| format!("{id} in the lantern"))?;
             b.click("play-toggle").await?;
             wait_for_end(b, *until, id).await?;

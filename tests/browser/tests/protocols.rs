@@ -114,6 +114,7 @@ async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
         ensure!(granary_lit.as_bool() == Some(false), "the granary accepted nothing wrong");
         // U+202E (right-to-left override) in a bad value must not reverse the page's own words.
         b.open("?scenario=x%E2%80%AEemoh-robrah%E2%80%AC&lang=en").await?;
+        b.wait_exists("url-warning", SECS(30)).await?;
         let warning = b.text_of("url-warning").await?;
         ensure!(!warning.contains('\u{202e}') && !warning.contains('\u{202c}'), "direction controls echoed: {warning:?}");
         ensure!(warning.contains("xemoh-robrah"), "the value is still shown: {warning}");

@@ -226,11 +226,7 @@ async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Res
             SECS(30),
         )
         .await?;
-        b.client()
-            .find(fantoccini::Locator::Css("[data-testid=\"scenario-picker\"]"))
-            .await?
-            .select_by_value("harbor-zombie")
-            .await?;
+        b.choose_scenario("harbor-zombie").await?;
         b.wait_until_js(
             "the harbor log names Old Chen",
             "return document.querySelector('[data-testid=\"event-log\"]').textContent.includes('Old Chen comes to the breakwater');",
@@ -275,12 +271,7 @@ async fn every_builtin_scenario_plays_to_its_end_without_errors() -> Result<()> 
         b.open("?speed=64").await?;
         b.wait_exists("scenario-picker", SECS(30)).await?;
         for (id, until) in &scenarios {
-            b.client()
-                .find(fantoccini::Locator::Css("[data-testid=\"scenario-picker\"]"))
-                .await?
-                .select_by_value(id)
-                .await
-                .with_context(|| format!("the picker offers {id}"))?;
+            b.choose_scenario(id).await?;
             b.click("play-toggle").await?;
             b.wait_for("sim-time", |el| sim_ms(el).is_some_and(|ms| ms >= *until), SECS(30))
                 .await
