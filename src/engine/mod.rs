@@ -1017,7 +1017,8 @@ impl Sim {
     // ----- commands --------------------------------------------------------------------------
 
     fn ignored(&mut self, command: &Command, why: IgnoredBecause) {
-        let command = serde_json::to_string(command).unwrap_or_else(|_| format!("{command:?}"));
+        // Cannot fail (plain data); the error's text stands in if it ever did (see `TraceHasher`).
+        let command = serde_json::to_string(command).unwrap_or_else(|e| e.to_string());
         self.record(TraceEvent::CommandIgnored { command, why });
     }
 

@@ -254,8 +254,10 @@ impl Default for TraceHasher {
 impl TraceHasher {
     /// Folds one entry into the hash.
     pub fn add(&mut self, entry: &TraceEntry) {
-        // Serializing plain data with string keys cannot fail; fall back to Debug if it ever did.
-        let bytes = serde_json::to_vec(entry).unwrap_or_else(|_| format!("{entry:?}").into_bytes());
+        // Serializing plain data with string keys cannot fail; if it ever did, the error's text is
+        // hashed (a `Debug` fallback would put every type's `Debug` code, floats included, into
+        // the page: about 4 KB of brotli).
+        let bytes = serde_json::to_vec(entry).unwrap_or_else(|e| e.to_string().into_bytes());
         for b in bytes.iter().chain(b"\n") {
             self.0 ^= u64::from(*b);
             self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
