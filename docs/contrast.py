@@ -23,6 +23,7 @@ PAIRS = [
     ("sea-deep", "paper", 4.5, "technical lines"),
     ("good", "paper", 4.5, "accepted writes"),
     ("bad", "paper", 4.5, "refused writes, bad captions"),
+    ("diverge", "paper", 4.5, "the first difference of two compared runs"),
     ("ink", "bad-bg", 4.5, "violation sentences, bad log rows"),
     ("ink", "lantern-soft", 4.5, "the Play button"),
     ("good-ink", "good-bg", 4.5, "fencing ON"),

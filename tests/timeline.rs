@@ -97,3 +97,30 @@ fn playing_on_after_a_seek_back_replays_the_future() {
     assert_eq!(timeline.next_intervention_ms(20_000), Some(50_000));
     assert_eq!(timeline.next_intervention_ms(50_000), None);
 }
+
+/// A run that reaches the trace limit (a write every millisecond) can still be sought and forked
+/// exactly: the checkpoints share one trace (each used to hold a copy, gigabytes in the page),
+/// and a fork before the last checkpoint drops only the trace after it.
+#[test]
+fn a_run_at_the_trace_limit_seeks_and_forks_exactly() {
+    let mut config = builtin("harbor-zombie").config;
+    config.until_ms = 300_000;
+    config.work.every_ms = 1;
+    let mut timeline = Timeline::new(config.clone()).expect("valid");
+    let end = timeline.seek(300_000);
+    assert!(
+        end.trace().iter().any(|e| matches!(e.event, TraceEvent::TraceLimitReached { .. })),
+        "the run stops at the limit"
+    );
+    for t in [60_000, 5_000, 299_000] {
+        assert_eq!(timeline.seek(t).trace_hash(), replay_to(&config, &[], t).trace_hash(), "t = {t}");
+    }
+    timeline.intervene(30_000, Command::Crash { node: "lin".into() }).expect("valid");
+    let interventions = timeline.interventions().to_vec();
+    for t in [29_999, 30_000, 45_000, 120_000] {
+        let seek = timeline.seek(t);
+        let replay = replay_to(&config, &interventions, t);
+        assert_eq!(seek.trace(), replay.trace(), "t = {t}");
+        assert_eq!(seek.trace_hash(), replay.trace_hash(), "t = {t}");
+    }
+}

@@ -268,6 +268,19 @@ impl Sim {
         &self.trace
     }
 
+    /// Takes the trace out, leaving it empty: a [`timeline::Timeline`] checkpoint keeps one
+    /// shared trace instead of a copy per checkpoint. Put it back with [`Self::put_trace`]
+    /// before playing on (the trace limit counts it).
+    pub(crate) fn take_trace(&mut self) -> Vec<TraceEntry> {
+        std::mem::take(&mut self.trace)
+    }
+
+    /// Puts back the trace [`Self::take_trace`] took (or a prefix of a longer one that this state
+    /// produced: the entries up to this state's own).
+    pub(crate) fn put_trace(&mut self, trace: Vec<TraceEntry>) {
+        self.trace = trace;
+    }
+
     /// FNV-1a hash of the whole trace so far, 16 hex digits.
     pub fn trace_hash(&self) -> String {
         self.hasher.hex()

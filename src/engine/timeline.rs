@@ -7,6 +7,11 @@
 //! from zero. Intervening at `t` forks the run: interventions after `t` and checkpoints after `t`
 //! are discarded, and the new future is computed from the new intervention.
 //!
+//! Memory: a checkpoint holds the state without its trace, and the timeline keeps one trace, the
+//! furthest checkpoint's, of which every earlier checkpoint's is a prefix (its length is kept).
+//! A run near the trace limit (500 000 entries) once took 64 copies of its trace, gigabytes that
+//! crashed the page; now it takes one, plus the copy a seek hands out.
+//!
 //! Exactness: a checkpoint at `T` is the state after every intervention before `T` and every
 //! event at or before `T`, and before any intervention at exactly `T`. Playing on from it applies
 //! the remaining interventions exactly as [`Sim::replay`] does (advance to the intervention's
@@ -14,7 +19,7 @@
 //! advancing in one (the queue is ordered by time, then insertion). So a seek gives the state
 //! [`Sim::replay`] gives, bit for bit: same trace, same `trace_hash` (tested).
 
-use super::{Command, Config, ConfigError, ScheduledCommand, Sim};
+use super::{Command, Config, ConfigError, ScheduledCommand, Sim, TraceEntry};
 
 /// Most checkpoints kept; the grid widens for long runs so memory stays bounded.
 pub const MAX_CHECKPOINTS: u64 = 64;
@@ -30,8 +35,11 @@ pub struct Timeline {
     interventions: Vec<ScheduledCommand>,
     /// Checkpoint grid, in ms.
     every_ms: u64,
-    /// `checkpoints[k]` is the state at `k * every_ms` (see the module docs).
-    checkpoints: Vec<Sim>,
+    /// `checkpoints[k]` is the state at `k * every_ms` (see the module docs), without its trace,
+    /// and the length of its trace.
+    checkpoints: Vec<(Sim, usize)>,
+    /// The last checkpoint's trace; every checkpoint's trace is a prefix of it.
+    trace: Vec<TraceEntry>,
 }
 
 impl Timeline {
@@ -41,9 +49,10 @@ impl Timeline {
     /// # Errors
     /// The configuration's [`ConfigError`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let start = Sim::new(config.clone())?;
+        let mut start = Sim::new(config.clone())?;
+        let trace = start.take_trace();
         let every_ms = config.until_ms.div_ceil(MAX_CHECKPOINTS).max(MIN_CHECKPOINT_EVERY_MS);
-        Ok(Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![start] })
+        Ok(Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![(start, trace.len())], trace })
     }
 
     /// The configuration.
@@ -74,8 +83,16 @@ impl Timeline {
         self.build_checkpoints_to(k);
         let k = k.min(self.checkpoints.len() - 1);
         let from = self.checkpoint_ms(k);
-        let mut sim = self.checkpoints[k].clone();
+        let mut sim = self.restore(k);
         self.play(&mut sim, from, t, true);
+        sim
+    }
+
+    /// Checkpoint `k` with its trace (a copy of the shared trace's prefix).
+    fn restore(&self, k: usize) -> Sim {
+        let (sim, len) = &self.checkpoints[k];
+        let mut sim = sim.clone();
+        sim.put_trace(self.trace.get(..*len).unwrap_or(&self.trace).to_vec());
         sim
     }
 
@@ -93,6 +110,8 @@ impl Timeline {
         // Checkpoint k holds interventions before k × every, so the one at `at` itself stays.
         let keep = usize::try_from(at / self.every_ms).unwrap_or(usize::MAX).saturating_add(1);
         self.checkpoints.truncate(keep.max(1));
+        let len = self.checkpoints.last().map_or(0, |(_, len)| *len);
+        self.trace.truncate(len);
         Ok(sim)
     }
 
@@ -128,9 +147,12 @@ impl Timeline {
             if from >= self.config.until_ms {
                 break;
             }
-            let mut sim = self.checkpoints[last].clone();
+            // The shared trace is exactly the last checkpoint's: lent to it, not copied.
+            let mut sim = self.checkpoints[last].0.clone();
+            sim.put_trace(std::mem::take(&mut self.trace));
             self.play(&mut sim, from, to, false);
-            self.checkpoints.push(sim);
+            self.trace = sim.take_trace();
+            self.checkpoints.push((sim, self.trace.len()));
         }
     }
 

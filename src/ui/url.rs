@@ -181,7 +181,7 @@ pub fn parse_link(version: Option<String>, actions: Option<String>, t: Option<St
     if let Some(raw) = actions {
         match link::decode(&raw) {
             Ok(list) => start.interventions = list,
-            Err(e) => start.issues.push(UrlIssue::BadLink { error: echo(&e.to_string()) }),
+            Err(e) => start.issues.push(UrlIssue::BadLink { error: echo_long(&e.to_string()) }),
         }
     }
 }
