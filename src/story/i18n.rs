@@ -363,6 +363,7 @@ ui_table! {
     CompareThis => ["this run: {what}", "本次运行：{what}"],
     CompareOther => ["the other run: {what}", "对照运行：{what}"],
     CompareEnded => ["the run has ended", "运行已结束"],
+    CompareSent => ["{from} sends {what}, to arrive at {arrive} s", "{from}发出{what}，将在 {arrive} 秒到达"],
     CompareUnnarrated => ["an event the log does not tell ({kind})", "日志不讲述的事件（{kind}）"],
     CompareSeek => ["Go there", "跳到那里"],
     CompareSeekHint => ["Move both runs to the first difference", "把两次运行都移到首个差异处"],

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::engine::compare::Setting;
-use crate::engine::{TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::{Endpoint, TraceEntry, TraceEvent, WriteOutcome};
 use crate::story::i18n::Ui;
 use crate::story::{fill, narrate, Lang};
 
@@ -77,10 +77,22 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
     // One line per run: what its entry at the first difference says.
     let describe = move |e: &Option<TraceEntry>, lang: Lang| match e {
         None => Ui::CompareEnded.text(lang).to_owned(),
-        Some(e) => app.cast.with(|cast| match narrate(e, cast, lang) {
-            Some(n) => n.technical,
-            None => {
-                // The event's tag, e.g. `message_sent` (the JSON the trace hash is made of).
+        Some(e) => app.cast.with(|cast| match (narrate(e, cast, lang), &e.event) {
+            // In the fable's words, as the log tells it.
+            (Some(n), _) => n.story,
+            // A message the log leaves untold: who sent what, and when it will arrive (two
+            // runs often part there first, when one draws a different delay).
+            (None, TraceEvent::MessageSent { kind, from, arrive_ms, .. }) => {
+                let from = match from {
+                    Endpoint::Node(id) => cast.name(id, lang),
+                    Endpoint::Coordinator => Ui::DiagramStore.told(cast.fable()).text(lang).to_owned(),
+                    Endpoint::Resource | Endpoint::Outside => Ui::DiagramResource.told(cast.fable()).text(lang).to_owned(),
+                };
+                let what = super::scene::message_title(*kind).text(lang);
+                fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
+            }
+            (None, _) => {
+                // The event's tag, e.g. `node_started` (the JSON the trace hash is made of).
                 let json = serde_json::to_string(&e.event).unwrap_or_default();
                 let kind = json.split('"').nth(3).unwrap_or_default();
                 fill(Ui::CompareUnnarrated.text(lang), &[("kind", kind)])
