@@ -340,13 +340,16 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         let x = f(fr.x(t));
         let _ = write!(
             out,
-            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({} s)</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{x}" y="{}">≠</text></g>"#,
+            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({} s)</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{}" y="{}">≠</text></g>"#,
             if main { r#" data-testid="diagram-diverge""# } else { "" },
             esc(Ui::DiagramDiverge.text(lang)),
             seconds(t),
             f(TOP),
             f(TOP + lanes_h + 6.0),
-            f(TOP + 2.0)
+            // Beside the line, inside the drawing (above it the glyph was clipped) and clear
+            // of the playhead when the run stands on the difference.
+            f(fr.x(t) + 4.0),
+            f(TOP + 10.0)
         );
     }
     Drawn { frame: fr, ticks, markup: out, items }

@@ -338,10 +338,14 @@ impl Browser {
     pub async fn wait_until_js(&self, what: &str, script: &str, timeout: Duration) -> Result<()> {
         let deadline = Instant::now() + timeout;
         loop {
-            if self.eval(script, vec![]).await?.as_bool() == Some(true) {
-                return Ok(());
-            }
-            ensure!(Instant::now() < deadline, "waited {timeout:?} for {what}");
+            // A script error (an element not there yet: the page is drawn once its scenario
+            // file has arrived) counts as "not yet"; the last one is reported at the deadline.
+            let last = match self.eval(script, vec![]).await {
+                Ok(v) if v.as_bool() == Some(true) => return Ok(()),
+                Ok(_) => String::new(),
+                Err(e) => format!(" (last script error: {e})"),
+            };
+            ensure!(Instant::now() < deadline, "waited {timeout:?} for {what}{last}");
             tokio::time::sleep(POLL).await;
         }
     }
