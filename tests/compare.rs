@@ -5,7 +5,7 @@
 mod common;
 
 use common::*;
-use leaselab::engine::compare::{compare, first_difference, Setting};
+use leaselab::engine::compare::{compare, first_difference, tally, Setting};
 use leaselab::engine::timeline::Timeline;
 use leaselab::engine::{Command, ReleaseOutcome, TraceEvent, WireToken, WriteOutcome};
 
@@ -48,6 +48,12 @@ fn harbor_fencing_on_and_off_part_at_chens_stale_seven() {
         .iter()
         .any(|e| matches!(&e.event, TraceEvent::LeaseGranted { node, token, .. } if node == "lin" && *token == lin_token)));
     assert_eq!(first_difference(this.trace(), this.trace()), None);
+    // Up to and with that write: with fencing, one refusal (the 7) and no violation; without,
+    // the 7 is accepted and the oracle reports it.
+    let upto = |sim: &leaselab::engine::Sim| tally(&sim.trace()[..sim.trace().partition_point(|e| e.at_ms <= d.at_ms)]);
+    let ([_, refused, violations], [_, refused_off, violations_off]) = (upto(&this), upto(&other));
+    assert_eq!((refused, violations, refused_off), (1, 0, 0));
+    assert!(violations_off >= 1, "the stale 7 accepted without fencing is a violation");
 }
 
 /// Waking Chen at 21 s (as in the time-travel test): he renews in time, nobody gets 8, and

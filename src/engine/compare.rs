@@ -6,7 +6,7 @@
 //! ([`TraceEvent::WriteJudged`]'s `fencing`); that echo of the setting itself is not a
 //! difference, what the resource did with the write is.
 
-use super::{Config, ConfigError, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent};
+use super::{Config, ConfigError, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome};
 
 /// A setting a comparison flips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -124,3 +124,19 @@ pub fn compare(
     let divergence = first_difference(this.trace(), other.trace());
     Ok((this, other, divergence))
 }
+/// The verdicts in `trace`: `[writes accepted, writes refused, violations found]`. A duplicate
+/// (applied once, reported) counts as neither accepted nor refused.
+pub fn tally(trace: &[TraceEntry]) -> [usize; 3] {
+    let mut n = [0; 3];
+    for e in trace {
+        match &e.event {
+            TraceEvent::WriteJudged { outcome: WriteOutcome::Accepted, .. } => n[0] += 1,
+            TraceEvent::WriteJudged { outcome: WriteOutcome::Duplicate, .. } => {}
+            TraceEvent::WriteJudged { .. } => n[1] += 1,
+            TraceEvent::ViolationFound { .. } => n[2] += 1,
+            _ => {}
+        }
+    }
+    n
+}
+

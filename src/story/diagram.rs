@@ -118,7 +118,8 @@ impl Diagram {
 }
 
 /// Lanes: the nodes in order, then the store, then the resource.
-fn lanes(node_ids: &[String]) -> Vec<LaneKey> {
+/// The lanes for these nodes, in drawing order: one per node, then the store, then the resource.
+pub fn lanes(node_ids: &[String]) -> Vec<LaneKey> {
     let mut lanes: Vec<LaneKey> = node_ids.iter().cloned().map(LaneKey::Node).collect();
     lanes.push(LaneKey::Store);
     lanes.push(LaneKey::Resource);

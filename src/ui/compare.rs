@@ -4,8 +4,8 @@
 
 use leptos::prelude::*;
 
-use crate::engine::compare::Setting;
-use crate::engine::{Endpoint, TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::compare::{tally, Setting};
+use crate::engine::{Endpoint, TraceEntry, TraceEvent};
 use crate::story::i18n::Ui;
 use crate::story::{fill, narrate, Lang};
 
@@ -34,21 +34,6 @@ fn state(setting: Setting, on: bool) -> Ui {
         (Setting::Expiry, true) => Ui::SettingExpiryObserver,
         (Setting::Expiry, false) => Ui::SettingExpiryStore,
     }
-}
-
-/// Writes accepted, writes refused and violations found in `trace`.
-fn tally(trace: &[TraceEntry]) -> [usize; 3] {
-    let mut n = [0; 3];
-    for e in trace {
-        match &e.event {
-            TraceEvent::WriteJudged { outcome: WriteOutcome::Accepted, .. } => n[0] += 1,
-            TraceEvent::WriteJudged { outcome: WriteOutcome::Duplicate, .. } => {}
-            TraceEvent::WriteJudged { .. } => n[1] += 1,
-            TraceEvent::ViolationFound { .. } => n[2] += 1,
-            _ => {}
-        }
-    }
-    n
 }
 
 #[component]

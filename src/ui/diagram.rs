@@ -14,7 +14,7 @@ use std::fmt::Write;
 use leptos::prelude::*;
 
 use crate::engine::{MessageKind, WriteOutcome};
-use crate::story::diagram::{diagram, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
+use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
 use crate::story::i18n::Ui;
 use crate::story::technical::escape_html as esc;
 use crate::story::{fill, Cast, Lang};
@@ -369,9 +369,8 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let height = move || TOP + lanes() as f64 * LANE_H + AXIS_H;
     let lanes_markup = move || {
         let lang = app.lang.get();
-        let keys: Vec<LaneKey> = app.scenario.with(|s| {
-            s.config.nodes.iter().map(|n| LaneKey::Node(n.id.clone())).chain([LaneKey::Store, LaneKey::Resource]).collect()
-        });
+        let ids: Vec<String> = app.scenario.with(|s| s.config.nodes.iter().map(|n| n.id.clone()).collect());
+        let keys = lane_keys(&ids);
         app.cast.with(|cast| lanes_svg(&keys, cast, lang))
     };
     // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to

@@ -5,8 +5,8 @@
 
 use anyhow::{ensure, Context, Result};
 use fantoccini::Locator;
-use leaselab::engine::compare::{compare, Setting};
-use leaselab::engine::{Sim, TraceEvent, WriteOutcome};
+use leaselab::engine::compare::{compare, tally, Setting};
+use leaselab::engine::Sim;
 use leaselab::scenario::{self, library, Report};
 use leaselab_browser_tests::{screenshot_dir, with_browser, Browser, ElementState};
 use std::time::Duration;
@@ -49,20 +49,8 @@ async fn compare_fencing_on_and_off_shows_the_first_difference() -> Result<()> {
     let (this, other, d) = compare(&s.config, &[], Setting::Fencing)?;
     let d = d.context("the runs part")?;
     // Verdicts so far at that moment, in each run: accepted, refused, violations.
-    let tally = |sim: &Sim| {
-        let mut n = [0; 3];
-        for e in sim.trace().iter().filter(|e| e.at_ms <= d.at_ms) {
-            match &e.event {
-                TraceEvent::WriteJudged { outcome: WriteOutcome::Accepted, .. } => n[0] += 1,
-                TraceEvent::WriteJudged { outcome: WriteOutcome::Duplicate, .. } => {}
-                TraceEvent::WriteJudged { .. } => n[1] += 1,
-                TraceEvent::ViolationFound { .. } => n[2] += 1,
-                _ => {}
-            }
-        }
-        n
-    };
-    let ([a, r, v], [a2, r2, v2]) = (tally(&this), tally(&other));
+    let upto = |sim: &Sim| tally(&sim.trace()[..sim.trace().partition_point(|e| e.at_ms <= d.at_ms)]);
+    let ([a, r, v], [a2, r2, v2]) = (upto(&this), upto(&other));
     assert!(r == 1 && v == 0 && r2 == 0 && v2 > 0, "seed 000: the 7 refused here, a violation there");
     let counts = format!("this run {a} accepted, {r} refused, {v} violations · the other run {a2} accepted, {r2} refused, {v2} violations");
     with_browser("compare", SECS(120), async |b| {

@@ -69,20 +69,26 @@ async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
     .await
 }
 
+/// Plays harbor-zombie to its end at 64× and shows the whole run in the space-time diagram.
+async fn harbor_zombie_whole_run(b: &Browser) -> Result<()> {
+    b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
+    b.wait_exists("space-time", SECS(30)).await?;
+    wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
+    b.eval(
+        "const s = document.querySelector('[data-testid=\"diagram-span\"]'); s.value = '0'; \
+         s.dispatchEvent(new Event('change', { bubbles: true }));",
+        vec![],
+    )
+    .await?;
+    Ok(())
+}
+
 /// The space-time diagram of seed `000`: over the whole run it shows the two grants (7 and 8)
 /// on the store's lane and Chen's write with 7 refused at the resource; clicking it moves the run.
 #[tokio::test]
 async fn the_diagram_shows_the_grants_and_the_refused_stale_write() -> Result<()> {
     with_browser("space-time", SECS(120), async |b| {
-        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
-        b.wait_exists("space-time", SECS(30)).await?;
-        wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
-        b.eval(
-            "const s = document.querySelector('[data-testid=\"diagram-span\"]'); s.value = '0'; \
-             s.dispatchEvent(new Event('change', { bubbles: true }));",
-            vec![],
-        )
-        .await?;
+        harbor_zombie_whole_run(b).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
         let grants = b
             .eval("return Array.from(document.querySelectorAll('.spacetime .mark.grant text')).map(t => t.textContent);", vec![])
@@ -110,15 +116,7 @@ async fn the_diagram_shows_the_grants_and_the_refused_stale_write() -> Result<()
 #[tokio::test]
 async fn the_diagram_gives_details_by_pointer_and_keyboard() -> Result<()> {
     with_browser("diagram-details", SECS(120), async |b| {
-        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
-        b.wait_exists("space-time", SECS(30)).await?;
-        wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
-        b.eval(
-            "const s = document.querySelector('[data-testid=\"diagram-span\"]'); s.value = '0'; \
-             s.dispatchEvent(new Event('change', { bubbles: true }));",
-            vec![],
-        )
-        .await?;
+        harbor_zombie_whole_run(b).await?;
         let stale = ".spacetime [data-kind=\"write\"][data-verdict=\"refused\"][data-token=\"7\"]";
         b.eval(
             "document.querySelector(arguments[0] + ' line').dispatchEvent(new MouseEvent('mouseover', { bubbles: true }));",
