@@ -86,12 +86,16 @@ fn echo(value: &str) -> String {
     embed::echo(value, ECHO_CHARS)
 }
 
+/// The page address's query parameters.
+fn query() -> Option<web_sys::UrlSearchParams> {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    web_sys::UrlSearchParams::new_with_str(&search).ok()
+}
+
 /// The built-in the address names (`scenario=`, trimmed) if it is one, else the default: the
 /// file to fetch before the page is drawn.
 pub fn wanted_builtin() -> String {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    web_sys::UrlSearchParams::new_with_str(&search)
-        .ok()
+    query()
         .and_then(|p| p.get("scenario"))
         .map(|raw| raw.trim().to_owned())
         .filter(|id| library::builtin(id).is_some())
@@ -100,8 +104,7 @@ pub fn wanted_builtin() -> String {
 
 /// Reads the current page's query string.
 pub fn read() -> Start {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
-    let params = web_sys::UrlSearchParams::new_with_str(&search).ok();
+    let params = query();
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
