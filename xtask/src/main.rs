@@ -28,7 +28,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// (a debug build with the standard std) keeps the message. Rebuilding std is an unstable cargo
 /// feature (`-Zbuild-std`), enabled on this stable toolchain with `RUSTC_BOOTSTRAP=1` for this
 /// one build only (see [`release_web_env`]).
-const RELEASE_WASM_RUSTFLAGS: &str = "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort";
+const RELEASE_WASM_RUSTFLAGS: &str =
+    "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort";
 /// Where `cargo xtask serve` serves the app.
 const SERVE_ADDRESS: &str = "127.0.0.1";
 const SERVE_PORT: u16 = 8080;
@@ -113,7 +114,10 @@ fn test() -> Result<()> {
 
     let mut totals = TestTotals::default();
     header("[1/3] Native tests: cargo test -p leaselab");
-    run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
+    run_tests(
+        cargo().args(["test", "-p", "leaselab"]).current_dir(&root),
+        &mut totals,
+    )?;
 
     header("[2/3] Release web build into dist/ (cargo xtask dist)");
     let dist_dir = build_dist(&root)?;
@@ -121,7 +125,13 @@ fn test() -> Result<()> {
     header("[3/3] Browser tests: cargo test -p leaselab-browser-tests");
     run_tests(
         cargo()
-            .args(["test", "-p", "leaselab-browser-tests", "--", "--test-threads=1"])
+            .args([
+                "test",
+                "-p",
+                "leaselab-browser-tests",
+                "--",
+                "--test-threads=1",
+            ])
             .env("LEASELAB_DIST", &dist_dir)
             .env("LEASELAB_CHROMIUM", CHROMIUM)
             .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
@@ -163,7 +173,9 @@ fn run_tests(cmd: &mut Command, totals: &mut TestTotals) -> Result<()> {
             }
         }
     }
-    let status = child.wait().with_context(|| format!("waiting for `{shown}`"))?;
+    let status = child
+        .wait()
+        .with_context(|| format!("waiting for `{shown}`"))?;
     ensure!(status.success(), "`{shown}` failed ({status})");
     Ok(())
 }
@@ -191,12 +203,19 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     run(cargo().arg("fetch").current_dir(root))?;
     // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
     let std_manifest = std_library_manifest()?;
-    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
+    run(release_web_env(
+        cargo()
+            .arg("fetch")
+            .arg("--manifest-path")
+            .arg(&std_manifest),
+    ))?;
     header("Trunk release build into dist/");
-    run(release_web_env(trunk()
-        .args(["build", "--release", "--offline", "--dist"])
-        .arg(&dist_dir)
-        .current_dir(root)))?;
+    run(release_web_env(
+        trunk()
+            .args(["build", "--release", "--offline", "--dist"])
+            .arg(&dist_dir)
+            .current_dir(root),
+    ))?;
     check_relative_urls(&dist_dir.join("index.html"))?;
     header("Bundle size");
     size_report(&dist_dir)?;
@@ -378,7 +397,9 @@ fn check_relative_urls(index: &Path) -> Result<()> {
                 }
                 // Minified HTML leaves simple attribute values unquoted.
                 Some(_) if key.ends_with('=') => {
-                    let end = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
+                    let end = rest
+                        .find(|c: char| c.is_whitespace() || c == '>')
+                        .unwrap_or(rest.len());
                     refs.push(rest[..end].to_string());
                 }
                 _ => {}
@@ -432,13 +453,28 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     let mut table = String::new();
     let mut all = [0u64; 3];
     let mut page = [0u64; 3];
-    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "file", "raw bytes", "gzip -9", "brotli 11")?;
+    writeln!(
+        table,
+        "{:<48} {:>11} {:>11} {:>11}",
+        "file", "raw bytes", "gzip -9", "brotli 11"
+    )?;
     for file in &files {
         let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         let sizes = [data.len() as u64, gzip_len(&data)?, brotli_len(&data)?];
-        let name = file.strip_prefix(dist_dir).unwrap_or(file).display().to_string();
-        writeln!(table, "{name:<48} {:>11} {:>11} {:>11}", sizes[0], sizes[1], sizes[2])?;
-        let in_page = matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"));
+        let name = file
+            .strip_prefix(dist_dir)
+            .unwrap_or(file)
+            .display()
+            .to_string();
+        writeln!(
+            table,
+            "{name:<48} {:>11} {:>11} {:>11}",
+            sizes[0], sizes[1], sizes[2]
+        )?;
+        let in_page = matches!(
+            file.extension().and_then(OsStr::to_str),
+            Some("wasm" | "js" | "css")
+        );
         for i in 0..3 {
             all[i] += sizes[i];
             if in_page {
@@ -446,8 +482,16 @@ fn size_report(dist_dir: &Path) -> Result<()> {
             }
         }
     }
-    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "all files", all[0], all[1], all[2])?;
-    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "page (wasm + js + css)", page[0], page[1], page[2])?;
+    writeln!(
+        table,
+        "{:<48} {:>11} {:>11} {:>11}",
+        "all files", all[0], all[1], all[2]
+    )?;
+    writeln!(
+        table,
+        "{:<48} {:>11} {:>11} {:>11}",
+        "page (wasm + js + css)", page[0], page[1], page[2]
+    )?;
     print!("{table}");
     let kb = |b: u64| format!("{}.{} KB", b / 1000, b % 1000 / 100);
     println!(
@@ -516,7 +560,10 @@ fn workspace_root() -> PathBuf {
 fn release_web_env(cmd: &mut Command) -> &mut Command {
     cmd.env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
-        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RELEASE_WASM_RUSTFLAGS)
+        .env(
+            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
+            RELEASE_WASM_RUSTFLAGS,
+        )
 }
 
 /// `library/Cargo.toml` of the toolchain's `rust-src` component (std's own workspace).
