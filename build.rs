@@ -1,8 +1,9 @@
-//! Generates the built-in scenario table (`$OUT_DIR/builtins.rs`, included by
-//! `src/scenario/library.rs`) from `assets/scenarios/*.json`: the menu (id and title in both
-//! languages) for every target, and the files' text for native builds only. The web page fetches
-//! a scenario's file when it is chosen (Trunk copies the folder to `dist/scenarios/`), which keeps
-//! about 14 KB of gzip out of the page.
+//! Generates the built-in scenario and lesson tables (`$OUT_DIR/builtins.rs` and
+//! `$OUT_DIR/lessons.rs`, included by `src/scenario/library.rs`) from `assets/scenarios/*.json`
+//! and `assets/lessons/*.json`: the menu (id and title in both languages) for every target, and
+//! the files' text for native builds only. The web page fetches a file when it is chosen (Trunk
+//! copies the folders to `dist/scenarios/` and `dist/lessons/`), which keeps about 14 KB of gzip
+//! out of the page.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -42,8 +43,18 @@ const ORDER: &[&str] = &[
     "lantern-ditch",
 ];
 
+/// The built-in lessons in menu order. Every `.json` file in `assets/lessons/` must be listed.
+const LESSONS: &[&str] = &["harbor-replaced"];
+
 fn main() {
-    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("scenarios");
+    table("scenarios", ORDER, "builtins.rs");
+    table("lessons", LESSONS, "lessons.rs");
+}
+
+/// Writes `$OUT_DIR/<out>`: `MENU` (ids and titles of the files in `assets/<folder>/`, in the
+/// order of `order`) and, for native builds, `FILES` (their text).
+fn table(folder: &str, order: &[&str], out: &str) {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
         .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
@@ -51,15 +62,15 @@ fn main() {
         .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".json")).map(str::to_owned))
         .collect();
     on_disk.sort();
-    let mut listed: Vec<String> = ORDER.iter().map(|s| (*s).to_owned()).collect();
+    let mut listed: Vec<String> = order.iter().map(|s| (*s).to_owned()).collect();
     listed.sort();
-    assert_eq!(on_disk, listed, "build.rs ORDER must list exactly the files in assets/scenarios/");
+    assert_eq!(on_disk, listed, "build.rs must list exactly the files in assets/{folder}/");
     let mut menu = String::from("/// The built-ins in menu order, with their titles.\npub const MENU: &[Builtin] = &[\n");
     let mut files = String::from(
         "/// `(id, file contents)` of every built-in, in menu order (native builds).\n\
          #[cfg(not(target_arch = \"wasm32\"))]\npub const FILES: &[(&str, &str)] = &[\n",
     );
-    for id in ORDER {
+    for id in order {
         let path = dir.join(format!("{id}.json"));
         println!("cargo:rerun-if-changed={}", path.display());
         let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
@@ -72,6 +83,6 @@ fn main() {
     }
     menu.push_str("];\n");
     files.push_str("];\n");
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("builtins.rs");
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join(out);
     std::fs::write(&out, menu + &files).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }

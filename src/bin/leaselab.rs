@@ -4,7 +4,9 @@
 //! (`leaselab.report/1`) as JSON on stdout, exit 0. An unreadable or invalid file prints what is
 //! wrong and where (the field path) on stderr, exit 2. `leaselab run --builtin ID` plays a
 //! built-in scenario; `leaselab trace FILE` prints every trace entry, one JSON object per line;
-//! `leaselab list` lists the built-ins.
+//! `leaselab list` lists the built-ins. `leaselab lesson FILE` (or `--builtin ID`) checks a lesson
+//! file (`leaselab.lesson/1`): it must be valid, and every step's awaited event must really happen
+//! when the lesson is played on the engine; it prints each step's start and awaited event.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
@@ -54,8 +56,17 @@ mod cli {
             #[arg(long, conflicts_with = "file")]
             builtin: Option<String>,
         },
-        /// List the built-in scenarios.
+        /// List the built-in scenarios and lessons.
         List,
+        /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
+        Lesson {
+            /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Check a built-in lesson instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+        },
     }
 
     pub fn main() -> ExitCode {
@@ -67,8 +78,15 @@ mod cli {
                     let title = library::get(id).and_then(Result::ok).and_then(|s| s.title).map(|t| t.en);
                     text.push_str(&format!("{id}\t{}\n", title.unwrap_or_default()));
                 }
+                for lesson in library::lessons::MENU {
+                    text.push_str(&format!("lesson {}\t{}\n", lesson.id, lesson.title_en));
+                }
                 print(&text)
             }
+            Cmd::Lesson { file, builtin } => match check_lesson(file, builtin) {
+                Ok(text) => print(&text),
+                Err(message) => fail(&message),
+            },
             Cmd::Trace { file, builtin } => match load(file, builtin) {
                 Ok(s) => match leaselab::engine::Sim::new(s.config) {
                     Ok(mut sim) => {
@@ -121,6 +139,46 @@ mod cli {
         ExitCode::from(2)
     }
 
+    /// Reads a file's text, or stdin for `-`.
+    fn read(path: &std::path::Path) -> Result<String, String> {
+        if path.as_os_str() == "-" {
+            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read stdin: {e}"))
+        } else {
+            std::fs::read_to_string(path).map_err(|e| format!("cannot read {}: {e}", path.display()))
+        }
+    }
+
+    /// Parses and plays a lesson: one line per step (its number, scenario, start and what it
+    /// waits for, with when that happens), or what is wrong and where.
+    fn check_lesson(file: Option<PathBuf>, builtin: Option<String>) -> Result<String, String> {
+        let (name, parsed) = match (builtin, file) {
+            (Some(id), _) => match library::lessons::get(&id) {
+                Some(r) => (format!("built-in lesson {id}"), r),
+                None => return Err(format!("no built-in lesson \"{id}\"; `leaselab list` shows them")),
+            },
+            (None, Some(path)) => (path.display().to_string(), scenario::lesson::parse(&read(&path)?)),
+            (None, None) => return Err("no lesson file given".into()),
+        };
+        let lesson = parsed.map_err(|e| format!("{name}: invalid lesson at {e}"))?;
+        let plan = scenario::lesson::plan(&lesson, library::get).map_err(|e| format!("{name}: {e}"))?;
+        let mut text = format!("lesson {}: {} steps; every awaited event happens\n", lesson.id, plan.len());
+        for (i, (step, planned)) in lesson.steps.iter().zip(&plan).enumerate() {
+            let waits = match (&step.until, planned.until) {
+                (Some(u), Some((t, seq))) => format!("until {} at {t} ms (trace entry {seq})", serde_json::Value::Object(u.pattern().clone())),
+                _ => "until Next".to_owned(),
+            };
+            let ask = if step.ask.is_some() { ", asks first" } else { "" };
+            text.push_str(&format!(
+                "{:>3}. {} at {} ms{ask}: {waits}  [{}]\n",
+                i + 1,
+                planned.start.scenario,
+                planned.start.at_ms,
+                step.title.en
+            ));
+        }
+        Ok(text)
+    }
+
     fn load(file: Option<PathBuf>, builtin: Option<String>) -> Result<Scenario, String> {
         if let Some(id) = builtin {
             return match library::get(&id) {
@@ -129,11 +187,7 @@ mod cli {
             };
         }
         let path = file.ok_or("no scenario file given")?;
-        let text = if path.as_os_str() == "-" {
-            std::io::read_to_string(std::io::stdin()).map_err(|e| format!("cannot read stdin: {e}"))?
-        } else {
-            std::fs::read_to_string(&path).map_err(|e| format!("cannot read {}: {e}", path.display()))?
-        };
+        let text = read(&path)?;
         scenario::parse(&text).map_err(|e| format!("{}: invalid scenario at {e}", path.display()))
     }
 }

@@ -254,7 +254,7 @@ impl Default for IssuerFile {
 
 #[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
 #[serde(rename_all = "snake_case")]
-enum Action {
+pub(crate) enum Action {
     Pause,
     Resume,
     Crash,
@@ -272,10 +272,12 @@ enum Action {
     ClockRate,
 }
 
+/// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
+/// no `at_ms`: its actions happen when the step begins).
 #[derive(Deserialize)]
 #[serde(deny_unknown_fields)]
-struct EventFile {
-    at_ms: u64,
+pub(crate) struct EventFile {
+    at_ms: Option<u64>,
     #[serde(rename = "do")]
     action: Action,
     node: Option<String>,
@@ -304,7 +306,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::E
     Value::deserialize(d).map(Some)
 }
 
-fn error(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
+pub(crate) fn error(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { path: path.into(), message: message.into(), line_column: None }
 }
 
@@ -388,21 +390,18 @@ fn path_at(json: &str, line: usize, column: usize) -> String {
     path
 }
 
-/// Parse and validate a scenario file.
-///
-/// # Errors
-/// A [`ScenarioError`] naming the field: malformed JSON (with line and column), a wrong type, an
-/// unknown field, a missing or wrong `format`, an event field that does not belong to its action,
-/// or a broken rule of [`Config::check`] (zero durations, `renew_deadline_ms` not below
-/// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
-pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-    if json.len() > MAX_BYTES {
-        return Err(error(".", format!("the file is {} bytes; at most {MAX_BYTES} are accepted", json.len())));
+/// Reads one JSON object of type `T` from `json` (at most `max_bytes`, a leading byte-order mark
+/// ignored), with errors that name the field path where reading stopped ([`path_at`]) and, for
+/// malformed JSON, the line and column. `not_an_object` is the message when the text does not
+/// start with `{`. Shared by scenario and lesson files.
+pub(crate) fn read<T: serde::de::DeserializeOwned>(json: &str, max_bytes: usize, not_an_object: &str) -> Result<T, ScenarioError> {
+    if json.len() > max_bytes {
+        return Err(error(".", format!("the file is {} bytes; at most {max_bytes} are accepted", json.len())));
     }
     // A byte-order mark is how some editors start a UTF-8 file; it is not part of the JSON.
     let json = json.strip_prefix('\u{feff}').unwrap_or(json);
     if !json.trim_start().starts_with('{') {
-        return Err(error(".", "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }"));
+        return Err(error(".", not_an_object));
     }
     let json_error = |path: String, inner: serde_json::Error| {
         let line_column = (inner.line() > 0).then(|| (inner.line(), inner.column()));
@@ -416,12 +415,24 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         ScenarioError { path, message, line_column }
     };
     let de = &mut serde_json::Deserializer::from_str(json);
-    let file: File = serde::Deserialize::deserialize(&mut *de).map_err(|e| {
+    let value: T = serde::Deserialize::deserialize(&mut *de).map_err(|e| {
         let path = path_at(json, e.line(), e.column());
         json_error(path, e)
     })?;
     // Anything after the object (a second object, stray text) is an error, not ignored.
     de.end().map_err(|e| json_error(".".into(), e))?;
+    Ok(value)
+}
+
+/// Parse and validate a scenario file.
+///
+/// # Errors
+/// A [`ScenarioError`] naming the field: malformed JSON (with line and column), a wrong type, an
+/// unknown field, a missing or wrong `format`, an event field that does not belong to its action,
+/// or a broken rule of [`Config::check`] (zero durations, `renew_deadline_ms` not below
+/// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
+pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
+    let file: File = read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
     if file.format != FORMAT {
         return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"", file.format)));
     }
@@ -469,9 +480,9 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         EqualTokenPolicyFile::Reject => EqualTokenPolicy::Reject,
         EqualTokenPolicyFile::Dedupe => EqualTokenPolicy::Dedupe,
     };
-    let events = file.events.into_iter().enumerate().map(|(i, e)| event("events", i, e)).collect::<Result<Vec<_>, _>>()?;
+    let events = file.events.into_iter().enumerate().map(|(i, e)| event("events", i, e, true)).collect::<Result<Vec<_>, _>>()?;
     let interventions =
-        file.interventions.into_iter().enumerate().map(|(i, e)| event("interventions", i, e)).collect::<Result<Vec<_>, _>>()?;
+        file.interventions.into_iter().enumerate().map(|(i, e)| event("interventions", i, e, true)).collect::<Result<Vec<_>, _>>()?;
     let node_names = file.nodes.iter().map(|n| n.name.clone()).collect();
     let lock_defaults = LockConfig::default();
     let config = Config {
@@ -518,9 +529,16 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
 }
 
 /// Turn one event entry into a command, checking that it carries exactly the fields its action
-/// takes.
-fn event(list: &str, i: usize, e: EventFile) -> Result<ScheduledCommand, ScenarioError> {
+/// takes. `timed`: the entry must give `at_ms` (a scenario's lists); otherwise it must not (a
+/// lesson step's `do`, whose actions happen when the step begins: their `at_ms` is 0 here).
+pub(crate) fn event(list: &str, i: usize, e: EventFile, timed: bool) -> Result<ScheduledCommand, ScenarioError> {
     let at = |field: &str| format!("{list}[{i}].{field}");
+    let at_ms = match (e.at_ms, timed) {
+        (Some(t), true) => t,
+        (None, false) => 0,
+        (None, true) => return Err(error(at("at_ms"), "is required: the virtual time of the event, in ms")),
+        (Some(_), false) => return Err(error(at("at_ms"), "does not apply here: a step's actions happen when the step begins")),
+    };
     let given: [(&str, bool); 13] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),
@@ -602,7 +620,7 @@ fn event(list: &str, i: usize, e: EventFile) -> Result<ScheduledCommand, Scenari
             rate_ppm: rate_ppm(e.rate.unwrap_or(1.0)).map_err(|m| error(at("rate"), m))?,
         },
     };
-    Ok(ScheduledCommand { at_ms: e.at_ms, command })
+    Ok(ScheduledCommand { at_ms, command })
 }
 
 /// A clock rate (times true speed) in parts per million.

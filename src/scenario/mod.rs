@@ -10,6 +10,7 @@ pub mod export;
 mod format;
 pub mod embed;
 pub mod library;
+pub mod lesson;
 pub mod link;
 pub mod report;
 
