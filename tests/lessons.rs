@@ -182,7 +182,10 @@ fn broken_lesson_files_name_the_field() {
     let with = |extra: &str| lesson(&step.replacen('{', &format!("{{{extra}, "), 1));
     let cases: Vec<(String, &str, &str)> = vec![
         ("not json".into(), ".", "one JSON object"),
-        (r#"{"format": "leaselab.scenario/1"}"#.into(), ".", "missing field"),
+        (r#"{"format": "leaselab.scenario/1"}"#.into(), "format", "leaselab.lesson/1"),
+        (r#"{"format": "leaselab.lesson/1"}"#.into(), "id", "is required"),
+        (lesson(step).replace(r#""title": {"en": "T", "zh": "题"}"#, r#""title": "T""#), "title", "must be an object"),
+        (lesson(step).replace(r#""steps": ["#, r#""fable": "castle", "steps": ["#), "fable", "harbor"),
         (lesson(step).replace("lesson/1", "lesson/9"), "format", "leaselab.lesson/1"),
         (lesson(step).replace(r#""id": "t""#, r#""id": "a b""#), "id", "letters"),
         (lesson(""), "steps", "1 to 60"),
@@ -213,6 +216,9 @@ fn broken_lesson_files_name_the_field() {
             "another choice",
         ),
         (with(r#""metaphors": true"#), "metaphors", "is empty"),
+        (with(r#""hold": "yes", "until": {"type": "lease_expired"}"#), "steps[0].hold", "true or false"),
+        (with(r#""do": [{"do": "pause", "node": "chen", "when": 3}]"#), "steps[0].do[0].when", "unknown field"),
+        (with(r#""point": [7]"#), "steps[0].point[0]", "string"),
     ];
     for (json, path, words) in &cases {
         let error = lesson::parse(json).expect_err(json);
@@ -250,4 +256,18 @@ fn element_codes() {
     assert_eq!(Element::from_code("lane:store"), Some(Element::Lane("store".into())));
     assert_eq!(Element::from_code("node:"), None);
     assert_eq!(Element::from_code("Hourglass"), None);
+}
+
+#[test]
+fn progress_round_trips_and_rejects_what_does_not_fit() {
+    use leaselab::scenario::lesson::{decode_progress, encode_progress};
+    let answers = vec![None, Some(1), None];
+    let text = encode_progress(2, 2, &answers);
+    assert_eq!(text, "2 2 - 1 -");
+    assert_eq!(decode_progress(&text, 3), Some((2, 2, answers)));
+    assert_eq!(decode_progress(&text, 4), None, "a lesson with another number of steps");
+    assert_eq!(decode_progress("9 9 - - -", 3), None);
+    assert_eq!(decode_progress("1 0 - - -", 3), Some((1, 1, vec![None; 3])), "furthest is at least the step");
+    assert_eq!(decode_progress("garbage", 3), None);
+    assert_eq!(decode_progress("", 3), None);
 }

@@ -13,7 +13,6 @@
 //! that every step's awaited event really happens. The format is documented field by field in
 //! `docs/lesson-format.md`.
 
-use serde::Deserialize;
 use serde_json::{Map, Value};
 
 use super::format::{error, event, read, EventFile};
@@ -112,6 +111,25 @@ pub enum Element {
 }
 
 impl Element {
+    /// The element's code, as lesson files write it (see [`Element::from_code`]).
+    pub fn code(&self) -> String {
+        match self {
+            Element::Holder => "holder".into(),
+            Element::Token => "token".into(),
+            Element::Ttl => "ttl".into(),
+            Element::Renewals => "renewals".into(),
+            Element::Store => "store".into(),
+            Element::Clasp => "clasp".into(),
+            Element::Resource => "resource".into(),
+            Element::Outcome => "outcome".into(),
+            Element::Node(id) => format!("node:{id}"),
+            Element::Diagram => "diagram".into(),
+            Element::Lane(id) => format!("lane:{id}"),
+            Element::Log => "log".into(),
+            Element::Violations => "violations".into(),
+        }
+    }
+
     /// Reads an element's code: `holder`, `token`, `ttl`, `renewals`, `store`, `clasp`,
     /// `resource`, `outcome`, `node:<id>`, `diagram`, `lane:<id>` (`lane:store`,
     /// `lane:resource`), `log` or `violations`. Node ids are checked against the scenario by
@@ -246,80 +264,116 @@ fn contains(got: &Value, want: &Value) -> bool {
     }
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LessonFile {
-    format: String,
-    id: String,
-    title: Localized,
-    summary: Option<Localized>,
-    fable: Option<Fable>,
-    steps: Vec<StepFile>,
-    #[serde(default)]
-    metaphors: Vec<MetaphorFile>,
+/// One JSON object of a lesson file being read, with its path for errors. Lessons are read from
+/// a [`Value`] by hand rather than with derived deserializers: the page carries one small reader
+/// instead of a visitor per type (issue 4's page budget), and every error knows its exact path.
+struct Obj<'a> {
+    path: String,
+    map: &'a Map<String, Value>,
 }
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct StepFile {
-    title: Localized,
-    text: Localized,
-    scenario: Option<String>,
-    #[serde(default, rename = "do")]
-    actions: Vec<EventFile>,
-    speed: Option<f64>,
-    until: Option<Value>,
-    #[serde(default)]
-    hold: bool,
-    ask: Option<AskFile>,
-    #[serde(default)]
-    point: Vec<String>,
-    #[serde(default)]
-    metaphors: bool,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct AskFile {
-    question: Localized,
-    choices: Vec<ChoiceFile>,
-    answer: String,
-    why: Localized,
-    countdown_s: Option<u32>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ChoiceFile {
-    id: String,
-    text: Localized,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct MetaphorFile {
-    element: String,
-    story: Localized,
-    concept: Localized,
-}
-
-/// Checks that both languages of `text` are there and not too long.
-fn text(path: &str, t: &Localized) -> Result<(), ScenarioError> {
-    for (lang, s) in [("en", &t.en), ("zh", &t.zh)] {
-        if s.trim().is_empty() {
-            return Err(error(format!("{path}.{lang}"), "must not be empty: every text is given in English and Simplified Chinese"));
+impl<'a> Obj<'a> {
+    /// `value` as an object at `path`, with only the fields in `known`.
+    fn new(value: &'a Value, path: String, known: &[&str]) -> Result<Self, ScenarioError> {
+        let Value::Object(map) = value else {
+            return Err(error(if path.is_empty() { ".".into() } else { path }, "must be an object { … }"));
+        };
+        if let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) {
+            let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            return Err(error(at, format!("unknown field `{key}`, expected one of {}", known.join(", "))));
         }
-        if s.chars().count() > MAX_TEXT_CHARS {
-            return Err(error(format!("{path}.{lang}"), format!("is longer than {MAX_TEXT_CHARS} characters")));
+        Ok(Self { path, map })
+    }
+
+    fn at(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
         }
     }
-    Ok(())
+
+    fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    fn required(&self, key: &str) -> Result<&'a Value, ScenarioError> {
+        self.get(key).ok_or_else(|| error(self.at(key), "is required"))
+    }
+
+    fn str(&self, key: &str) -> Result<Option<&'a str>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(error(self.at(key), "must be a string")),
+        }
+    }
+
+    fn required_str(&self, key: &str) -> Result<&'a str, ScenarioError> {
+        self.str(key)?.ok_or_else(|| error(self.at(key), "is required"))
+    }
+
+    fn bool(&self, key: &str) -> Result<bool, ScenarioError> {
+        match self.get(key) {
+            None => Ok(false),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(error(self.at(key), "must be true or false")),
+        }
+    }
+
+    fn array(&self, key: &str) -> Result<&'a [Value], ScenarioError> {
+        match self.get(key) {
+            None => Ok(&[]),
+            Some(Value::Array(a)) => Ok(a),
+            Some(_) => Err(error(self.at(key), "must be an array [ … ]")),
+        }
+    }
+
+    /// A text in both languages, each non-empty and at most [`MAX_TEXT_CHARS`] characters.
+    fn text(&self, key: &str) -> Result<Option<Localized>, ScenarioError> {
+        let Some(value) = self.get(key) else { return Ok(None) };
+        let t = Obj::new(value, self.at(key), &["en", "zh"])?;
+        let mut pair = [String::new(), String::new()];
+        for (slot, lang) in pair.iter_mut().zip(["en", "zh"]) {
+            let s = t.required_str(lang)?;
+            if s.trim().is_empty() {
+                return Err(error(t.at(lang), "must not be empty: every text is given in English and Simplified Chinese"));
+            }
+            if s.chars().count() > MAX_TEXT_CHARS {
+                return Err(error(t.at(lang), format!("is longer than {MAX_TEXT_CHARS} characters")));
+            }
+            *slot = s.to_owned();
+        }
+        let [en, zh] = pair;
+        Ok(Some(Localized { en, zh }))
+    }
+
+    fn required_text(&self, key: &str) -> Result<Localized, ScenarioError> {
+        self.text(key)?.ok_or_else(|| error(self.at(key), "is required: { \"en\": …, \"zh\": … }"))
+    }
+
+    /// An id: 1 to 64 of `A–Z a–z 0–9 - _`.
+    fn id(&self, key: &str) -> Result<String, ScenarioError> {
+        let id = self.required_str(key)?;
+        let good = (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+        if !good {
+            return Err(error(self.at(key), "must be 1 to 64 letters, digits, - or _"));
+        }
+        Ok(id.to_owned())
+    }
+
+    /// An element code.
+    fn element(&self, value: &Value, path: String) -> Result<Element, ScenarioError> {
+        let code = value.as_str().ok_or_else(|| error(path.clone(), "must be a string"))?;
+        Element::from_code(code).ok_or_else(|| {
+            error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, node:<id>, diagram, lane:<id>, log or violations"))
+        })
+    }
 }
 
-/// An id: 1 to 64 of `A–Z a–z 0–9 - _`.
-fn good_id(id: &str) -> bool {
-    (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_')
-}
+const LESSON_FIELDS: &[&str] = &["format", "id", "title", "summary", "fable", "steps", "metaphors"];
+const STEP_FIELDS: &[&str] = &["title", "text", "scenario", "do", "speed", "until", "hold", "ask", "point", "metaphors"];
+const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown_s"];
 
 /// Parse and validate a lesson file. Scenario ids, node ids and whether every awaited event
 /// happens are checked by [`plan`], which needs the scenarios.
@@ -331,117 +385,132 @@ fn good_id(id: &str) -> bool {
 /// 64, an `until` that is not an object with a known `type`, a question whose `answer` is not
 /// one of its 2 to 6 choices, an unknown element in `point` or `metaphors`.
 pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
-    let file: LessonFile = read(json, MAX_BYTES, "a lesson file holds one JSON object: { \"format\": \"leaselab.lesson/1\", … }")?;
-    if file.format != LESSON_FORMAT {
-        return Err(error("format", format!("must be \"{LESSON_FORMAT}\", found \"{}\"", file.format)));
+    let root: Value = read(json, MAX_BYTES, "a lesson file holds one JSON object: { \"format\": \"leaselab.lesson/1\", … }")?;
+    let file = Obj::new(&root, String::new(), LESSON_FIELDS)?;
+    let format = file.required_str("format")?;
+    if format != LESSON_FORMAT {
+        return Err(error("format", format!("must be \"{LESSON_FORMAT}\", found \"{format}\"")));
     }
-    if !good_id(&file.id) {
-        return Err(error("id", "must be 1 to 64 letters, digits, - or _"));
-    }
-    text("title", &file.title)?;
-    if let Some(s) = &file.summary {
-        text("summary", s)?;
-    }
-    if file.steps.is_empty() || file.steps.len() > MAX_STEPS {
-        return Err(error("steps", format!("must hold 1 to {MAX_STEPS} steps, found {}", file.steps.len())));
-    }
-    let element = |path: String, code: &str| {
-        Element::from_code(code).ok_or_else(|| {
-            error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, node:<id>, diagram, lane:<id>, log or violations"))
-        })
+    let id = file.id("id")?;
+    let title = file.required_text("title")?;
+    let summary = file.text("summary")?;
+    let fable = match file.str("fable")? {
+        None => None,
+        Some(code) => Some(Fable::from_code(code).ok_or_else(|| error("fable", "must be \"harbor\" or \"lantern\""))?),
     };
-    let mut steps = Vec::with_capacity(file.steps.len());
-    for (i, s) in file.steps.into_iter().enumerate() {
-        let at = |field: &str| format!("steps[{i}].{field}");
-        text(&at("title"), &s.title)?;
-        text(&at("text"), &s.text)?;
-        if i == 0 && s.scenario.is_none() {
-            return Err(error(at("scenario"), "is required in the first step: the built-in scenario the lesson starts on"));
-        }
-        if s.actions.len() > MAX_ACTIONS {
-            return Err(error(at("do"), format!("has {} actions; at most {MAX_ACTIONS} are accepted", s.actions.len())));
-        }
-        let list = at("do");
-        let actions = s.actions.into_iter().enumerate().map(|(k, a)| event(&list, k, a, false)).collect::<Result<Vec<_>, _>>()?;
-        let speed_log2 = match s.speed {
-            None => None,
-            Some(x) => Some(
-                (-2..=6)
-                    .find(|k: &i32| 2f64.powi(*k) == x)
-                    .ok_or_else(|| error(at("speed"), "must be 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"))?,
-            ),
-        };
-        if s.hold && s.until.is_none() {
-            return Err(error(at("hold"), "needs \"until\": a step without an awaited event always waits for the learner"));
-        }
-        let until = match s.until {
-            None => None,
-            Some(Value::Object(pattern)) => {
-                match pattern.get("type") {
-                    Some(Value::String(t)) if EVENT_TYPES.contains(&t.as_str()) => {}
-                    Some(Value::String(t)) => {
-                        return Err(error(at("until.type"), format!("\"{t}\" is not an event of the trace (see `leaselab trace` or docs/lesson-format.md)")))
-                    }
-                    _ => return Err(error(at("until.type"), "is required: the trace event to wait for, e.g. \"lease_expired\"")),
-                }
-                Some(Until { pattern })
-            }
-            Some(_) => return Err(error(at("until"), "must be an object such as { \"type\": \"lease_granted\", \"node\": \"lin\" }")),
-        };
-        let ask = match s.ask {
-            None => None,
-            Some(a) => {
-                text(&at("ask.question"), &a.question)?;
-                text(&at("ask.why"), &a.why)?;
-                if !CHOICES.contains(&a.choices.len()) {
-                    return Err(error(at("ask.choices"), format!("must hold 2 to 6 choices, found {}", a.choices.len())));
-                }
-                let mut choices: Vec<Choice> = Vec::with_capacity(a.choices.len());
-                for (k, c) in a.choices.into_iter().enumerate() {
-                    let path = format!("steps[{i}].ask.choices[{k}]");
-                    if !good_id(&c.id) {
-                        return Err(error(format!("{path}.id"), "must be 1 to 64 letters, digits, - or _"));
-                    }
-                    if choices.iter().any(|earlier| earlier.id == c.id) {
-                        return Err(error(format!("{path}.id"), format!("\"{}\" is used by another choice", c.id)));
-                    }
-                    text(&format!("{path}.text"), &c.text)?;
-                    choices.push(Choice { id: c.id, text: c.text });
-                }
-                let answer = choices.iter().position(|c| c.id == a.answer).ok_or_else(|| {
-                    error(at("ask.answer"), format!("\"{}\" is not the id of one of the choices", a.answer))
-                })?;
-                if a.countdown_s.is_some_and(|c| c == 0 || c > MAX_COUNTDOWN_S) {
-                    return Err(error(at("ask.countdown_s"), format!("must be 1 to {MAX_COUNTDOWN_S} seconds")));
-                }
-                Some(Ask { question: a.question, choices, answer, why: a.why, countdown_s: a.countdown_s })
-            }
-        };
-        let point =
-            s.point.iter().enumerate().map(|(k, code)| element(format!("steps[{i}].point[{k}]"), code)).collect::<Result<Vec<_>, _>>()?;
-        steps.push(Step {
-            title: s.title,
-            text: s.text,
-            scenario: s.scenario,
-            actions,
-            speed_log2,
-            until,
-            hold: s.hold,
-            ask,
-            point,
-            metaphors: s.metaphors,
-        });
+    let raw_steps = file.array("steps")?;
+    if raw_steps.is_empty() || raw_steps.len() > MAX_STEPS {
+        return Err(error("steps", format!("must hold 1 to {MAX_STEPS} steps, found {}", raw_steps.len())));
     }
-    let mut metaphors = Vec::with_capacity(file.metaphors.len());
-    for (i, m) in file.metaphors.into_iter().enumerate() {
-        text(&format!("metaphors[{i}].story"), &m.story)?;
-        text(&format!("metaphors[{i}].concept"), &m.concept)?;
-        metaphors.push(Metaphor { element: element(format!("metaphors[{i}].element"), &m.element)?, story: m.story, concept: m.concept });
+    let mut steps = Vec::with_capacity(raw_steps.len());
+    for (i, raw) in raw_steps.iter().enumerate() {
+        steps.push(step(raw, i)?);
+    }
+    let mut metaphors = Vec::new();
+    for (i, raw) in file.array("metaphors")?.iter().enumerate() {
+        let m = Obj::new(raw, format!("metaphors[{i}]"), &["element", "story", "concept"])?;
+        metaphors.push(Metaphor {
+            element: m.element(m.required("element")?, m.at("element"))?,
+            story: m.required_text("story")?,
+            concept: m.required_text("concept")?,
+        });
     }
     if metaphors.is_empty() && steps.iter().any(|s| s.metaphors) {
         return Err(error("metaphors", "is empty, but a step shows the metaphor table"));
     }
-    Ok(Lesson { id: file.id, title: file.title, summary: file.summary, fable: file.fable, steps, metaphors })
+    Ok(Lesson { id, title, summary, fable, steps, metaphors })
+}
+
+/// Step `i` of a lesson file.
+fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
+    let s = Obj::new(raw, format!("steps[{i}]"), STEP_FIELDS)?;
+    let title = s.required_text("title")?;
+    let text = s.required_text("text")?;
+    let scenario = s.str("scenario")?.map(str::to_owned);
+    if i == 0 && scenario.is_none() {
+        return Err(error(s.at("scenario"), "is required in the first step: the built-in scenario the lesson starts on"));
+    }
+    let raw_actions = s.array("do")?;
+    if raw_actions.len() > MAX_ACTIONS {
+        return Err(error(s.at("do"), format!("has {} actions; at most {MAX_ACTIONS} are accepted", raw_actions.len())));
+    }
+    let list = s.at("do");
+    let mut actions = Vec::with_capacity(raw_actions.len());
+    for (k, a) in raw_actions.iter().enumerate() {
+        // An action is read as a scenario's event is (the same fields, the same checks).
+        let entry: EventFile = read(&a.to_string(), MAX_BYTES, "must be an object such as { \"do\": \"pause\", \"node\": \"chen\" }")
+            .map_err(|e| error(if e.path == "." { format!("{list}[{k}]") } else { format!("{list}[{k}].{}", e.path) }, e.message))?;
+        actions.push(event(&list, k, entry, false)?);
+    }
+    let speed_log2 = match s.get("speed") {
+        None => None,
+        Some(v) => {
+            let x = v.as_f64();
+            Some((-2..=6).find(|k: &i32| Some(2f64.powi(*k)) == x).ok_or_else(|| error(s.at("speed"), "must be 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"))?)
+        }
+    };
+    let hold = s.bool("hold")?;
+    let until = match s.get("until") {
+        None => None,
+        Some(Value::Object(pattern)) => {
+            match pattern.get("type") {
+                Some(Value::String(t)) if EVENT_TYPES.contains(&t.as_str()) => {}
+                Some(Value::String(t)) => {
+                    return Err(error(s.at("until.type"), format!("\"{t}\" is not an event of the trace (see `leaselab trace` or docs/lesson-format.md)")))
+                }
+                _ => return Err(error(s.at("until.type"), "is required: the trace event to wait for, e.g. \"lease_expired\"")),
+            }
+            Some(Until { pattern: pattern.clone() })
+        }
+        Some(_) => return Err(error(s.at("until"), "must be an object such as { \"type\": \"lease_granted\", \"node\": \"lin\" }")),
+    };
+    if hold && until.is_none() {
+        return Err(error(s.at("hold"), "needs \"until\": a step without an awaited event always waits for the learner"));
+    }
+    let ask = match s.get("ask") {
+        None => None,
+        Some(raw) => Some(ask(&Obj::new(raw, s.at("ask"), ASK_FIELDS)?)?),
+    };
+    let mut point = Vec::new();
+    for (k, code) in s.array("point")?.iter().enumerate() {
+        point.push(s.element(code, format!("{}[{k}]", s.at("point")))?);
+    }
+    let metaphors = s.bool("metaphors")?;
+    Ok(Step { title, text, scenario, actions, speed_log2, until, hold, ask, point, metaphors })
+}
+
+/// A step's question.
+fn ask(a: &Obj) -> Result<Ask, ScenarioError> {
+    let question = a.required_text("question")?;
+    let why = a.required_text("why")?;
+    let raw_choices = a.array("choices")?;
+    if !CHOICES.contains(&raw_choices.len()) {
+        return Err(error(a.at("choices"), format!("must hold 2 to 6 choices, found {}", raw_choices.len())));
+    }
+    let mut choices: Vec<Choice> = Vec::with_capacity(raw_choices.len());
+    for (k, raw) in raw_choices.iter().enumerate() {
+        let c = Obj::new(raw, format!("{}[{k}]", a.at("choices")), &["id", "text"])?;
+        let id = c.id("id")?;
+        if choices.iter().any(|earlier| earlier.id == id) {
+            return Err(error(c.at("id"), format!("\"{id}\" is used by another choice")));
+        }
+        choices.push(Choice { id, text: c.required_text("text")? });
+    }
+    let wanted = a.required_str("answer")?;
+    let answer = choices
+        .iter()
+        .position(|c| c.id == wanted)
+        .ok_or_else(|| error(a.at("answer"), format!("\"{wanted}\" is not the id of one of the choices")))?;
+    let countdown_s = match a.get("countdown_s") {
+        None => None,
+        Some(v) => Some(
+            v.as_u64()
+                .and_then(|c| u32::try_from(c).ok())
+                .filter(|c| (1..=MAX_COUNTDOWN_S).contains(c))
+                .ok_or_else(|| error(a.at("countdown_s"), format!("must be a whole number of seconds from 1 to {MAX_COUNTDOWN_S}")))?,
+        ),
+    };
+    Ok(Ask { question, choices, answer, why, countdown_s })
 }
 
 /// Where a step begins: enough to rebuild the run exactly (a share link's ingredients).
@@ -569,4 +638,30 @@ fn play_until(sim: &mut Sim, from: usize, until: &Until) -> Option<(u64, u64)> {
 /// The time and position of the first of `entries` that `until` matches.
 pub fn first_match(entries: &[TraceEntry], until: &Until) -> Option<(u64, u64)> {
     entries.iter().find(|e| until.matches(&e.event)).map(|e| (e.at_ms, e.seq))
+}
+
+/// A learner's progress through a lesson as the page keeps it (`localStorage`): the step shown,
+/// the furthest step reached (both from 0) and the answer given to each step's question (an
+/// index into its choices): `step furthest a0 a1 …`, `-` for no answer.
+pub fn encode_progress(step: usize, furthest: usize, answers: &[Option<usize>]) -> String {
+    let mut out = format!("{step} {furthest}");
+    for a in answers {
+        out.push(' ');
+        match a {
+            Some(k) => out.push_str(&k.to_string()),
+            None => out.push('-'),
+        }
+    }
+    out
+}
+
+/// Progress read back for a lesson of `steps` steps: `(step, furthest, answers)`; anything that
+/// does not fit (another version of the lesson, a hand-edited value) is `None`, and the lesson
+/// starts from its first step.
+pub fn decode_progress(text: &str, steps: usize) -> Option<(usize, usize, Vec<Option<usize>>)> {
+    let mut words = text.split(' ');
+    let step: usize = words.next()?.parse().ok()?;
+    let furthest: usize = words.next()?.parse().ok()?;
+    let answers: Vec<Option<usize>> = words.map(|w| w.parse().ok()).collect();
+    (step < steps && furthest < steps && answers.len() == steps).then_some((step, furthest.max(step), answers))
 }

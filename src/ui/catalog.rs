@@ -7,6 +7,7 @@ use std::cell::RefCell;
 use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
+use crate::scenario::lesson::{self, Lesson};
 use crate::scenario::{library, parse, Scenario, ScenarioError};
 
 thread_local! {
@@ -37,6 +38,14 @@ pub fn text(id: &str) -> Option<Result<String, String>> {
 pub fn get(id: &str) -> Option<Result<Scenario, ScenarioError>> {
     let text = text(id)?;
     Some(text.map_err(|message| ScenarioError { path: ".".into(), message, line_column: None }).and_then(|t| parse(&t)))
+}
+
+/// Fetches and reads built-in lesson `id` (`lessons/<id>.json`, next to the page; only ids of the
+/// lesson menu are fetched), or says why it could not be had (in English).
+pub async fn lesson(id: &str) -> Result<Lesson, String> {
+    let Some(builtin) = library::lessons::builtin(id) else { return Err(format!("there is no lesson \"{id}\"")) };
+    let text = fetch_text(&format!("lessons/{}.json", builtin.id)).await?;
+    lesson::parse(&text).map_err(|e| e.to_string())
 }
 
 /// The body of `url` (relative to the page) as text, or what went wrong.

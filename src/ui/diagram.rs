@@ -15,6 +15,7 @@ use leptos::prelude::*;
 
 use crate::engine::{MessageKind, WriteOutcome};
 use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
+use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
 use crate::story::technical::escape_html as esc;
 use crate::story::{fill, Cast, Lang};
@@ -373,6 +374,33 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let keys = lane_keys(&ids);
         app.cast.with(|cast| lanes_svg(&keys, cast, lang))
     };
+    // The lanes a lesson points at: a dashed ring around each, over its whole width.
+    let lane_pointers = move || {
+        let ids: Vec<String> = app.scenario.with(|s| s.config.nodes.iter().map(|n| n.id.clone()).collect());
+        let keys = lane_keys(&ids);
+        let mut out = String::new();
+        app.pointed.with(|pointed| {
+            for e in pointed {
+                let Element::Lane(id) = e else { continue };
+                let at = keys.iter().position(|k| match k {
+                    LaneKey::Node(n) => n == id,
+                    LaneKey::Store => id == "store",
+                    LaneKey::Resource => id == "resource",
+                });
+                if let Some(i) = at {
+                    let _ = write!(
+                        out,
+                        r#"<rect class="pointer-ring" data-element="{}" x="2" y="{}" width="{}" height="{}" rx="8"/>"#,
+                        esc(&e.code()),
+                        f(lane_y(i) + 1.0),
+                        f(W - 4.0),
+                        f(LANE_H - 2.0)
+                    );
+                }
+            }
+        });
+        out
+    };
     // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to
     // well past its right edge, so that the frames until the next rebuild only slide it.
     let drawn = Memo::new(move |_| {
@@ -522,7 +550,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         .collect::<Vec<_>>();
     let playhead_x = move || f(LEFT + past_w() - 1.0);
     view! {
-        <section class="spacetime" data-testid="space-time">
+        <section class="spacetime" data-testid="space-time" data-highlight=move || app.pointed.with(|p| p.contains(&Element::Diagram)).then_some("true")>
             <div class="spacetime-head">
                 <h2>{tr(app, Ui::DiagramTitle)}</h2>
                 <label>
@@ -550,6 +578,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                     </g>
                 </svg>
                 <g inner_html=lanes_markup></g>
+                <g class="pointers" data-testid="lane-pointers" inner_html=lane_pointers></g>
                 <svg x=f(LEFT) y="0" width=move || f(past_w()) height=move || f(height())>
                     <g transform=slide inner_html=markup></g>
                 </svg>

@@ -16,7 +16,7 @@ use super::{seconds, tr};
 pub fn Log(app: AppState) -> impl IntoView {
     let empty = move || app.log.with(Vec::is_empty);
     view! {
-        <section class="log-box">
+        <section class="log-box" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Log)).then_some("true")>
             <header>
                 <h2>{tr(app, Ui::LogTitle)}</h2>
                 <span class="hint">{tr(app, Ui::NewestFirst)}</span>

@@ -23,6 +23,7 @@ mod diagram;
 mod files;
 mod embed;
 mod lantern;
+mod lesson;
 mod log;
 mod panel;
 mod scene;
@@ -74,6 +75,9 @@ fn mount(start: url::Start) {
                     issues.push(UrlIssue::BadLink { error });
                 }
                 app.start_clock();
+                if let Some((id, step)) = start.lesson.clone() {
+                    lesson::open(app, id, step);
+                }
                 Either::Left(view! { <App app issues embed=start.embed /> })
             }
             Err(error) => Either::Right(view! {
@@ -219,6 +223,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                     <p class="tagline">{tr(app, Ui::AppTagline)}</p>
                 </div>
                 <div class="group">
+                    <lesson::LessonPicker app />
                     <button
                         class="theme"
                         data-testid="theme-toggle"
@@ -244,6 +249,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
             </header>
             <UrlWarning app issues />
+            <lesson::LessonPanel app />
             <section class="story-head">
                 <h2 data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>{title}</h2>
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
@@ -324,6 +330,8 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadFlag { name, value } => fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
                     UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
                     UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
+                    UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
+                    UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
                     UrlIssue::BadFable { value } => {
                         fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
                     }

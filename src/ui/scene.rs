@@ -8,6 +8,8 @@
 use leptos::either::{Either, EitherOf3};
 use leptos::prelude::*;
 
+use crate::scenario::lesson::Element;
+
 use crate::engine::MessageKind;
 use crate::engine::WriteOutcome;
 use crate::story::harbor::{Bearer, Posture, Route, Travel, Verdict};
@@ -119,9 +121,29 @@ pub fn Scene(app: AppState) -> impl IntoView {
                 <VerifierView app />
                 <BearersView app />
                 <Travels app />
+                {super::lesson::pointers(app, move |e| element_place(app, e))}
             </svg>
         </div>
     }
+}
+
+/// Where a lesson's element is in the harbor (view-box units), for the pointing overlay.
+fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
+    Some(match e {
+        Element::Holder => (30.0, 100.0, 160.0, 52.0),
+        Element::Token => (30.0, 150.0, 160.0, 96.0),
+        Element::Ttl => (194.0, 98.0, 82.0, 172.0),
+        Element::Renewals => (28.0, 260.0, 252.0, 72.0),
+        Element::Store | Element::Clasp => (6.0, 22.0, 300.0, 316.0),
+        Element::Resource => (864.0, 222.0, 334.0, 250.0),
+        Element::Outcome => (986.0, 470.0, 212.0, 168.0),
+        Element::Node(id) => {
+            let (index, count) = app.harbor.with_untracked(|h| (h.bearers.iter().position(|b| &b.id == id), h.bearers.len()));
+            let x = bearer_x(index?, count);
+            (x - 56.0, 262.0, 112.0, 212.0)
+        }
+        _ => return None,
+    })
 }
 
 /// Sky, sea, the shore: never changes. Their colours are in the stylesheet (`.backdrop`), which

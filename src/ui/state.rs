@@ -16,6 +16,8 @@ use leptos::prelude::*;
 use crate::engine::compare::{compare, Divergence, Setting};
 use crate::engine::timeline::Timeline;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
+use crate::engine::ScheduledCommand;
+use crate::scenario::lesson::Element;
 use crate::scenario::{Fable, Report, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
 use crate::story::lantern::{self, Lantern, LanternMemory};
@@ -23,6 +25,8 @@ use crate::story::technical::{Ledger, View};
 use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
 use crate::story::{narrate, Cast, Lang};
+
+use super::lesson::Tutor;
 
 /// Slowest and fastest speeds, as powers of two: 0.25× ..= 64×.
 pub const SPEED_LOG2_MIN: i32 = -2;
@@ -108,6 +112,12 @@ pub struct AppState {
     pub divergence: RwSignal<Option<Option<Divergence>>>,
     /// The compared run's whole trace.
     other: StoredValue<Vec<TraceEntry>>,
+    /// What a lesson step or a metaphor row points at in the scene and the diagram.
+    pub pointed: RwSignal<Vec<Element>>,
+    /// While playing, the clock stops at this moment (a lesson step's awaited event), in ms.
+    stop_at: StoredValue<Option<u64>>,
+    /// The lesson being followed, if any.
+    pub tutor: Tutor,
 }
 
 /// Least real time between two redraws of the space-time diagram while playing, in ms.
@@ -185,6 +195,9 @@ impl AppState {
             compare: RwSignal::new(None),
             divergence: RwSignal::new(None),
             other: StoredValue::new(Vec::new()),
+            pointed: RwSignal::new(Vec::new()),
+            stop_at: StoredValue::new(None),
+            tutor: Tutor::new(),
         };
         state.publish();
         Ok(state)
@@ -266,8 +279,15 @@ impl AppState {
         }
         let speed = Self::speed_factor(self.speed_log2.get_untracked());
         let until = self.snapshot.with_untracked(|s| s.until_ms) as f64;
-        let mut clock = self.clock.get_value() + dt_ms.clamp(0.0, MAX_FRAME_MS) * speed;
+        let before = self.clock.get_value();
+        let mut clock = before + dt_ms.clamp(0.0, MAX_FRAME_MS) * speed;
         clock = clock.clamp(0.0, until);
+        // A lesson step's awaited moment: the clock stops there, not a frame later.
+        if let Some(stop) = self.stop_at.get_value().map(|t| t as f64) {
+            if before <= stop {
+                clock = clock.min(stop);
+            }
+        }
         self.clock.set_value(clock);
         // `as` saturates: a non-finite or huge clock cannot panic.
         let target = clock.floor() as u64;
@@ -337,6 +357,39 @@ impl AppState {
         self.publish();
         self.refresh_compare();
         result
+    }
+
+    /// While playing, stop the clock at `t_ms` (`None`: play on to the end).
+    pub fn set_stop_at(&self, t_ms: Option<u64>) {
+        self.stop_at.set_value(t_ms);
+    }
+
+    /// Whether this run is built-in `scenario` with exactly `interventions` so far: a lesson step's
+    /// own path.
+    pub fn on_path(&self, scenario: &str, interventions: &[ScheduledCommand]) -> bool {
+        self.source.with_untracked(Option::is_none)
+            && self.scenario.with_untracked(|s| s.id == scenario)
+            && self.timeline.with_value(|t| t.interventions() == interventions)
+    }
+
+    /// How many trace entries the run holds.
+    pub fn trace_len(&self) -> usize {
+        self.sim.with_value(|s| s.trace().len())
+    }
+
+    /// Rebuilds a run exactly: `scenario` from 0 ms (loaded afresh if another one is playing),
+    /// `interventions` at their times, then the moment `at_ms`, paused (a lesson step's start).
+    ///
+    /// # Errors
+    /// The engine's refusal (in English); the current run goes on untouched.
+    pub fn restore(&self, scenario: Scenario, interventions: &[ScheduledCommand], at_ms: u64) -> Result<(), String> {
+        let same = self.source.with_untracked(Option::is_none) && self.scenario.with_untracked(|s| *s == scenario);
+        if same {
+            self.reset();
+        } else {
+            self.load(scenario)?;
+        }
+        self.replay_link(interventions, Some(at_ms))
     }
 
     /// Compares this run with the same run, `setting` flipped (`None`: no comparison).

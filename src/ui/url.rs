@@ -44,6 +44,10 @@ pub enum UrlIssue {
     BadControls { value: String },
     /// An `origin` value that is not an exact origin such as `https://docs.example.org`.
     BadOrigin { value: String },
+    /// `lesson` names no built-in lesson.
+    BadLesson { value: String },
+    /// `step` is not a step number (1, 2, …).
+    BadStep { value: String },
 }
 
 /// How an embedded scene shows itself and whom it talks to (`?embed=1`).
@@ -79,6 +83,9 @@ pub struct Start {
     pub issues: Vec<UrlIssue>,
     /// `Some` for `?embed=1`: the compact scene for documentation pages.
     pub embed: Option<EmbedStart>,
+    /// `?lesson=ID&step=N`: the built-in lesson to open, and its step (from 0; `None`: where the
+    /// learner left off).
+    pub lesson: Option<(String, Option<usize>)>,
 }
 
 /// A bad value as it may be shown back (short, without control or direction characters).
@@ -113,6 +120,7 @@ pub fn read() -> Start {
         parse_scenario_link(&raw, &mut start);
     }
     parse_link(get("v"), get("do"), get("t"), &mut start);
+    start.lesson = parse_lesson(get("lesson"), get("step"), &mut start.issues);
     if let Some(raw) = get("embed") {
         // Present at all, the page is most likely in a frame: only a clear "no" turns it off.
         let on = flag("embed", Some(raw), true, &mut start.issues);
@@ -204,6 +212,25 @@ pub fn parse_scenario_link(raw: &str, start: &mut Start) {
 /// An error message as it may be shown back: like [`echo`], up to 200 characters.
 fn echo_long(value: &str) -> String {
     embed::echo(value, 200)
+}
+
+/// `lesson=ID` (a built-in lesson) and `step=N` (from 1). An unknown lesson opens none; a bad
+/// step opens the lesson where the learner left it. Both with an issue.
+pub fn parse_lesson(lesson: Option<String>, step: Option<String>, issues: &mut Vec<UrlIssue>) -> Option<(String, Option<usize>)> {
+    let raw = lesson?;
+    let id = raw.trim();
+    if library::lessons::builtin(id).is_none() {
+        issues.push(UrlIssue::BadLesson { value: echo(id) });
+        return None;
+    }
+    let step = step.and_then(|raw| match raw.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Some(n - 1),
+        _ => {
+            issues.push(UrlIssue::BadStep { value: echo(&raw) });
+            None
+        }
+    });
+    Some((id.to_owned(), step))
 }
 
 /// The technical view named by `raw` (`k8s`, `redis`, `etcd`), else the default with an issue.
@@ -311,6 +338,7 @@ pub fn parse(
         at_ms: None,
         issues,
         embed: None,
+        lesson: None,
     }
 }
 

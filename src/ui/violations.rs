@@ -65,7 +65,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
     };
     let dark = move || app.highlight.set(None);
     view! {
-        <section class="violations" data-testid="violations-panel">
+        <section class="violations" data-testid="violations-panel" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Violations)).then_some("true")>
             <header>
                 <h2>{tr(app, Ui::ViolationsTitle)}</h2>
                 <span class="hint">{tr(app, Ui::ViolationsHint)}</span>
