@@ -44,7 +44,7 @@ const ORDER: &[&str] = &[
 ];
 
 /// The built-in lessons in menu order. Every `.json` file in `assets/lessons/` must be listed.
-const LESSONS: &[&str] = &["harbor-replaced"];
+const LESSONS: &[&str] = &["harbor-replaced", "lantern-return-hour", "fencing-in-depth"];
 
 fn main() {
     table("scenarios", ORDER, "builtins.rs");
