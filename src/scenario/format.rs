@@ -1,7 +1,11 @@
 //! Reading `leaselab.scenario/1` files.
+//!
+//! A file is read into a [`serde_json::Value`] and then walked by hand ([`Obj`]), not with derived
+//! deserializers: the page carries one small reader instead of a visitor per type (about 7 KB of
+//! brotli, issue 4's page budget), and every error knows its exact field path. Lesson files
+//! (`super::lesson`) are read the same way.
 
-use serde::Deserialize;
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
@@ -18,306 +22,134 @@ const MAX_BYTES: usize = 1 << 20;
 /// Most events a scenario may schedule.
 const MAX_EVENTS: usize = 10_000;
 
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct File {
-    format: String,
-    #[serde(default = "default_id")]
-    id: String,
-    #[serde(default)]
-    fable: Fable,
-    #[serde(default)]
-    protocol: ProtocolFile,
-    #[serde(default)]
-    lock: LockFile,
-    store_clock: Option<ClockFile>,
-    title: Option<Localized>,
-    summary: Option<Localized>,
-    #[serde(default = "default_seed")]
-    seed: u64,
-    #[serde(default = "default_until")]
-    until_ms: u64,
-    #[serde(default = "default_nodes")]
-    nodes: Vec<NodeFile>,
-    #[serde(default)]
-    lease: LeaseFile,
-    #[serde(default)]
-    network: NetworkFile,
-    #[serde(default)]
-    resource: ResourceFile,
-    #[serde(default)]
-    work: WorkFile,
-    #[serde(default)]
-    issuer: IssuerFile,
-    #[serde(default)]
-    events: Vec<EventFile>,
-    /// Interventions recorded on the page: same entries as `events`, applied after everything
-    /// else at their millisecond ([`Config::interventions`]).
-    #[serde(default)]
-    interventions: Vec<EventFile>,
-}
-
-fn default_id() -> String {
-    "custom".into()
-}
-fn default_seed() -> u64 {
-    1
-}
-fn default_until() -> u64 {
-    60_000
-}
-fn default_nodes() -> Vec<NodeFile> {
-    ["chen", "lin"].iter().map(|id| NodeFile { id: (*id).into(), identity: None, start_ms: 0, name: None, clock: None }).collect()
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct NodeFile {
-    id: String,
-    /// `holderIdentity`; defaults to the id.
-    identity: Option<String>,
-    #[serde(default)]
-    start_ms: u64,
-    name: Option<Localized>,
-    clock: Option<ClockFile>,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum ProtocolFile {
-    #[default]
-    Lease,
-    Lock,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(deny_unknown_fields)]
-struct ClockFile {
-    #[serde(default)]
-    offset_ms: i64,
-    /// Times the speed of true time (0.1 ..= 10).
-    #[serde(default = "one")]
-    rate: f64,
-}
-
-fn one() -> f64 {
-    1.0
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct LockFile {
-    name: Option<String>,
-    #[serde(default)]
-    release_check: ReleaseCheckFile,
-    hold_ms: Option<u64>,
-    session_check: Option<bool>,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum ReleaseCheckFile {
-    #[default]
-    Owner,
-    None,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum ExpiryFile {
-    #[default]
-    Coordinator,
-    Observer,
-}
-
-#[derive(Deserialize, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum LinkFile {
-    All,
-    Coordinator,
-    Resource,
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum TokenScopeFile {
-    #[default]
-    PerLock,
-    Global,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct LeaseFile {
-    duration_ms: Option<u64>,
-    renew_every_ms: Option<u64>,
-    renew_deadline_ms: Option<u64>,
-    retry_every_ms: Option<u64>,
-    #[serde(default)]
-    expiry: ExpiryFile,
-}
-
-#[derive(Deserialize, Default)]
-#[serde(deny_unknown_fields)]
-struct NetworkFile {
-    latency_ms: Option<LatencyFile>,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct LatencyFile {
-    min: u64,
-    max: u64,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct ResourceFile {
-    #[serde(default = "yes")]
-    fencing: bool,
-    #[serde(default)]
-    equal_token: EqualTokenPolicyFile,
-    #[serde(default = "yes")]
-    persist_high_water: bool,
-    #[serde(default)]
-    token_check: TokenCheckFile,
-    #[serde(default)]
-    epoch_barrier: bool,
-    #[serde(default)]
-    token_scope: TokenScopeFile,
-}
-
-impl Default for ResourceFile {
-    fn default() -> Self {
-        Self {
-            fencing: true,
-            equal_token: EqualTokenPolicyFile::Accept,
-            persist_high_water: true,
-            token_check: TokenCheckFile::Ordered,
-            epoch_barrier: false,
-            token_scope: TokenScopeFile::PerLock,
-        }
-    }
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum TokenCheckFile {
-    #[default]
-    Ordered,
-    Equality,
-}
-
-fn yes() -> bool {
-    true
-}
-
-#[derive(Deserialize, Default, Clone, Copy)]
-#[serde(rename_all = "snake_case")]
-enum EqualTokenPolicyFile {
-    #[default]
-    Accept,
-    Reject,
-    Dedupe,
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct WorkFile {
-    #[serde(default = "default_work_every")]
-    every_ms: u64,
-    #[serde(default = "yes")]
-    stops_with_lease: bool,
-}
-
-fn default_work_every() -> u64 {
-    WorkConfig::default().every_ms
-}
-
-impl Default for WorkFile {
-    fn default() -> Self {
-        Self { every_ms: default_work_every(), stops_with_lease: true }
-    }
-}
-
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-struct IssuerFile {
-    first_token: u64,
-}
-
-impl Default for IssuerFile {
-    fn default() -> Self {
-        Self { first_token: IssuerConfig::default().first_token }
-    }
-}
-
-#[derive(Deserialize, Clone, Copy, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub(crate) enum Action {
-    Pause,
-    Resume,
-    Crash,
-    Restart,
-    Partition,
-    Heal,
-    RevokeLease,
-    SetFencing,
-    DelayNextWrite,
-    RawWrite,
-    RollbackIssuer,
-    RestoreResource,
-    RestartResource,
-    ClockJump,
-    ClockRate,
-}
-
-/// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
-/// no `at_ms`: its actions happen when the step begins).
-#[derive(Deserialize)]
-#[serde(deny_unknown_fields)]
-pub(crate) struct EventFile {
-    at_ms: Option<u64>,
-    #[serde(rename = "do")]
-    action: Action,
-    node: Option<String>,
-    /// A node id or `store` (clock events).
-    target: Option<String>,
-    for_ms: Option<u64>,
-    /// A delay (≥ 1) or, for `clock_jump`, a step that may be negative.
-    by_ms: Option<i64>,
-    /// Clock rate, times true speed.
-    rate: Option<f64>,
-    /// The lock that issued a raw write's token.
-    lock: Option<String>,
-    /// Which link a partition cuts.
-    from: Option<LinkFile>,
-    on: Option<bool>,
-    /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
-    #[serde(default, deserialize_with = "present")]
-    token: Option<Value>,
-    value: Option<String>,
-    op_id: Option<String>,
-    next_token: Option<u64>,
-    high_water: Option<u64>,
-}
-
-fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Value>, D::Error> {
-    Value::deserialize(d).map(Some)
-}
-
 pub(crate) fn error(path: impl Into<String>, message: impl Into<String>) -> ScenarioError {
     ScenarioError { path: path.into(), message: message.into(), line_column: None }
 }
 
+/// One JSON object of a file being read, with its field path for errors.
+pub(crate) struct Obj<'a> {
+    path: String,
+    map: &'a Map<String, Value>,
+}
+
+impl<'a> Obj<'a> {
+    /// `value` as an object at `path` (`""`: the document), holding only the fields in `known`.
+    pub(crate) fn new(value: &'a Value, path: String, known: &[&str]) -> Result<Self, ScenarioError> {
+        let Value::Object(map) = value else {
+            return Err(error(if path.is_empty() { ".".into() } else { path }, "must be an object { … }"));
+        };
+        if let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) {
+            let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
+            return Err(error(at, format!("unknown field `{key}`, expected one of {}", known.join(", "))));
+        }
+        Ok(Self { path, map })
+    }
+
+    /// The path of field `key`.
+    pub(crate) fn at(&self, key: &str) -> String {
+        if self.path.is_empty() {
+            key.to_owned()
+        } else {
+            format!("{}.{key}", self.path)
+        }
+    }
+
+    pub(crate) fn get(&self, key: &str) -> Option<&'a Value> {
+        self.map.get(key)
+    }
+
+    pub(crate) fn required(&self, key: &str) -> Result<&'a Value, ScenarioError> {
+        self.get(key).ok_or_else(|| error(self.at(key), "is required"))
+    }
+
+    /// Field `key` as an object with only the fields in `known`, if present.
+    pub(crate) fn obj(&self, key: &str, known: &[&str]) -> Result<Option<Obj<'a>>, ScenarioError> {
+        self.get(key).map(|v| Obj::new(v, self.at(key), known)).transpose()
+    }
+
+    pub(crate) fn str(&self, key: &str) -> Result<Option<&'a str>, ScenarioError> {
+        match self.get(key) {
+            None => Ok(None),
+            Some(Value::String(s)) => Ok(Some(s)),
+            Some(_) => Err(error(self.at(key), "must be a string")),
+        }
+    }
+
+    pub(crate) fn required_str(&self, key: &str) -> Result<&'a str, ScenarioError> {
+        self.str(key)?.ok_or_else(|| error(self.at(key), "is required"))
+    }
+
+    /// A boolean, `or` when absent.
+    pub(crate) fn bool(&self, key: &str, or: bool) -> Result<bool, ScenarioError> {
+        match self.get(key) {
+            None => Ok(or),
+            Some(Value::Bool(b)) => Ok(*b),
+            Some(_) => Err(error(self.at(key), "must be true or false")),
+        }
+    }
+
+    pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
+        self.get(key)
+            .map(|v| v.as_u64().ok_or_else(|| error(self.at(key), "must be a whole number from 0 to 18446744073709551615")))
+            .transpose()
+    }
+
+    pub(crate) fn i64(&self, key: &str) -> Result<Option<i64>, ScenarioError> {
+        self.get(key)
+            .map(|v| {
+                v.as_i64().ok_or_else(|| error(self.at(key), "must be a whole number from -9223372036854775808 to 9223372036854775807"))
+            })
+            .transpose()
+    }
+
+    pub(crate) fn f64(&self, key: &str) -> Result<Option<f64>, ScenarioError> {
+        self.get(key).map(|v| v.as_f64().ok_or_else(|| error(self.at(key), "must be a number"))).transpose()
+    }
+
+    /// A string that must be one of `names`: its index.
+    pub(crate) fn choice(&self, key: &str, names: &[&str]) -> Result<Option<usize>, ScenarioError> {
+        let Some(s) = self.str(key)? else { return Ok(None) };
+        names
+            .iter()
+            .position(|n| *n == s)
+            .map(Some)
+            .ok_or_else(|| error(self.at(key), format!("unknown value \"{s}\", expected one of {}", names.join(", "))))
+    }
+
+    pub(crate) fn array(&self, key: &str) -> Result<&'a [Value], ScenarioError> {
+        match self.get(key) {
+            None => Ok(&[]),
+            Some(Value::Array(a)) => Ok(a),
+            Some(_) => Err(error(self.at(key), "must be an array [ … ]")),
+        }
+    }
+
+    /// A text in both languages: `{"en": …, "zh": …}`, strings. `limit`: each non-empty and at
+    /// most this many characters (lessons); `None`: any strings (scenario files).
+    pub(crate) fn text(&self, key: &str, limit: Option<usize>) -> Result<Option<Localized>, ScenarioError> {
+        let Some(t) = self.obj(key, &["en", "zh"])? else { return Ok(None) };
+        let mut pair = [String::new(), String::new()];
+        for (slot, lang) in pair.iter_mut().zip(["en", "zh"]) {
+            let s = t.required_str(lang)?;
+            if let Some(max) = limit {
+                if s.trim().is_empty() {
+                    return Err(error(t.at(lang), "must not be empty: every text is given in English and Simplified Chinese"));
+                }
+                if s.chars().count() > max {
+                    return Err(error(t.at(lang), format!("is longer than {max} characters")));
+                }
+            }
+            *slot = s.to_owned();
+        }
+        let [en, zh] = pair;
+        Ok(Some(Localized { en, zh }))
+    }
+}
+
 /// The field path (`events[1].node`, `lease`, `.` for the document) of the place where
-/// serde_json stopped reading, at 1-based `line` and byte `column` of `json`: the key of every
-/// object and the index of every array still open there, and the key whose value was being read.
-///
-/// serde_json reports an unknown field just after its key, a wrong type just after the value,
-/// and a missing field just after the closing brace of its object; each gives the path a reader
-/// expects (the key itself, or the object lacking a field). Doing this with a scan of the text
-/// instead of a path-tracking deserializer keeps the page about 15 KB smaller (issue 4's budget).
+/// serde_json stopped reading malformed JSON, at 1-based `line` and byte `column` of `json`: the
+/// key of every object and the index of every array still open there, and the key whose value was
+/// being read.
 fn path_at(json: &str, line: usize, column: usize) -> String {
     enum Open {
         /// An object, the key most recently read in it, and whether a value is expected next.
@@ -390,11 +222,11 @@ fn path_at(json: &str, line: usize, column: usize) -> String {
     path
 }
 
-/// Reads one JSON object of type `T` from `json` (at most `max_bytes`, a leading byte-order mark
-/// ignored), with errors that name the field path where reading stopped ([`path_at`]) and, for
-/// malformed JSON, the line and column. `not_an_object` is the message when the text does not
-/// start with `{`. Shared by scenario and lesson files.
-pub(crate) fn read<T: serde::de::DeserializeOwned>(json: &str, max_bytes: usize, not_an_object: &str) -> Result<T, ScenarioError> {
+/// Reads `json` (at most `max_bytes`, a leading byte-order mark ignored) as one JSON object.
+/// Malformed JSON is an error with its line and column and the path where reading stopped;
+/// `not_an_object` is the message when the text does not start with `{`. Shared by scenario and
+/// lesson files.
+pub(crate) fn read(json: &str, max_bytes: usize, not_an_object: &str) -> Result<Value, ScenarioError> {
     if json.len() > max_bytes {
         return Err(error(".", format!("the file is {} bytes; at most {max_bytes} are accepted", json.len())));
     }
@@ -403,26 +235,20 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(json: &str, max_bytes: usize,
     if !json.trim_start().starts_with('{') {
         return Err(error(".", not_an_object));
     }
-    let json_error = |path: String, inner: serde_json::Error| {
+    serde_json::from_str(json).map_err(|inner| {
         let line_column = (inner.line() > 0).then(|| (inner.line(), inner.column()));
         // serde_json appends " at line L column C"; the position is reported separately.
         let message = inner.to_string();
-        let mut message = message.split(" at line ").next().unwrap_or(&message).to_owned();
-        // Without arbitrary precision, an integer beyond 64 bits reads as a float.
-        if message.contains("floating point") && message.contains("expected u64") {
-            message.push_str(" (expected a whole number from 0 to 18446744073709551615)");
-        }
-        ScenarioError { path, message, line_column }
-    };
-    let de = &mut serde_json::Deserializer::from_str(json);
-    let value: T = serde::Deserialize::deserialize(&mut *de).map_err(|e| {
-        let path = path_at(json, e.line(), e.column());
-        json_error(path, e)
-    })?;
-    // Anything after the object (a second object, stray text) is an error, not ignored.
-    de.end().map_err(|e| json_error(".".into(), e))?;
-    Ok(value)
+        let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
+        ScenarioError { path: path_at(json, inner.line(), inner.column()), message, line_column }
+    })
 }
+
+const FILE_FIELDS: &[&str] = &[
+    "format", "id", "fable", "protocol", "lock", "store_clock", "title", "summary", "seed", "until_ms", "nodes", "lease", "network",
+    "resource", "work", "issuer", "events", "interventions",
+];
+const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
 
 /// Parse and validate a scenario file.
 ///
@@ -432,113 +258,293 @@ pub(crate) fn read<T: serde::de::DeserializeOwned>(json: &str, max_bytes: usize,
 /// or a broken rule of [`Config::check`] (zero durations, `renew_deadline_ms` not below
 /// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-    let file: File = read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
-    if file.format != FORMAT {
-        return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"", file.format)));
+    let root = read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
+    let file = Obj::new(&root, String::new(), FILE_FIELDS)?;
+    let format = file.required_str("format")?;
+    if format != FORMAT {
+        return Err(error("format", format!("must be \"{FORMAT}\", found \"{format}\"")));
     }
-    if file.id.is_empty() || file.id.len() > 64 {
+    let id = file.str("id")?.unwrap_or("custom").to_owned();
+    if id.is_empty() || id.len() > 64 {
         return Err(error("id", "must be 1 to 64 characters"));
     }
-    if file.events.len() + file.interventions.len() > MAX_EVENTS {
-        let n = file.events.len() + file.interventions.len();
+    let fable = match file.choice("fable", &["harbor", "lantern"])? {
+        Some(1) => Fable::Lantern,
+        _ => Fable::Harbor,
+    };
+    let protocol = match file.choice("protocol", &["lease", "lock"])? {
+        Some(1) => Protocol::Lock,
+        _ => Protocol::Lease,
+    };
+    let title = file.text("title", None)?;
+    let summary = file.text("summary", None)?;
+    let seed = file.u64("seed")?.unwrap_or(1);
+    let until_ms = file.u64("until_ms")?.unwrap_or(60_000);
+    let raw_events = file.array("events")?;
+    let raw_interventions = file.array("interventions")?;
+    if raw_events.len() + raw_interventions.len() > MAX_EVENTS {
+        let n = raw_events.len() + raw_interventions.len();
         return Err(error("events", format!("has {n} events and interventions; at most {MAX_EVENTS} are accepted")));
     }
-    let clock = |path: String, c: Option<ClockFile>| -> Result<ClockConfig, ScenarioError> {
+    let clock = |c: Option<Obj>| -> Result<ClockConfig, ScenarioError> {
         let Some(c) = c else { return Ok(ClockConfig::default()) };
-        let rate_ppm = rate_ppm(c.rate).map_err(|m| error(format!("{path}.rate"), m))?;
-        let config = ClockConfig { offset_ms: c.offset_ms, rate_ppm };
-        config.check().map_err(|(field, m)| error(format!("{path}.{field}"), m))?;
+        let rate_ppm = rate_ppm(c.f64("rate")?.unwrap_or(1.0)).map_err(|m| error(c.at("rate"), m))?;
+        let config = ClockConfig { offset_ms: c.i64("offset_ms")?.unwrap_or(0), rate_ppm };
+        config.check().map_err(|(field, m)| error(c.at(field), m))?;
         Ok(config)
     };
-    let store_clock = clock("store_clock".into(), file.store_clock)?;
-    let mut nodes = Vec::with_capacity(file.nodes.len());
-    for (i, n) in file.nodes.iter().enumerate() {
-        nodes.push(NodeConfig {
-            id: n.id.clone(),
-            identity: n.identity.clone().unwrap_or_else(|| n.id.clone()),
-            start_ms: n.start_ms,
-            clock: clock(format!("nodes[{i}].clock"), n.clock)?,
-        });
+    let store_clock = clock(file.obj("store_clock", CLOCK_FIELDS)?)?;
+    let mut nodes = Vec::new();
+    let mut node_names = Vec::new();
+    match file.get("nodes") {
+        None => {
+            for id in ["chen", "lin"] {
+                nodes.push(NodeConfig { id: id.into(), identity: id.into(), start_ms: 0, clock: ClockConfig::default() });
+                node_names.push(None);
+            }
+        }
+        Some(_) => {
+            for (i, raw) in file.array("nodes")?.iter().enumerate() {
+                let n = Obj::new(raw, format!("nodes[{i}]"), &["id", "identity", "start_ms", "name", "clock"])?;
+                let id = n.required_str("id")?.to_owned();
+                nodes.push(NodeConfig {
+                    identity: n.str("identity")?.map_or_else(|| id.clone(), str::to_owned),
+                    id,
+                    start_ms: n.u64("start_ms")?.unwrap_or(0),
+                    clock: clock(n.obj("clock", CLOCK_FIELDS)?)?,
+                });
+                node_names.push(n.text("name", None)?);
+            }
+        }
     }
-    let defaults = LeaseConfig::with_duration(file.lease.duration_ms.unwrap_or(LeaseConfig::default().duration_ms));
-    let lease = LeaseConfig {
-        duration_ms: defaults.duration_ms,
-        renew_every_ms: file.lease.renew_every_ms.unwrap_or(defaults.renew_every_ms),
-        renew_deadline_ms: file.lease.renew_deadline_ms.unwrap_or(defaults.renew_deadline_ms),
-        retry_every_ms: file.lease.retry_every_ms.unwrap_or(defaults.retry_every_ms),
-        expiry: match file.lease.expiry {
-            ExpiryFile::Coordinator => Expiry::Coordinator,
-            ExpiryFile::Observer => Expiry::Observer,
-        },
-    };
-    let network = match file.network.latency_ms {
-        Some(l) => NetworkConfig { latency_min_ms: l.min, latency_max_ms: l.max },
-        None => NetworkConfig::default(),
-    };
-    let equal_token = match file.resource.equal_token {
-        EqualTokenPolicyFile::Accept => EqualTokenPolicy::Accept,
-        EqualTokenPolicyFile::Reject => EqualTokenPolicy::Reject,
-        EqualTokenPolicyFile::Dedupe => EqualTokenPolicy::Dedupe,
-    };
-    let events = file.events.into_iter().enumerate().map(|(i, e)| event("events", i, e, true)).collect::<Result<Vec<_>, _>>()?;
-    let interventions =
-        file.interventions.into_iter().enumerate().map(|(i, e)| event("interventions", i, e, true)).collect::<Result<Vec<_>, _>>()?;
-    let node_names = file.nodes.iter().map(|n| n.name.clone()).collect();
     let lock_defaults = LockConfig::default();
-    let config = Config {
-        seed: file.seed,
-        protocol: match file.protocol {
-            ProtocolFile::Lease => Protocol::Lease,
-            ProtocolFile::Lock => Protocol::Lock,
-        },
-        lock: LockConfig {
-            name: file.lock.name.unwrap_or(lock_defaults.name),
-            release_check: match file.lock.release_check {
-                ReleaseCheckFile::Owner => ReleaseCheck::Owner,
-                ReleaseCheckFile::None => ReleaseCheck::None,
+    let lock = match file.obj("lock", &["name", "release_check", "hold_ms", "session_check"])? {
+        None => lock_defaults,
+        Some(l) => LockConfig {
+            name: l.str("name")?.map_or(lock_defaults.name, str::to_owned),
+            release_check: match l.choice("release_check", &["owner", "none"])? {
+                Some(1) => ReleaseCheck::None,
+                _ => ReleaseCheck::Owner,
             },
-            hold_ms: file.lock.hold_ms,
-            session_check: file.lock.session_check.unwrap_or(lock_defaults.session_check),
+            hold_ms: l.u64("hold_ms")?,
+            session_check: l.bool("session_check", lock_defaults.session_check)?,
         },
+    };
+    let lease_file = file.obj("lease", &["duration_ms", "renew_every_ms", "renew_deadline_ms", "retry_every_ms", "expiry"])?;
+    let lease = {
+        let get = |key: &str| lease_file.as_ref().map_or(Ok(None), |l| l.u64(key));
+        let defaults = LeaseConfig::with_duration(get("duration_ms")?.unwrap_or(LeaseConfig::default().duration_ms));
+        let expiry = lease_file.as_ref().map_or(Ok(None), |l| l.choice("expiry", &["coordinator", "observer"]))?;
+        LeaseConfig {
+            duration_ms: defaults.duration_ms,
+            renew_every_ms: get("renew_every_ms")?.unwrap_or(defaults.renew_every_ms),
+            renew_deadline_ms: get("renew_deadline_ms")?.unwrap_or(defaults.renew_deadline_ms),
+            retry_every_ms: get("retry_every_ms")?.unwrap_or(defaults.retry_every_ms),
+            expiry: if expiry == Some(1) { Expiry::Observer } else { Expiry::Coordinator },
+        }
+    };
+    let network = match file.obj("network", &["latency_ms"])?.map(|n| n.obj("latency_ms", &["min", "max"])).transpose()?.flatten() {
+        None => NetworkConfig::default(),
+        Some(l) => {
+            let bound = |key: &str| l.u64(key)?.ok_or_else(|| error(l.path.clone(), format!("missing field `{key}`")));
+            NetworkConfig { latency_min_ms: bound("min")?, latency_max_ms: bound("max")? }
+        }
+    };
+    let r = file.obj("resource", &["fencing", "equal_token", "persist_high_water", "token_check", "epoch_barrier", "token_scope"])?;
+    let resource = match r {
+        None => ResourceConfig::default(),
+        Some(r) => ResourceConfig {
+            fencing: r.bool("fencing", true)?,
+            equal_token: match r.choice("equal_token", &["accept", "reject", "dedupe"])? {
+                Some(1) => EqualTokenPolicy::Reject,
+                Some(2) => EqualTokenPolicy::Dedupe,
+                _ => EqualTokenPolicy::Accept,
+            },
+            persist_high_water: r.bool("persist_high_water", true)?,
+            token_check: match r.choice("token_check", &["ordered", "equality"])? {
+                Some(1) => TokenCheck::Equality,
+                _ => TokenCheck::Ordered,
+            },
+            epoch_barrier: r.bool("epoch_barrier", false)?,
+            token_scope: match r.choice("token_scope", &["per_lock", "global"])? {
+                Some(1) => TokenScope::Global,
+                _ => TokenScope::PerLock,
+            },
+        },
+    };
+    let work = match file.obj("work", &["every_ms", "stops_with_lease"])? {
+        None => WorkConfig::default(),
+        Some(w) => WorkConfig {
+            every_ms: w.u64("every_ms")?.unwrap_or(WorkConfig::default().every_ms),
+            stops_with_lease: w.bool("stops_with_lease", true)?,
+        },
+    };
+    let issuer = match file.obj("issuer", &["first_token"])? {
+        None => IssuerConfig::default(),
+        Some(i) => IssuerConfig { first_token: i.u64("first_token")?.ok_or_else(|| error("issuer", "missing field `first_token`"))? },
+    };
+    let list = |name: &str, raw: &[Value]| -> Result<Vec<ScheduledCommand>, ScenarioError> {
+        raw.iter().enumerate().map(|(i, v)| event(&EventFile::read(v, format!("{name}[{i}]"))?, true)).collect()
+    };
+    let events = list("events", raw_events)?;
+    let interventions = list("interventions", raw_interventions)?;
+    let config = Config {
+        seed,
+        protocol,
+        lock,
         store_clock,
-        until_ms: file.until_ms,
+        until_ms,
         nodes,
         lease,
         network,
-        resource: ResourceConfig {
-            fencing: file.resource.fencing,
-            equal_token,
-            persist_high_water: file.resource.persist_high_water,
-            token_check: match file.resource.token_check {
-                TokenCheckFile::Ordered => TokenCheck::Ordered,
-                TokenCheckFile::Equality => TokenCheck::Equality,
-            },
-            epoch_barrier: file.resource.epoch_barrier,
-            token_scope: match file.resource.token_scope {
-                TokenScopeFile::PerLock => TokenScope::PerLock,
-                TokenScopeFile::Global => TokenScope::Global,
-            },
-        },
-        work: WorkConfig { every_ms: file.work.every_ms, stops_with_lease: file.work.stops_with_lease },
-        issuer: IssuerConfig { first_token: file.issuer.first_token },
+        resource,
+        work,
+        issuer,
         events,
         interventions,
     };
     config.check().map_err(|e| error(e.path, e.message))?;
-    Ok(Scenario { id: file.id, fable: file.fable, title: file.title, summary: file.summary, node_names, config })
+    Ok(Scenario { id, fable, title, summary, node_names, config })
+}
+
+/// What an entry of `events` does (`"do"`).
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Action {
+    Pause,
+    Resume,
+    Crash,
+    Restart,
+    Partition,
+    Heal,
+    RevokeLease,
+    SetFencing,
+    DelayNextWrite,
+    RawWrite,
+    RollbackIssuer,
+    RestoreResource,
+    RestartResource,
+    ClockJump,
+    ClockRate,
+}
+
+/// The names of [`Action`]s in files, in declaration order.
+const ACTIONS: &[&str] = &[
+    "pause",
+    "resume",
+    "crash",
+    "restart",
+    "partition",
+    "heal",
+    "revoke_lease",
+    "set_fencing",
+    "delay_next_write",
+    "raw_write",
+    "rollback_issuer",
+    "restore_resource",
+    "restart_resource",
+    "clock_jump",
+    "clock_rate",
+];
+
+const EVENT_FIELDS: &[&str] = &[
+    "at_ms", "do", "node", "target", "for_ms", "by_ms", "rate", "lock", "from", "on", "token", "value", "op_id", "next_token",
+    "high_water",
+];
+
+/// Which link a partition cuts (`"from"`).
+#[derive(Clone, Copy)]
+enum LinkFile {
+    All,
+    Coordinator,
+    Resource,
+}
+
+/// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
+/// no `at_ms`: its actions happen when the step begins), as written.
+pub(crate) struct EventFile {
+    /// Its path, for errors.
+    path: String,
+    at_ms: Option<u64>,
+    action: Action,
+    node: Option<String>,
+    /// A node id or `store` (clock events).
+    target: Option<String>,
+    for_ms: Option<u64>,
+    /// A delay (≥ 1) or, for `clock_jump`, a step that may be negative.
+    by_ms: Option<i64>,
+    /// Clock rate, times true speed.
+    rate: Option<f64>,
+    /// The lock that issued a raw write's token.
+    lock: Option<String>,
+    /// Which link a partition cuts.
+    from: Option<LinkFile>,
+    on: Option<bool>,
+    /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
+    token: Option<Value>,
+    value: Option<String>,
+    op_id: Option<String>,
+    next_token: Option<u64>,
+    high_water: Option<u64>,
+}
+
+impl EventFile {
+    /// Reads the entry `value` at `path`; which fields its action takes is checked by [`event`].
+    pub(crate) fn read(value: &Value, path: String) -> Result<Self, ScenarioError> {
+        let e = Obj::new(value, path, EVENT_FIELDS)?;
+        let action = e.choice("do", ACTIONS)?.ok_or_else(|| error(e.at("do"), "is required"))?;
+        let string = |key: &str| e.str(key).map(|s| s.map(str::to_owned));
+        Ok(EventFile {
+            at_ms: e.u64("at_ms")?,
+            action: [
+                Action::Pause,
+                Action::Resume,
+                Action::Crash,
+                Action::Restart,
+                Action::Partition,
+                Action::Heal,
+                Action::RevokeLease,
+                Action::SetFencing,
+                Action::DelayNextWrite,
+                Action::RawWrite,
+                Action::RollbackIssuer,
+                Action::RestoreResource,
+                Action::RestartResource,
+                Action::ClockJump,
+                Action::ClockRate,
+            ][action],
+            node: string("node")?,
+            target: string("target")?,
+            for_ms: e.u64("for_ms")?,
+            by_ms: e.i64("by_ms")?,
+            rate: e.f64("rate")?,
+            lock: string("lock")?,
+            from: e.choice("from", &["all", "coordinator", "resource"])?.map(|k| [LinkFile::All, LinkFile::Coordinator, LinkFile::Resource][k]),
+            on: match e.get("on") {
+                None => None,
+                Some(_) => Some(e.bool("on", false)?),
+            },
+            token: e.get("token").cloned(),
+            value: string("value")?,
+            op_id: string("op_id")?,
+            next_token: e.u64("next_token")?,
+            high_water: e.u64("high_water")?,
+            path: e.path,
+        })
+    }
 }
 
 /// Turn one event entry into a command, checking that it carries exactly the fields its action
 /// takes. `timed`: the entry must give `at_ms` (a scenario's lists); otherwise it must not (a
 /// lesson step's `do`, whose actions happen when the step begins: their `at_ms` is 0 here).
-pub(crate) fn event(list: &str, i: usize, e: EventFile, timed: bool) -> Result<ScheduledCommand, ScenarioError> {
-    let at = |field: &str| format!("{list}[{i}].{field}");
+pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, ScenarioError> {
+    let at = |field: &str| format!("{}.{field}", e.path);
     let at_ms = match (e.at_ms, timed) {
         (Some(t), true) => t,
         (None, false) => 0,
         (None, true) => return Err(error(at("at_ms"), "is required: the virtual time of the event, in ms")),
         (Some(_), false) => return Err(error(at("at_ms"), "does not apply here: a step's actions happen when the step begins")),
     };
+
     let given: [(&str, bool); 13] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),
@@ -657,7 +663,10 @@ mod tests {
     fn error_paths_come_from_the_text() {
         let json = "{\"format\": \"leaselab.scenario/1\",\n \"title\": {\"en\": \"a \\\"{[,\", \"zh\": \"b\"},\n \"events\": [{\"at_ms\": 1, \"do\": \"crash\", \"node\": \"a\"},\n  {\"at_ms\": 2, \"do\": \"pause\", \"for_ms\": true}]}";
         let e = parse(json).expect_err("for_ms is not a number");
-        assert_eq!((e.path.as_str(), e.line_column.map(|l| l.0)), ("events[1].for_ms", Some(4)));
+        assert_eq!(e.path, "events[1].for_ms");
+        // Malformed JSON: the line and column, and the path where reading stopped.
+        let e = parse("{\"format\": \"leaselab.scenario/1\",\n \"events\": [{\"at_ms\": 1,\n \"do\": }]}").expect_err("no value");
+        assert_eq!((e.path.as_str(), e.line_column.map(|l| l.0)), ("events[0]", Some(3)));
         let e = parse("{\"format\": \"leaselab.scenario/1\", \"lease\": {\"duration_ms\": 5, \"x\": 1}}").expect_err("unknown");
         assert_eq!(e.path, "lease.x");
         let e = parse("{\"format\": \"leaselab.scenario/1\", \"network\": {\"latency_ms\": {\"min\": 1}}}").expect_err("missing");

@@ -15,7 +15,7 @@
 
 use serde_json::{Map, Value};
 
-use super::format::{error, event, read, EventFile};
+use super::format::{error, event, read, EventFile, Obj};
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{ScheduledCommand, Sim, TraceEntry, TraceEvent};
 
@@ -264,111 +264,31 @@ fn contains(got: &Value, want: &Value) -> bool {
     }
 }
 
-/// One JSON object of a lesson file being read, with its path for errors. Lessons are read from
-/// a [`Value`] by hand rather than with derived deserializers: the page carries one small reader
-/// instead of a visitor per type (issue 4's page budget), and every error knows its exact path.
-struct Obj<'a> {
-    path: String,
-    map: &'a Map<String, Value>,
+/// A lesson text: both languages, each non-empty and at most [`MAX_TEXT_CHARS`] characters.
+fn text(o: &Obj, key: &str) -> Result<Option<Localized>, ScenarioError> {
+    o.text(key, Some(MAX_TEXT_CHARS))
 }
 
-impl<'a> Obj<'a> {
-    /// `value` as an object at `path`, with only the fields in `known`.
-    fn new(value: &'a Value, path: String, known: &[&str]) -> Result<Self, ScenarioError> {
-        let Value::Object(map) = value else {
-            return Err(error(if path.is_empty() { ".".into() } else { path }, "must be an object { … }"));
-        };
-        if let Some(key) = map.keys().find(|k| !known.contains(&k.as_str())) {
-            let at = if path.is_empty() { key.clone() } else { format!("{path}.{key}") };
-            return Err(error(at, format!("unknown field `{key}`, expected one of {}", known.join(", "))));
-        }
-        Ok(Self { path, map })
-    }
+fn required_text(o: &Obj, key: &str) -> Result<Localized, ScenarioError> {
+    text(o, key)?.ok_or_else(|| error(o.at(key), "is required: { \"en\": …, \"zh\": … }"))
+}
 
-    fn at(&self, key: &str) -> String {
-        if self.path.is_empty() {
-            key.to_owned()
-        } else {
-            format!("{}.{key}", self.path)
-        }
+/// An id: 1 to 64 of `A–Z a–z 0–9 - _`.
+fn id(o: &Obj, key: &str) -> Result<String, ScenarioError> {
+    let id = o.required_str(key)?;
+    let good = (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
+    if !good {
+        return Err(error(o.at(key), "must be 1 to 64 letters, digits, - or _"));
     }
+    Ok(id.to_owned())
+}
 
-    fn get(&self, key: &str) -> Option<&'a Value> {
-        self.map.get(key)
-    }
-
-    fn required(&self, key: &str) -> Result<&'a Value, ScenarioError> {
-        self.get(key).ok_or_else(|| error(self.at(key), "is required"))
-    }
-
-    fn str(&self, key: &str) -> Result<Option<&'a str>, ScenarioError> {
-        match self.get(key) {
-            None => Ok(None),
-            Some(Value::String(s)) => Ok(Some(s)),
-            Some(_) => Err(error(self.at(key), "must be a string")),
-        }
-    }
-
-    fn required_str(&self, key: &str) -> Result<&'a str, ScenarioError> {
-        self.str(key)?.ok_or_else(|| error(self.at(key), "is required"))
-    }
-
-    fn bool(&self, key: &str) -> Result<bool, ScenarioError> {
-        match self.get(key) {
-            None => Ok(false),
-            Some(Value::Bool(b)) => Ok(*b),
-            Some(_) => Err(error(self.at(key), "must be true or false")),
-        }
-    }
-
-    fn array(&self, key: &str) -> Result<&'a [Value], ScenarioError> {
-        match self.get(key) {
-            None => Ok(&[]),
-            Some(Value::Array(a)) => Ok(a),
-            Some(_) => Err(error(self.at(key), "must be an array [ … ]")),
-        }
-    }
-
-    /// A text in both languages, each non-empty and at most [`MAX_TEXT_CHARS`] characters.
-    fn text(&self, key: &str) -> Result<Option<Localized>, ScenarioError> {
-        let Some(value) = self.get(key) else { return Ok(None) };
-        let t = Obj::new(value, self.at(key), &["en", "zh"])?;
-        let mut pair = [String::new(), String::new()];
-        for (slot, lang) in pair.iter_mut().zip(["en", "zh"]) {
-            let s = t.required_str(lang)?;
-            if s.trim().is_empty() {
-                return Err(error(t.at(lang), "must not be empty: every text is given in English and Simplified Chinese"));
-            }
-            if s.chars().count() > MAX_TEXT_CHARS {
-                return Err(error(t.at(lang), format!("is longer than {MAX_TEXT_CHARS} characters")));
-            }
-            *slot = s.to_owned();
-        }
-        let [en, zh] = pair;
-        Ok(Some(Localized { en, zh }))
-    }
-
-    fn required_text(&self, key: &str) -> Result<Localized, ScenarioError> {
-        self.text(key)?.ok_or_else(|| error(self.at(key), "is required: { \"en\": …, \"zh\": … }"))
-    }
-
-    /// An id: 1 to 64 of `A–Z a–z 0–9 - _`.
-    fn id(&self, key: &str) -> Result<String, ScenarioError> {
-        let id = self.required_str(key)?;
-        let good = (1..=64).contains(&id.len()) && id.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-' || b == b'_');
-        if !good {
-            return Err(error(self.at(key), "must be 1 to 64 letters, digits, - or _"));
-        }
-        Ok(id.to_owned())
-    }
-
-    /// An element code.
-    fn element(&self, value: &Value, path: String) -> Result<Element, ScenarioError> {
-        let code = value.as_str().ok_or_else(|| error(path.clone(), "must be a string"))?;
-        Element::from_code(code).ok_or_else(|| {
-            error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, node:<id>, diagram, lane:<id>, log or violations"))
-        })
-    }
+/// An element code at `path`.
+fn element(value: &Value, path: String) -> Result<Element, ScenarioError> {
+    let code = value.as_str().ok_or_else(|| error(path.clone(), "must be a string"))?;
+    Element::from_code(code).ok_or_else(|| {
+        error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, node:<id>, diagram, lane:<id>, log or violations"))
+    })
 }
 
 const LESSON_FIELDS: &[&str] = &["format", "id", "title", "summary", "fable", "steps", "metaphors"];
@@ -391,9 +311,9 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
     if format != LESSON_FORMAT {
         return Err(error("format", format!("must be \"{LESSON_FORMAT}\", found \"{format}\"")));
     }
-    let id = file.id("id")?;
-    let title = file.required_text("title")?;
-    let summary = file.text("summary")?;
+    let id = id(&file, "id")?;
+    let title = required_text(&file, "title")?;
+    let summary = text(&file, "summary")?;
     let fable = match file.str("fable")? {
         None => None,
         Some(code) => Some(Fable::from_code(code).ok_or_else(|| error("fable", "must be \"harbor\" or \"lantern\""))?),
@@ -410,9 +330,9 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
     for (i, raw) in file.array("metaphors")?.iter().enumerate() {
         let m = Obj::new(raw, format!("metaphors[{i}]"), &["element", "story", "concept"])?;
         metaphors.push(Metaphor {
-            element: m.element(m.required("element")?, m.at("element"))?,
-            story: m.required_text("story")?,
-            concept: m.required_text("concept")?,
+            element: element(m.required("element")?, m.at("element"))?,
+            story: required_text(&m, "story")?,
+            concept: required_text(&m, "concept")?,
         });
     }
     if metaphors.is_empty() && steps.iter().any(|s| s.metaphors) {
@@ -424,8 +344,8 @@ pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
 /// Step `i` of a lesson file.
 fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
     let s = Obj::new(raw, format!("steps[{i}]"), STEP_FIELDS)?;
-    let title = s.required_text("title")?;
-    let text = s.required_text("text")?;
+    let title = required_text(&s, "title")?;
+    let text = required_text(&s, "text")?;
     let scenario = s.str("scenario")?.map(str::to_owned);
     if i == 0 && scenario.is_none() {
         return Err(error(s.at("scenario"), "is required in the first step: the built-in scenario the lesson starts on"));
@@ -438,9 +358,7 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
     let mut actions = Vec::with_capacity(raw_actions.len());
     for (k, a) in raw_actions.iter().enumerate() {
         // An action is read as a scenario's event is (the same fields, the same checks).
-        let entry: EventFile = read(&a.to_string(), MAX_BYTES, "must be an object such as { \"do\": \"pause\", \"node\": \"chen\" }")
-            .map_err(|e| error(if e.path == "." { format!("{list}[{k}]") } else { format!("{list}[{k}].{}", e.path) }, e.message))?;
-        actions.push(event(&list, k, entry, false)?);
+        actions.push(event(&EventFile::read(a, format!("{list}[{k}]"))?, false)?);
     }
     let speed_log2 = match s.get("speed") {
         None => None,
@@ -449,7 +367,7 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
             Some((-2..=6).find(|k: &i32| Some(2f64.powi(*k)) == x).ok_or_else(|| error(s.at("speed"), "must be 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"))?)
         }
     };
-    let hold = s.bool("hold")?;
+    let hold = s.bool("hold", false)?;
     let until = match s.get("until") {
         None => None,
         Some(Value::Object(pattern)) => {
@@ -473,16 +391,16 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
     };
     let mut point = Vec::new();
     for (k, code) in s.array("point")?.iter().enumerate() {
-        point.push(s.element(code, format!("{}[{k}]", s.at("point")))?);
+        point.push(element(code, format!("{}[{k}]", s.at("point")))?);
     }
-    let metaphors = s.bool("metaphors")?;
+    let metaphors = s.bool("metaphors", false)?;
     Ok(Step { title, text, scenario, actions, speed_log2, until, hold, ask, point, metaphors })
 }
 
 /// A step's question.
 fn ask(a: &Obj) -> Result<Ask, ScenarioError> {
-    let question = a.required_text("question")?;
-    let why = a.required_text("why")?;
+    let question = required_text(&a, "question")?;
+    let why = required_text(&a, "why")?;
     let raw_choices = a.array("choices")?;
     if !CHOICES.contains(&raw_choices.len()) {
         return Err(error(a.at("choices"), format!("must hold 2 to 6 choices, found {}", raw_choices.len())));
@@ -490,11 +408,11 @@ fn ask(a: &Obj) -> Result<Ask, ScenarioError> {
     let mut choices: Vec<Choice> = Vec::with_capacity(raw_choices.len());
     for (k, raw) in raw_choices.iter().enumerate() {
         let c = Obj::new(raw, format!("{}[{k}]", a.at("choices")), &["id", "text"])?;
-        let id = c.id("id")?;
+        let id = id(&c, "id")?;
         if choices.iter().any(|earlier| earlier.id == id) {
             return Err(error(c.at("id"), format!("\"{id}\" is used by another choice")));
         }
-        choices.push(Choice { id, text: c.required_text("text")? });
+        choices.push(Choice { id, text: required_text(&c, "text")? });
     }
     let wanted = a.required_str("answer")?;
     let answer = choices

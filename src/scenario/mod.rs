@@ -22,15 +22,14 @@ pub use format::{parse, FORMAT};
 pub use report::{Report, REPORT_FORMAT};
 
 /// Text in both of the app's languages.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, serde::Deserialize)]
-#[serde(deny_unknown_fields)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Localized {
     pub en: String,
     pub zh: String,
 }
 
 /// Which fable tells the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fable {
     /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).

@@ -158,27 +158,28 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 <g class="granary" data-highlight=lit(app, |h| h.resource) inner_html=part(Part::Granary)></g>
                 <g class="borrowers" inner_html=part(Part::Borrowers)></g>
                 <g class="travels" inner_html=part(Part::Errands)></g>
-                {super::lesson::pointers(app, move |e| element_place(app, e))}
+                {super::lesson::pointers(app, &element_place)}
             </svg>
         </div>
     }
 }
 
-/// Where a lesson's element is in the lantern's scene (view-box units), for the pointing overlay.
+/// Where a lesson's element is in the lantern's scene (view-box units), for the pointing
+/// overlay: the tablet's parts are labelled to the gate's right.
 fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
     Some(match e {
-        Element::Holder => (134.0, 110.0, 168.0, 84.0),
-        Element::Ttl => (134.0, 166.0, 168.0, 30.0),
-        Element::Token => (134.0, 196.0, 168.0, 80.0),
-        Element::Renewals => (36.0, 432.0, 276.0, 32.0),
-        Element::Store => (126.0, 102.0, 184.0, 180.0),
-        Element::Clasp => (178.0, 268.0, 80.0, 94.0),
-        Element::Resource => (784.0, 226.0, 214.0, 240.0),
-        Element::Outcome => (960.0, 160.0, 240.0, 480.0),
+        Element::Holder => ((134.0, 110.0, 168.0, 56.0), Some((352.0, 132.0))),
+        Element::Ttl => ((134.0, 166.0, 168.0, 30.0), Some((352.0, 186.0))),
+        Element::Token => ((134.0, 196.0, 168.0, 80.0), Some((352.0, 240.0))),
+        Element::Clasp => ((178.0, 268.0, 80.0, 94.0), Some((352.0, 300.0))),
+        Element::Renewals => ((36.0, 432.0, 276.0, 32.0), Some((352.0, 456.0))),
+        Element::Store => ((126.0, 102.0, 184.0, 180.0), Some((352.0, 84.0))),
+        Element::Resource => ((784.0, 226.0, 214.0, 240.0), Some((790.0, 216.0))),
+        Element::Outcome => ((960.0, 160.0, 240.0, 478.0), Some((964.0, 150.0))),
         Element::Node(id) => {
             let (index, count) = app.lantern.with_untracked(|l| (l.borrowers.iter().position(|b| &b.id == id), l.borrowers.len()));
             let x = borrower_x(index?, count);
-            (x - 64.0, 286.0, 128.0, 196.0)
+            ((x - 64.0, 286.0, 128.0, 196.0), None)
         }
         _ => return None,
     })

@@ -8,6 +8,9 @@
 //! planned moment, and the step ends when the run, still on the lesson's path, has reached the
 //! awaited trace entry. A learner who changes the run leaves the path: the lesson then waits, and
 //! says so. Progress (the step, the furthest step, the answers) is kept in `localStorage`.
+//!
+//! The tutor's whole state is one signal and the panel is written as markup with one click
+//! handler: each further signal type or component costs the page kilobytes (issue 4's budget).
 
 use std::sync::Arc;
 
@@ -22,7 +25,7 @@ use super::state::AppState;
 use super::{catalog, tr};
 
 /// Where a step stands.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Phase {
     /// The question is shown; the run waits for the answer.
     Asking,
@@ -33,47 +36,63 @@ pub enum Phase {
     /// The awaited event happened (for a question: the answer is revealed); Next moves on.
     Reached,
     /// A step without an awaited event: the learner moves on.
+    #[default]
     Free,
 }
 
-/// The lesson being followed: all `Copy` handles, kept in [`AppState::tutor`].
-#[derive(Clone, Copy)]
-pub struct Tutor {
-    pub lesson: RwSignal<Option<Arc<Lesson>>>,
-    plan: StoredValue<Arc<Vec<PlannedStep>>>,
+/// The lesson being followed and where the learner is in it.
+#[derive(Clone, Default)]
+pub struct Tour {
+    pub lesson: Option<Arc<Lesson>>,
+    /// Every step's exact start and awaited moment ([`lesson::plan`]).
+    plan: Arc<Vec<PlannedStep>>,
     /// The step shown, from 0.
-    pub step: RwSignal<usize>,
-    pub phase: RwSignal<Phase>,
+    pub step: usize,
+    pub phase: Phase,
     /// The learner's answer to each step's question (an index into its choices).
-    pub answers: RwSignal<Vec<Option<usize>>>,
+    pub answers: Vec<Option<usize>>,
     /// The furthest step reached, from 0.
-    pub furthest: RwSignal<usize>,
+    pub furthest: usize,
     /// Seconds left of the audience question's count-down.
-    pub countdown: RwSignal<u32>,
+    pub countdown: u32,
     /// Why the lesson could not be opened, or what a step link asked for that does not exist.
-    pub notice: RwSignal<Option<String>>,
+    pub notice: Option<String>,
     /// Counts count-downs, so an old one's timer stops when another step begins.
-    ticket: StoredValue<u32>,
+    ticket: u32,
 }
+
+impl Tour {
+    /// The step shown and its plan.
+    fn current(&self) -> Option<(&lesson::Step, &PlannedStep)> {
+        let lesson = self.lesson.as_ref()?;
+        Some((lesson.steps.get(self.step)?, self.plan.get(self.step)?))
+    }
+
+    fn steps(&self) -> usize {
+        self.lesson.as_ref().map_or(0, |l| l.steps.len())
+    }
+}
+
+/// The lesson being followed, kept in [`AppState::tutor`].
+#[derive(Clone, Copy)]
+pub struct Tutor(pub RwSignal<Tour>);
 
 impl Tutor {
     pub fn new() -> Self {
-        Self {
-            lesson: RwSignal::new(None),
-            plan: StoredValue::new(Arc::new(Vec::new())),
-            step: RwSignal::new(0),
-            phase: RwSignal::new(Phase::Free),
-            answers: RwSignal::new(Vec::new()),
-            furthest: RwSignal::new(0),
-            countdown: RwSignal::new(0),
-            notice: RwSignal::new(None),
-            ticket: StoredValue::new(0),
-        }
+        Self(RwSignal::new(Tour::default()))
     }
 
     /// Whether a lesson is being followed.
     pub fn active(&self) -> bool {
-        self.lesson.with(Option::is_some)
+        self.0.with(|t| t.lesson.is_some())
+    }
+
+    fn get<R>(&self, f: impl FnOnce(&Tour) -> R) -> R {
+        self.0.with_untracked(f)
+    }
+
+    fn set(&self, f: impl FnOnce(&mut Tour)) {
+        self.0.update(f);
     }
 }
 
@@ -101,11 +120,9 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 fn save_progress(app: AppState) {
-    let t = app.tutor;
-    let Some(id) = t.lesson.with_untracked(|l| l.as_ref().map(|l| l.id.clone())) else { return };
-    let text = t.answers.with_untracked(|a| encode_progress(t.step.get_untracked(), t.furthest.get_untracked(), a));
-    if let Some(s) = storage() {
-        let _ = s.set_item(&progress_key(&id), &text);
+    let kept = app.tutor.get(|t| t.lesson.as_ref().map(|l| (progress_key(&l.id), encode_progress(t.step, t.furthest, &t.answers))));
+    if let (Some((key, text)), Some(s)) = (kept, storage()) {
+        let _ = s.set_item(&key, &text);
     }
 }
 
@@ -116,11 +133,11 @@ fn step_href(id: &str, step: usize, lang: Lang) -> String {
 
 /// The address bar follows the lesson, so a reload or a copied address comes back to this step.
 fn follow_address(app: AppState) {
-    let t = app.tutor;
-    let query = match t.lesson.with_untracked(|l| l.as_ref().map(|l| l.id.clone())) {
-        Some(id) => step_href(&id, t.step.get_untracked(), app.lang.get_untracked()),
-        None => format!("?lang={}", app.lang.get_untracked().code()),
-    };
+    let lang = app.lang.get_untracked();
+    let query = app.tutor.get(|t| match &t.lesson {
+        Some(l) => step_href(&l.id, t.step, lang),
+        None => format!("?lang={}", lang.code()),
+    });
     if let Some(window) = web_sys::window() {
         let path = window.location().pathname().unwrap_or_default();
         if let Ok(history) = window.history() {
@@ -133,7 +150,6 @@ fn follow_address(app: AppState) {
 /// step `step` (from 0; `None`: where the learner left off, else the first).
 pub fn open(app: AppState, id: String, step: Option<usize>) {
     wasm_bindgen_futures::spawn_local(async move {
-        let t = app.tutor;
         let lang = app.lang.get_untracked();
         let opened = async {
             let lesson = catalog::lesson(&id).await?;
@@ -154,32 +170,32 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
                 let first = match step {
                     Some(k) if k < n => k,
                     Some(k) => {
-                        notice = Some(fill(
-                            Ui::LessonNoSuchStep.text(lang),
-                            &[("step", &(k + 1).to_string()), ("n", &n.to_string())],
-                        ));
+                        notice = Some(fill(Ui::LessonNoSuchStep.text(lang), &[("step", &(k + 1).to_string()), ("n", &n.to_string())]));
                         n - 1
                     }
                     None => kept_step,
                 };
-                t.plan.set_value(Arc::new(plan));
-                t.answers.set(answers);
-                t.furthest.set(furthest);
-                t.lesson.set(Some(Arc::new(lesson)));
-                t.notice.set(notice);
+                app.tutor.set(|t| {
+                    *t = Tour {
+                        lesson: Some(Arc::new(lesson)),
+                        plan: Arc::new(plan),
+                        answers,
+                        furthest,
+                        notice,
+                        ticket: t.ticket.wrapping_add(1),
+                        ..Tour::default()
+                    }
+                });
                 go(app, first);
             }
-            Err(error) => t.notice.set(Some(fill(Ui::LessonCannotOpen.text(lang), &[("error", &error)]))),
+            Err(error) => app.tutor.set(|t| t.notice = Some(fill(Ui::LessonCannotOpen.text(lang), &[("error", &error)]))),
         }
     });
 }
 
 /// Leaves the lesson: the run stays as it is, a sandbox again.
 pub fn leave(app: AppState) {
-    let t = app.tutor;
-    t.lesson.set(None);
-    t.notice.set(None);
-    t.ticket.update_value(|k| *k = k.wrapping_add(1));
+    app.tutor.set(|t| *t = Tour { ticket: t.ticket.wrapping_add(1), ..Tour::default() });
     app.pointed.set(Vec::new());
     app.set_stop_at(None);
     follow_address(app);
@@ -188,13 +204,15 @@ pub fn leave(app: AppState) {
 /// Shows step `i` (from 0, capped at the last): its start restored exactly, then asked, played
 /// or left to the learner.
 pub fn go(app: AppState, i: usize) {
-    let t = app.tutor;
-    let Some(lesson) = t.lesson.get_untracked() else { return };
-    let plan = t.plan.get_value();
-    let i = i.min(lesson.steps.len().saturating_sub(1));
-    let (Some(step), Some(planned)) = (lesson.steps.get(i), plan.get(i)) else { return };
+    let found = app.tutor.get(|t| {
+        let lesson = t.lesson.clone()?;
+        let i = i.min(lesson.steps.len().saturating_sub(1));
+        let planned = t.plan.get(i)?.clone();
+        Some((lesson, i, planned, t.answers.get(i).copied().flatten().is_some()))
+    });
+    let Some((lesson, i, planned, answered)) = found else { return };
+    let Some(step) = lesson.steps.get(i) else { return };
     let Some(Ok(scenario)) = catalog::get(&planned.start.scenario) else { return };
-    t.ticket.update_value(|k| *k = k.wrapping_add(1));
     app.playing.set(false);
     app.set_stop_at(None);
     if app.restore(scenario, &planned.start.interventions, planned.start.at_ms).is_err() {
@@ -206,58 +224,55 @@ pub fn go(app: AppState, i: usize) {
     if let Some(k) = step.speed_log2 {
         app.speed_log2.set(k);
     }
-    t.step.set(i);
-    if t.furthest.get_untracked() < i {
-        t.furthest.set(i);
-    }
     // A question points only once it is answered: the pointing would give the answer away.
-    let answered = t.answers.with_untracked(|a| a.get(i).copied().flatten().is_some());
     app.pointed.set(if step.ask.is_some() { Vec::new() } else { step.point.clone() });
-    match (&step.ask, &step.until) {
-        (Some(ask), _) if !answered => {
-            if let Some(seconds) = ask.countdown_s {
-                count_down(app, seconds);
-            } else {
-                t.phase.set(Phase::Asking);
+    let countdown = step.ask.as_ref().filter(|_| !answered).and_then(|a| a.countdown_s);
+    app.tutor.set(|t| {
+        t.step = i;
+        t.furthest = t.furthest.max(i);
+        t.ticket = t.ticket.wrapping_add(1);
+        t.countdown = countdown.unwrap_or(0);
+        t.phase = match (&step.ask, &step.until) {
+            (Some(_), _) if !answered => {
+                if countdown.is_some() {
+                    Phase::Counting
+                } else {
+                    Phase::Asking
+                }
             }
-        }
-        (_, Some(_)) => play(app),
-        (_, None) => t.phase.set(Phase::Free),
+            _ => Phase::Free,
+        };
+    });
+    if countdown.is_some() {
+        count_down(app);
+    } else if app.tutor.get(|t| t.phase == Phase::Free) {
+        play(app);
     }
     save_progress(app);
     follow_address(app);
 }
 
-/// Plays the step on to its awaited moment.
+/// Plays the step on to its awaited moment (a step without one waits for the learner).
 fn play(app: AppState) {
-    let t = app.tutor;
-    let until = t.plan.with_value(|p| p.get(t.step.get_untracked()).and_then(|s| s.until));
-    match until {
-        Some((at_ms, _)) => {
-            t.phase.set(Phase::Playing);
-            app.set_stop_at(Some(at_ms));
-            app.playing.set(true);
-        }
-        None => t.phase.set(Phase::Free),
+    let until = app.tutor.get(|t| t.current().and_then(|(_, p)| p.until));
+    if let Some((at_ms, _)) = until {
+        app.tutor.set(|t| t.phase = Phase::Playing);
+        app.set_stop_at(Some(at_ms));
+        app.playing.set(true);
+    } else {
+        app.tutor.set(|t| t.phase = Phase::Free);
     }
 }
 
-/// The audience question: `seconds` to think, one a second, then the presenter may reveal.
-fn count_down(app: AppState, seconds: u32) {
-    let t = app.tutor;
-    t.phase.set(Phase::Counting);
-    t.countdown.set(seconds);
-    let ticket = t.ticket.get_value();
+/// The audience question's count-down: one second at a time, then the presenter may reveal.
+fn count_down(app: AppState) {
+    let ticket = app.tutor.get(|t| t.ticket);
     fn tick(app: AppState, ticket: u32) {
-        let t = app.tutor;
         set_timeout(
             move || {
-                if t.ticket.get_value() != ticket || t.phase.get_untracked() != Phase::Counting {
-                    return;
-                }
-                let left = t.countdown.get_untracked().saturating_sub(1);
-                t.countdown.set(left);
-                if left > 0 {
+                let going = app.tutor.get(|t| t.ticket == ticket && t.phase == Phase::Counting && t.countdown > 0);
+                if going {
+                    app.tutor.set(|t| t.countdown -= 1);
                     tick(app, ticket);
                 }
             },
@@ -267,75 +282,76 @@ fn count_down(app: AppState, seconds: u32) {
     tick(app, ticket);
 }
 
-/// The learner's answer to the step's question: choice `k`; the run then shows what happens.
+/// The answer to the step's question, choice `k`: while asking, the run then shows what happens;
+/// during the audience's count-down it is only noted (the presenter reveals).
 pub fn answer(app: AppState, k: usize) {
-    let t = app.tutor;
-    let i = t.step.get_untracked();
-    t.answers.update(|a| {
-        if let Some(slot) = a.get_mut(i) {
+    let asking = app.tutor.get(|t| t.phase == Phase::Asking);
+    let open = app.tutor.get(|t| matches!(t.phase, Phase::Asking | Phase::Counting));
+    if !open {
+        return;
+    }
+    app.tutor.set(|t| {
+        let i = t.step;
+        if let Some(slot) = t.answers.get_mut(i) {
             *slot = Some(k);
         }
     });
     save_progress(app);
-    if matches!(t.phase.get_untracked(), Phase::Asking) {
+    if asking {
         play(app);
     }
 }
 
 /// Ends the audience question's count-down (the presenter reveals): the run shows what happens.
 pub fn reveal(app: AppState) {
-    if app.tutor.phase.get_untracked() == Phase::Counting {
+    if app.tutor.get(|t| t.phase == Phase::Counting) {
         play(app);
     }
 }
 
-/// The next step, or nothing at the last.
+/// The next step, or nothing at the last (or while the audience is still thinking).
 pub fn next(app: AppState) {
-    let t = app.tutor;
-    let n = t.lesson.with_untracked(|l| l.as_ref().map_or(0, |l| l.steps.len()));
-    let i = t.step.get_untracked();
-    if i + 1 < n {
+    let (i, n, counting) = app.tutor.get(|t| (t.step, t.steps(), t.phase == Phase::Counting));
+    if i + 1 < n && !counting {
         go(app, i + 1);
     }
 }
 
 /// The previous step, or nothing at the first.
 pub fn back(app: AppState) {
-    let i = app.tutor.step.get_untracked();
-    if i > 0 {
+    let (i, active) = app.tutor.get(|t| (t.step, t.lesson.is_some()));
+    if active && i > 0 {
         go(app, i - 1);
     }
 }
 
 /// Whether the run is on the current step's path (the lesson's scenario and interventions).
 fn on_path(app: AppState) -> bool {
-    let t = app.tutor;
-    t.plan.with_value(|p| p.get(t.step.get_untracked()).is_some_and(|s| app.on_path(&s.start.scenario, &s.start.interventions)))
+    app.tutor.get(|t| t.current().is_some_and(|(_, p)| app.on_path(&p.start.scenario, &p.start.interventions)))
 }
 
 /// Watches the run while a step plays: once it has reached the awaited trace entry on the
 /// lesson's path, the run pauses there and the step ends (the lesson moves on by itself unless
-/// the step holds or asks).
+/// the step holds or asks, or is the last).
 fn watch(app: AppState) {
     Effect::new(move |_| {
         app.snapshot.track();
-        let t = app.tutor;
-        if t.phase.get_untracked() != Phase::Playing || !on_path(app) {
-            return;
-        }
-        let i = t.step.get_untracked();
-        let Some((_, seq)) = t.plan.with_value(|p| p.get(i).and_then(|s| s.until)) else { return };
+        let due = app.tutor.get(|t| {
+            let (step, planned) = t.current()?;
+            let (_, seq) = planned.until?;
+            let stays = step.ask.is_some() || step.hold || t.step + 1 >= t.steps();
+            (t.phase == Phase::Playing).then(|| (seq, stays, step.point.clone(), t.step))
+        });
+        let Some((seq, stays, point, i)) = due else { return };
         // Deterministic: on the path, the entry at `seq` is the awaited one.
-        if app.trace_len() as u64 <= seq {
+        if !on_path(app) || app.trace_len() as u64 <= seq {
             return;
         }
         app.playing.set(false);
         app.set_stop_at(None);
-        let Some(lesson) = t.lesson.get_untracked() else { return };
-        let Some(step) = lesson.steps.get(i) else { return };
-        if step.ask.is_some() || step.hold || i + 1 >= lesson.steps.len() {
-            t.phase.set(Phase::Reached);
-            app.pointed.set(step.point.clone());
+        if stays {
+            app.tutor.set(|t| t.phase = Phase::Reached);
+            app.pointed.set(point);
         } else {
             go(app, i + 1);
         }
@@ -345,7 +361,6 @@ fn watch(app: AppState) {
 /// The lesson picker in the page's header: the built-in lessons, or none (the sandbox).
 #[component]
 pub fn LessonPicker(app: AppState) -> impl IntoView {
-    let t = app.tutor;
     let on_change = move |ev| {
         let id = event_target_value(&ev);
         if id.is_empty() {
@@ -356,23 +371,22 @@ pub fn LessonPicker(app: AppState) -> impl IntoView {
     };
     let options = move || {
         let lang = app.lang.get();
-        let current = t.lesson.with(|l| l.as_ref().map(|l| l.id.clone()));
-        library::lessons::MENU
-            .iter()
-            .map(|b| {
-                let selected = current.as_deref() == Some(b.id);
-                let title = lang.pick([b.title_en, b.title_zh]);
-                view! { <option value=b.id selected=selected>{title}</option> }
-            })
-            .collect::<Vec<_>>()
+        let current = app.tutor.0.with(|t| t.lesson.as_ref().map(|l| l.id.clone())).unwrap_or_default();
+        let mut out = format!(r#"<option value=""{}>{}</option>"#, if current.is_empty() { " selected" } else { "" }, esc(Ui::NoLesson.text(lang)));
+        for b in library::lessons::MENU {
+            out.push_str(&format!(
+                r#"<option value="{}"{}>{}</option>"#,
+                b.id,
+                if current == b.id { " selected" } else { "" },
+                esc(lang.pick([b.title_en, b.title_zh]))
+            ));
+        }
+        out
     };
     view! {
         <label class="lesson-picker">
             <span>{tr(app, Ui::Lessons)}</span>
-            <select data-testid="lesson-picker" on:change=on_change prop:value=move || t.lesson.with(|l| l.as_ref().map(|l| l.id.clone()).unwrap_or_default())>
-                <option value="" selected=move || !t.active()>{tr(app, Ui::NoLesson)}</option>
-                {options}
-            </select>
+            <select data-testid="lesson-picker" on:change=on_change inner_html=options></select>
         </label>
     }
 }
@@ -398,28 +412,30 @@ fn phase_code(phase: Phase) -> &'static str {
 /// Its buttons carry `data-act`, read by one click handler ([`act`]). Written as markup, not as
 /// components: a third of the page's size for the same panel (issue 4's budget).
 fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
-    let t = app.tutor;
-    let Some(lesson) = t.lesson.get() else { return String::new() };
-    let i = t.step.get();
-    let phase = t.phase.get();
-    let furthest = t.furthest.get();
-    let Some(step) = lesson.steps.get(i) else { return String::new() };
+    let tour = app.tutor.0.get();
+    let mut out = match &tour.notice {
+        Some(n) => format!(r#"<p class="lesson-notice" data-testid="lesson-notice" role="status">{}</p>"#, esc(n)),
+        None => String::new(),
+    };
+    let Some(lesson) = tour.lesson.clone() else { return out };
+    let (i, phase, furthest) = (tour.step, tour.phase, tour.furthest);
+    let Some(step) = lesson.steps.get(i) else { return out };
     let n = lesson.steps.len();
-    let given = t.answers.with(|a| a.get(i).copied().flatten());
+    let given = tour.answers.get(i).copied().flatten();
     let text = |l: &Localized| esc(&pick(l, lang));
     let ui = |u: Ui| esc(u.text(lang));
-    let mut out = format!(
+    out.push_str(&format!(
         r#"<div class="lesson-head"><h2 id="lesson-title" data-testid="lesson-title">{}</h2><span class="lesson-progress" data-testid="lesson-progress">{}</span><button class="lesson-leave" data-testid="lesson-leave" data-act="leave">{}</button></div>"#,
         text(&lesson.title),
         esc(&fill(Ui::LessonProgress.text(lang), &[("k", &(i + 1).to_string()), ("n", &n.to_string())])),
         ui(Ui::LessonLeave),
-    );
+    ));
     out.push_str(&format!(
-        r#"<div class="lesson-step" data-testid="lesson-step" data-step="{}" data-phase="{}"><h3 class="step-title" tabindex="-1">{}</h3><p class="step-text" data-testid="step-text">{}</p>"#,
+        r#"<div class="lesson-step" data-testid="lesson-step" data-step="{}" data-phase="{}"><h3 class="step-title" tabindex="-1">{}</h3><div class="step-text" data-testid="step-text">{}</div>"#,
         i + 1,
         phase_code(phase),
         text(&step.title),
-        text(&step.text),
+        paragraphs(&pick(&step.text, lang)),
     ));
     if let Some(ask) = &step.ask {
         let open = matches!(phase, Phase::Asking | Phase::Counting);
@@ -520,15 +536,12 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
 /// The audience question's markup: the step's question big over the page, its choices and the
 /// count-down, until the presenter reveals.
 fn audience_html(app: AppState, lang: Lang) -> String {
-    let t = app.tutor;
-    if t.phase.get() != Phase::Counting {
+    let tour = app.tutor.0.get();
+    if tour.phase != Phase::Counting {
         return String::new();
     }
-    let i = t.step.get();
-    let Some(ask) = t.lesson.with(|l| l.as_ref().and_then(|l| l.steps.get(i).and_then(|s| s.ask.clone()))) else {
-        return String::new();
-    };
-    let given = t.answers.with(|a| a.get(i).copied().flatten());
+    let Some(ask) = tour.current().and_then(|(s, _)| s.ask.as_ref()) else { return String::new() };
+    let given = tour.answers.get(tour.step).copied().flatten();
     let mut out = format!(
         r#"<div class="audience" data-testid="audience" role="dialog" aria-modal="true" aria-labelledby="audience-question"><p class="audience-question" id="audience-question">{}</p><ol class="audience-choices">"#,
         esc(&pick(&ask.question, lang))
@@ -542,7 +555,7 @@ fn audience_html(app: AppState, lang: Lang) -> String {
             esc(&pick(&c.text, lang)),
         ));
     }
-    let left = t.countdown.get();
+    let left = tour.countdown;
     let count = if left > 0 { fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())]) } else { Ui::AudienceTimeUp.text(lang).to_owned() };
     out.push_str(&format!(
         r#"</ol><p class="audience-count" data-testid="audience-count">{}</p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal">{}</button></div>"#,
@@ -554,30 +567,18 @@ fn audience_html(app: AppState, lang: Lang) -> String {
 
 /// Carries out a `data-act` of the panel or the audience question.
 fn act(app: AppState, what: &str) {
-    let t = app.tutor;
     let (name, arg) = what.split_once(':').unwrap_or((what, ""));
     let k: Option<usize> = arg.parse().ok();
     match (name, k) {
         ("leave", _) => leave(app),
         ("back", _) => back(app),
-        ("next", _) if t.phase.get_untracked() != Phase::Counting => next(app),
-        ("path", _) => go(app, t.step.get_untracked()),
+        ("next", _) => next(app),
+        ("path", _) => go(app, app.tutor.get(|t| t.step)),
         ("go", Some(k)) => go(app, k),
         ("reveal", _) => reveal(app),
-        ("answer", Some(k)) => {
-            if t.phase.get_untracked() == Phase::Counting {
-                // The audience's answer is noted; the presenter reveals.
-                t.answers.update(|a| {
-                    if let Some(slot) = a.get_mut(t.step.get_untracked()) {
-                        *slot = Some(k);
-                    }
-                });
-            } else {
-                answer(app, k);
-            }
-        }
+        ("answer", Some(k)) => answer(app, k),
         ("point", Some(k)) => {
-            let element = t.lesson.with_untracked(|l| l.as_ref().and_then(|l| l.metaphors.get(k).map(|m| m.element.clone())));
+            let element = app.tutor.get(|t| t.lesson.as_ref().and_then(|l| l.metaphors.get(k).map(|m| m.element.clone())));
             if let Some(e) = element {
                 app.pointed.set(vec![e]);
             }
@@ -610,54 +611,60 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
     }
 }
 
-/// The step panel, shown while a lesson is followed (and a lesson's error, if it could not open),
+/// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open),
 /// and the audience question over the page.
 #[component]
 pub fn LessonPanel(app: AppState) -> impl IntoView {
     watch(app);
-    let t = app.tutor;
     // Recomputed on every frame, but it changes only when the learner leaves or rejoins the path.
     let path = Memo::new(move |_| {
         app.snapshot.track();
-        t.lesson.track();
-        t.step.track();
+        app.tutor.0.track();
         on_path(app)
     });
     let panel = move || panel_html(app, app.lang.get(), path.get());
     let audience = move || audience_html(app, app.lang.get());
-    let notice = move || t.notice.get().map(|n| view! { <p class="lesson-notice" data-testid="lesson-notice" role="status">{n}</p> });
     view! {
-        {notice}
-        <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || !t.active() on:click=on_act(app) inner_html=panel></section>
+        <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || app.tutor.0.with(|t| t.lesson.is_none() && t.notice.is_none()) on:click=on_act(app) inner_html=panel></section>
         <div class="audience-layer" on:click=on_act(app) inner_html=audience></div>
     }
 }
 
-/// A box in a scene's view-box units: x, y, width, height.
-pub(crate) type Place = (f64, f64, f64, f64);
+/// Narration as paragraphs: a blank line (or a line break) starts a new one.
+fn paragraphs(text: &str) -> String {
+    text.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(|p| format!("<p>{}</p>", esc(p))).collect()
+}
+
+/// Where an element is in a scene (view-box units): its ring (x, y, width, height) and where its
+/// label starts (`None`: no label, e.g. a flag-bearer, whose name is already under him). A label
+/// beside the ring is joined to it by a short line.
+pub(crate) type Place = ((f64, f64, f64, f64), Option<(f64, f64)>);
 
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,
 /// a dashed ring and the field's term for it (a shape and a word, not a colour alone).
-pub(crate) fn pointers(app: AppState, place: impl Fn(&Element) -> Option<Place> + Send + Sync + 'static) -> impl IntoView {
+pub(crate) fn pointers(app: AppState, place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync)) -> impl IntoView {
     let markup = move || {
         let lang = app.lang.get();
         let mut out = String::new();
         app.pointed.with(|pointed| {
             for e in pointed {
-                let (Some(label), Some((x, y, w, h))) = (concept_label(e), place(e)) else { continue };
-                // The term above the ring, or below it when the ring is at the top edge.
-                let ty = if y > 30.0 { y - 10.0 } else { y + h + 24.0 };
+                let Some(((x, y, w, h), label)) = place(app, e) else { continue };
+                let c = super::coord;
                 out.push_str(&format!(
-                    r#"<g class="pointer" data-element="{}"><rect x="{}" y="{}" width="{}" height="{}" rx="14" class="pointer-ring"/><text x="{}" y="{}" class="pointer-label">{}</text></g>"#,
-                    crate::story::technical::escape_html(&e.code()),
-                    super::coord(x),
-                    super::coord(y),
-                    super::coord(w),
-                    super::coord(h),
-                    super::coord(x + 6.0),
-                    super::coord(ty),
-                    crate::story::technical::escape_html(label.text(lang)),
+                    r#"<g class="pointer" data-element="{}"><rect x="{}" y="{}" width="{}" height="{}" rx="14" class="pointer-ring"/>"#,
+                    esc(&e.code()),
+                    c(x),
+                    c(y),
+                    c(w),
+                    c(h),
                 ));
+                if let (Some((lx, ly)), Some(term)) = (label, concept_label(e)) {
+                    if lx > x + w {
+                        out.push_str(&format!(r#"<line x1="{}" y1="{}" x2="{}" y2="{}" class="pointer-line"/>"#, c(x + w), c(y + h / 2.0), c(lx - 6.0), c(ly - 7.0)));
+                    }
+                    out.push_str(&format!(r#"<text x="{}" y="{}" class="pointer-label">{}</text>"#, c(lx), c(ly), esc(term.text(lang))));
+                }
+                out.push_str("</g>");
             }
         });
         out
@@ -677,7 +684,6 @@ fn concept_label(e: &Element) -> Option<Ui> {
         Element::Clasp => Ui::PointClasp,
         Element::Resource => Ui::PointResource,
         Element::Outcome => Ui::PointOutcome,
-        Element::Node(_) => Ui::PointNode,
         _ => return None,
     })
 }

@@ -121,26 +121,27 @@ pub fn Scene(app: AppState) -> impl IntoView {
                 <VerifierView app />
                 <BearersView app />
                 <Travels app />
-                {super::lesson::pointers(app, move |e| element_place(app, e))}
+                {super::lesson::pointers(app, &element_place)}
             </svg>
         </div>
     }
 }
 
-/// Where a lesson's element is in the harbor (view-box units), for the pointing overlay.
+/// Where a lesson's element is in the harbor (view-box units), for the pointing overlay: the
+/// hut's parts are labelled to its right, in the sky.
 fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
     Some(match e {
-        Element::Holder => (30.0, 100.0, 160.0, 52.0),
-        Element::Token => (30.0, 150.0, 160.0, 96.0),
-        Element::Ttl => (194.0, 98.0, 82.0, 172.0),
-        Element::Renewals => (28.0, 260.0, 252.0, 72.0),
-        Element::Store | Element::Clasp => (6.0, 22.0, 300.0, 316.0),
-        Element::Resource => (864.0, 222.0, 334.0, 250.0),
-        Element::Outcome => (986.0, 470.0, 212.0, 168.0),
+        Element::Holder => ((30.0, 100.0, 160.0, 52.0), Some((330.0, 118.0))),
+        Element::Token => ((30.0, 150.0, 160.0, 96.0), Some((330.0, 172.0))),
+        Element::Ttl => ((194.0, 98.0, 82.0, 172.0), Some((330.0, 226.0))),
+        Element::Renewals => ((28.0, 260.0, 252.0, 72.0), Some((330.0, 296.0))),
+        Element::Store | Element::Clasp => ((6.0, 22.0, 300.0, 316.0), Some((330.0, 64.0))),
+        Element::Resource => ((864.0, 222.0, 334.0, 236.0), Some((870.0, 212.0))),
+        Element::Outcome => ((986.0, 470.0, 212.0, 168.0), Some((740.0, 626.0))),
         Element::Node(id) => {
             let (index, count) = app.harbor.with_untracked(|h| (h.bearers.iter().position(|b| &b.id == id), h.bearers.len()));
             let x = bearer_x(index?, count);
-            (x - 56.0, 262.0, 112.0, 212.0)
+            ((x - 56.0, 262.0, 112.0, 212.0), None)
         }
         _ => return None,
     })

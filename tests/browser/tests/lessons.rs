@@ -1,0 +1,242 @@
+//! Guided lessons in the browser (issue 5): the harbor lesson walked end to end (predictions
+//! answered right and wrong, the lesson moving on by engine events, the metaphor table), going
+//! back restoring a step exactly, step links and resumed progress landing on the right state,
+//! the audience count-down, leaving the lesson's path, and broken lesson links.
+//!
+//! Every expected moment and trace hash is computed here natively, from the same lesson file and
+//! the same engine (`lesson::plan`, `Timeline`), never copied from the page.
+
+use anyhow::{anyhow, ensure, Context, Result};
+use leaselab::engine::timeline::Timeline;
+use leaselab::scenario::lesson::{self, Lesson, PlannedStep};
+use leaselab::scenario::library;
+use leaselab_browser_tests::{with_browser, Browser};
+use std::time::Duration;
+
+const SECS: fn(u64) -> Duration = Duration::from_secs;
+
+/// A built-in lesson and its plan, natively.
+fn planned(id: &str) -> Result<(Lesson, Vec<PlannedStep>)> {
+    let lesson = library::lessons::get(id).context("a built-in lesson")?.map_err(|e| anyhow!("{e}"))?;
+    let plan = lesson::plan(&lesson, library::get).map_err(|e| anyhow!("{e}"))?;
+    Ok((lesson, plan))
+}
+
+/// The trace hash of a step's start, rebuilt as the page rebuilds it.
+fn start_hash(step: &PlannedStep) -> Result<String> {
+    let scenario = library::get(&step.start.scenario).context("built-in")?.map_err(|e| anyhow!("{e}"))?;
+    let mut timeline = Timeline::new(scenario.config).map_err(|e| anyhow!("{e}"))?;
+    for i in &step.start.interventions {
+        timeline.intervene(i.at_ms, i.command.clone()).map_err(|e| anyhow!("{e}"))?;
+    }
+    Ok(timeline.seek(step.start.at_ms).trace_hash())
+}
+
+/// The trace hash when a step's awaited event has happened (the step stops there).
+fn until_hash(step: &PlannedStep) -> Result<String> {
+    let scenario = library::get(&step.start.scenario).context("built-in")?.map_err(|e| anyhow!("{e}"))?;
+    let mut sim = leaselab::engine::Sim::replay(scenario.config, &step.start.interventions).map_err(|e| anyhow!("{e}"))?;
+    sim.advance_to(step.until.context("the step awaits an event")?.0);
+    Ok(sim.trace_hash())
+}
+
+/// Index of the step titled `title` (English).
+fn step_titled(lesson: &Lesson, title: &str) -> Result<usize> {
+    lesson.steps.iter().position(|s| s.title.en == title).with_context(|| format!("no step {title:?}"))
+}
+
+/// Waits until the panel shows step `n` (from 1) in `phase`.
+async fn at_step(b: &Browser, n: usize, phase: &str, limit: Duration) -> Result<()> {
+    b.wait_for(
+        "lesson-step",
+        |el| el.attr("data-step") == Some(n.to_string().as_str()) && el.attr("data-phase") == Some(phase),
+        limit,
+    )
+    .await
+    .with_context(|| format!("waiting for step {n} ({phase})"))?;
+    Ok(())
+}
+
+/// The clock: (virtual ms, trace hash).
+async fn clock(b: &Browser) -> Result<(u64, String)> {
+    let el = b.element("sim-time").await?.context("the clock")?;
+    let ms = el.attr("data-ms").and_then(|v| v.parse().ok()).context("data-ms")?;
+    Ok((ms, el.attr("data-hash").unwrap_or_default().to_owned()))
+}
+
+#[tokio::test]
+async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> {
+    let (lesson, plan) = planned("harbor-replaced")?;
+    let sand = step_titled(&lesson, "The sand runs out")?;
+    let wakes = step_titled(&lesson, "Chen wakes and waves")?;
+    let without = step_titled(&lesson, "Without the flag-verifier")?;
+    let last = lesson.steps.len() - 1;
+    with_browser("lesson-harbor", SECS(240), async |b| {
+        b.open("?lesson=harbor-replaced").await?;
+        // Step 1 holds at Chen's taking the post with 7: the board says so.
+        at_step(b, 1, "reached", SECS(30)).await?;
+        ensure!(b.text_of("plaque-token").await?.trim() == "7", "the board shows 7");
+        ensure!(b.count("[data-testid=\"scene-harbor\"] [data-testid=\"pointers\"] [data-element=\"token\"]").await? == 1, "the step points at the token");
+        let (t, _) = clock(b).await?;
+        ensure!(Some(t) == plan[0].until.map(|u| u.0), "step 1 stopped at the awaited moment: {t}");
+
+        // Next: step 2 plays to the first renewal and moves on by itself to step 3, which plays on
+        // to Chen's nap and moves on to the question of step 4.
+        b.click("lesson-next").await?;
+        at_step(b, sand + 1, "asking", SECS(60)).await?;
+        let (t, hash) = clock(b).await?;
+        ensure!(t == plan[sand].start.at_ms, "step {} starts at {} ms, the page is at {t}", sand + 1, plan[sand].start.at_ms);
+        ensure!(hash == start_hash(&plan[sand])?, "the run at step {} is the lesson's own", sand + 1);
+        // Nothing is pointed at before the answer: it would give it away.
+        ensure!(b.count("[data-testid=\"scene-harbor\"] [data-testid=\"pointers\"] .pointer").await? == 0, "no pointing before the answer");
+
+        // The right answer: Lin, and the number climbs to 8.
+        b.click("choice-lin-8").await?;
+        at_step(b, sand + 1, "reached", SECS(60)).await?;
+        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "the prediction is right");
+        ensure!(b.text_of("plaque-token").await?.trim() == "8", "the board now shows 8");
+        ensure!(b.attr_of("plaque-holder", "data-node").await?.as_deref() == Some("lin"), "Lin holds the post");
+        ensure!(Some(clock(b).await?.0) == plan[sand].until.map(|u| u.0), "stopped at Lin's grant");
+
+        // Next, then the question of Chen's flag: answered wrong this time.
+        b.click("lesson-next").await?;
+        at_step(b, wakes + 1, "asking", SECS(60)).await?;
+        b.click("choice-obey").await?;
+        at_step(b, wakes + 1, "reached", SECS(60)).await?;
+        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("false"), "the prediction was wrong");
+        ensure!(
+            b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await? >= 1,
+            "the log shows Chen's 7 voided"
+        );
+        let reveal = b.text_of("reveal").await?;
+        ensure!(reveal.contains("high-water mark"), "the why is shown: {reveal}");
+
+        // Back: the previous step plays again from its start, moves on by itself, and the answered
+        // question plays on to its reveal: the very same run, to the same moment.
+        b.click("lesson-back").await?;
+        at_step(b, wakes, "playing", SECS(30)).await?;
+        at_step(b, wakes + 1, "reached", SECS(60)).await?;
+        let (t, hash) = clock(b).await?;
+        ensure!(Some(t) == plan[wakes].until.map(|u| u.0), "back and forth, stopped at {t}");
+        ensure!(hash == until_hash(&plan[wakes])?, "back and forth gives the lesson's own run");
+
+        // Through the table of contents to the question without the verifier.
+        b.eval("document.querySelector('[data-testid=\"toc\"]').open = true;", vec![]).await?;
+        b.click(&format!("toc-{}", without + 1)).await?;
+        at_step(b, without + 1, "asking", SECS(30)).await?;
+        ensure!(b.attr_of("scenario-title", "data-scenario").await?.as_deref() == Some("harbor-no-fencing"), "the step's scenario");
+        ensure!(clock(b).await?.1 == start_hash(&plan[without])?, "a step chosen in the contents starts exactly");
+        b.click("choice-rocks").await?;
+        at_step(b, without + 1, "reached", SECS(60)).await?;
+        ensure!(b.count("[data-testid=\"violations-panel\"] li").await? >= 1, "the oracle reports the stale write");
+
+        // The last step: the metaphor table, each row lighting its element up.
+        b.click("lesson-next").await?;
+        at_step(b, last + 1, "free", SECS(30)).await?;
+        b.wait_exists("lesson-done", SECS(5)).await?;
+        let rows = b.count("[data-testid=\"metaphors\"] tbody tr").await?;
+        ensure!(rows == lesson.metaphors.len(), "{rows} rows for {} metaphors", lesson.metaphors.len());
+        let hourglass = lesson.metaphors.iter().position(|m| m.element.code() == "ttl").context("a row for the hourglass")?;
+        b.click(&format!("metaphor-{hourglass}")).await?;
+        b.wait_until_js(
+            "the hourglass lit up",
+            "return document.querySelectorAll('[data-testid=\"scene-harbor\"] [data-testid=\"pointers\"] [data-element=\"ttl\"]').length === 1;",
+            SECS(5),
+        )
+        .await?;
+        ensure!(b.attr_of(&format!("metaphor-{hourglass}"), "aria-pressed").await?.as_deref() == Some("true"));
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
+    let (lesson, plan) = planned("harbor-replaced")?;
+    let wakes = step_titled(&lesson, "Chen wakes and waves")?;
+    with_browser("lesson-links", SECS(120), async |b| {
+        // A step link: that step's start, exactly.
+        b.open(&format!("?lesson=harbor-replaced&step={}", wakes + 1)).await?;
+        at_step(b, wakes + 1, "asking", SECS(30)).await?;
+        let (t, hash) = clock(b).await?;
+        ensure!(t == plan[wakes].start.at_ms && hash == start_hash(&plan[wakes])?, "the link's step: {t} {hash}");
+        // The address follows the lesson.
+        let href = b.eval("return location.search;", vec![]).await?;
+        ensure!(href.as_str().is_some_and(|s| s.contains(&format!("step={}", wakes + 1))), "the address: {href}");
+
+        // Resumed: opened again without a step, it comes back to where the learner was.
+        b.open("?lesson=harbor-replaced").await?;
+        at_step(b, wakes + 1, "asking", SECS(30)).await?;
+        ensure!(clock(b).await?.1 == start_hash(&plan[wakes])?, "resumed on the same state");
+
+        // A step beyond the lesson: the last one, and a notice.
+        b.open("?lesson=harbor-replaced&step=99").await?;
+        at_step(b, lesson.steps.len(), "free", SECS(30)).await?;
+        let notice = b.text_of("lesson-notice").await?;
+        ensure!(notice.contains("99") && notice.contains(&lesson.steps.len().to_string()), "{notice}");
+
+        // An unknown lesson, a step that is not a number: the page says so and goes on.
+        for (query, says) in [("?lesson=no-such-lesson", "no-such-lesson"), ("?lesson=harbor-replaced&step=two", "step=two")] {
+            b.open(query).await?;
+            let warning = b.wait_exists("url-warning", SECS(30)).await?;
+            ensure!(warning.text.contains(says), "{query}: {}", warning.text);
+        }
+        ensure!(b.attr_of("lesson", "hidden").await?.is_none(), "a bad step still opens the lesson");
+
+        // Leaving: a sandbox again, the address without the lesson.
+        b.click("lesson-leave").await?;
+        b.wait_until_js("the lesson is gone", "return document.querySelector('[data-testid=\"lesson\"]').hidden;", SECS(5)).await?;
+        let href = b.eval("return location.search;", vec![]).await?;
+        ensure!(href.as_str().is_some_and(|s| !s.contains("lesson")), "the address: {href}");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
+    let (lesson, _) = planned("fencing-in-depth")?;
+    let k = lesson.steps.iter().position(|s| s.ask.as_ref().is_some_and(|a| a.countdown_s.is_some())).context("an audience step")?;
+    let seconds = lesson.steps[k].ask.as_ref().and_then(|a| a.countdown_s).context("its count-down")?;
+    with_browser("lesson-audience", SECS(120), async |b| {
+        b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
+        at_step(b, k + 1, "counting", SECS(30)).await?;
+        let first = b.wait_exists("audience-count", SECS(5)).await?.text;
+        ensure!(first.contains(&seconds.to_string()) || first.contains(&(seconds - 1).to_string()), "{first}");
+        tokio::time::sleep(Duration::from_millis(2_300)).await;
+        let later = b.text_of("audience-count").await?;
+        ensure!(later != first, "the count-down moves: {first} then {later}");
+        // Next waits while the audience thinks; the presenter reveals.
+        ensure!(b.attr_of("lesson-next", "aria-disabled").await?.as_deref() == Some("true"));
+        b.click("audience-reveal").await?;
+        at_step(b, k + 1, "reached", SECS(60)).await?;
+        ensure!(b.element("audience").await?.is_none(), "the big question is gone");
+        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
+    let (lesson, plan) = planned("harbor-replaced")?;
+    let belief = step_titled(&lesson, "Belief and truth")?;
+    with_browser("lesson-off-path", SECS(120), async |b| {
+        b.open(&format!("?lesson=harbor-replaced&step={}", belief + 1)).await?;
+        at_step(b, belief + 1, "playing", SECS(30)).await?;
+        // Wake Chen early: the run is no longer the lesson's.
+        b.click("node-chen-pause").await?;
+        b.wait_exists("lesson-off-path", SECS(10)).await?;
+        let (t, _) = clock(b).await?;
+        tokio::time::sleep(Duration::from_millis(1_500)).await;
+        ensure!(b.attr_of("lesson-step", "data-step").await?.as_deref() == Some((belief + 1).to_string().as_str()), "the lesson waits");
+        ensure!(clock(b).await?.0 >= t, "the learner's run goes on");
+        // Back to the lesson: its start again, and on to the next step by itself, on the path.
+        b.click("lesson-back-to-path").await?;
+        b.wait_exists("lesson-wait", SECS(10)).await?;
+        at_step(b, belief + 2, "asking", SECS(60)).await?;
+        ensure!(clock(b).await?.1 == start_hash(&plan[belief + 1])?, "back on the lesson's path");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
