@@ -317,10 +317,19 @@ impl Sim {
     /// "engine event" for the step button. Never goes past `until_ms`. Returns the number of
     /// entries added (0 once the run has ended).
     pub fn step(&mut self) -> usize {
+        self.step_before(self.config.until_ms.saturating_add(1))
+    }
+
+    /// [`Sim::step`], but processing only items due before `limit_ms`: the step button stops
+    /// short of an intervention still ahead, which applies after everything at its millisecond
+    /// (see [`timeline::Timeline::step`]). Returns the number of entries added (0 when nothing
+    /// is due before the limit).
+    pub fn step_before(&mut self, limit_ms: u64) -> usize {
         let before = self.trace.len();
+        let limit = limit_ms.min(self.config.until_ms.saturating_add(1));
         while self.trace.len() == before {
             let Some(entry) = self.queue.first_entry() else { break };
-            if entry.key().0 > self.config.until_ms {
+            if entry.key().0 >= limit {
                 break;
             }
             let ((at, _), item) = entry.remove_entry();
@@ -507,6 +516,10 @@ impl Sim {
     }
 
     fn schedule(&mut self, at_ms: u64, item: Item) {
+        // A run stopped early at the trace limit schedules nothing more: it has ended.
+        if self.ended {
+            return;
+        }
         self.queue.insert((at_ms, self.next_seq), item);
         self.next_seq += 1;
     }

@@ -129,6 +129,20 @@ impl Timeline {
         sim.trace().len() - before
     }
 
+    /// One engine event forward (the step button): `sim`'s next trace entry, or, when an
+    /// intervention is due first, everything at its millisecond and then the intervention. Never
+    /// steps past an intervention still ahead, so stepping gives the run the interventions
+    /// define, entry for entry. Returns the number of entries added.
+    pub fn step(&self, sim: &mut Sim) -> usize {
+        match self.next_intervention_ms(sim.now_ms()) {
+            Some(at) => match sim.step_before(at) {
+                0 => self.advance(sim, at),
+                n => n,
+            },
+            None => sim.step(),
+        }
+    }
+
     /// The time of the first intervention after `after_ms`, if any.
     pub fn next_intervention_ms(&self, after_ms: u64) -> Option<u64> {
         self.interventions.iter().map(|i| i.at_ms).find(|at| *at > after_ms)

@@ -312,7 +312,7 @@ ui_table! {
     DiagramStore => ["dockmaster", "领班（存储）"],
     LanternDiagramStore => ["tablet", "木牌（存储）"],
     DiagramResource => ["verifier", "验旗人（资源）"],
-    LanternDiagramResource => ["granary", "粮仓（资源）"],
+    LanternDiagramResource => ["granary", "仓房（资源）"],
     DiagramBelieves => ["believes it leads, token {token}", "自认为是领导者，令牌 {token}"],
     DiagramZombie => ["no longer leads, but its work writes with token {token}", "已不是领导者，但工作仍用令牌 {token} 写入"],
     DiagramPaused => ["frozen (paused)", "冻结（暂停）"],
@@ -569,6 +569,8 @@ ui_table! {
                   "配色：跟随系统、浅色或深色（点击切换）"],
     UrlBadTheme => ["unknown theme “{value}” (use auto, light or dark); following the system",
                     "未知配色“{value}”（可用 auto、light 或 dark），改为跟随系统"],
+    ShareTooLarge => ["No link can carry this run: its imported scenario is too large for an address. Use Export scenario instead.",
+                      "没有链接装得下这一轮：导入的场景太大，放不进网址。请改用“导出场景”。"],
     // ----- guided lessons (issue 5) -----
     Lessons => ["Lesson", "课程"],
     NoLesson => ["— none: free play —", "— 不上课：自由探索 —"],

@@ -201,7 +201,7 @@ impl Line {
             ],
             EpochBarrierRaised => [
                 "Before wick No. {token} is even lit, word goes to the granary keeper: from now on only No. {token} counts.",
-                "{token} 号灯芯还没点着，消息就先送到了粮仓看守那里：从现在起只认 {token} 号。",
+                "{token} 号灯芯还没点着，消息就先送到了看仓人那里：从现在起只认 {token} 号。",
             ],
             RecordObserved => [
                 "{name} sees something new on the tablet and starts counting {duration} s on their own.",
@@ -211,7 +211,7 @@ impl Line {
             ClockRateSet => ["The clock of {target} now runs at {rate}× speed.", "{target}的钟现在以 {rate} 倍速度走。"],
             WriteRejectedForeign => [
                 "The granary keeper looks at {name}'s wick: No. {token} was cut for another lantern. Turned away.",
-                "粮仓看守看了看{name}的灯芯：{token} 号是给另一盏灯剪的。不予放行。",
+                "看仓人看了看{name}的灯芯：{token} 号是给另一盏灯剪的。不予放行。",
             ],
             ViolationLockDeleted => [
                 "{name} has wiped {holder}'s name off the tablet while {holder} is still out with the lantern!",
@@ -219,17 +219,17 @@ impl Line {
             ],
             ViolationForeignToken => [
                 "The granary obeyed wick No. {token}, cut for another lantern!",
-                "粮仓听从了给另一盏灯剪的 {token} 号灯芯！",
+                "仓房听从了给另一盏灯剪的 {token} 号灯芯！",
             ],
             Store => ["the town's water clock", "镇上的漏刻"],
             PartitionedFromCoordinator => [
                 "{name} cannot get back to the tablet, yet still walks the lanes to the granary with the lantern.",
-                "{name}回不到木牌那里去，却仍提着灯在巷子里往粮仓走。",
+                "{name}回不到木牌那里去，却仍提着灯在巷子里往仓房走。",
             ],
             TraceLimitReached => ["The night's tale has grown too long to tell: it stops here.", "这一夜的故事太长，讲不完了：就停在这里。"],
             PartitionedFromResource => [
                 "{name} can still reach the tablet, but loses the way to the granary.",
-                "{name}还能走到木牌那里，却找不到去粮仓的路。",
+                "{name}还能走到木牌那里，却找不到去仓房的路。",
             ],
         };
         lang.pick(pair)

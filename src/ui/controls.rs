@@ -175,7 +175,9 @@ pub fn Controls(app: AppState) -> impl IntoView {
                                 let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
                             }
                         }
-                        app.share_url.set(url);
+                        // No link can carry it (an imported scenario too large for an address):
+                        // the field says so instead.
+                        app.share_url.set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
                     }
                 >
                     <span>{tr(app, Ui::Share)}</span>
@@ -201,7 +203,10 @@ pub fn Controls(app: AppState) -> impl IntoView {
                 <button
                     data-testid="embed-this"
                     title=tr(app, Ui::EmbedHint)
-                    on:click=move |_| app.share_url.set(app.embed_snippet())
+                    on:click=move |_| {
+                        let snippet = app.embed_snippet().unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
+                        app.share_url.set(Some(snippet));
+                    }
                 >
                     <span>{tr(app, Ui::Embed)}</span>
                 </button>

@@ -85,6 +85,11 @@ struct Drawn {
     items: Vec<Item>,
 }
 
+/// `ms` as seconds with one decimal and the unit, in `lang` (`12.3 s`, `12.3 秒`).
+fn secs(ms: u64, lang: Lang) -> String {
+    fill(Ui::SecondsValue.text(lang), &[("s", &seconds(ms))])
+}
+
 fn lane_y(lane: usize) -> f64 {
     TOP + lane as f64 * LANE_H
 }
@@ -125,7 +130,7 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
             ("holds", format!("{name} · {token}"), title)
         }
     };
-    let until = if b.open { "…".to_owned() } else { format!("{} s", seconds(b.to_ms)) };
+    let until = if b.open { "…".to_owned() } else { secs(b.to_ms, lang) };
     let who = match &b.kind {
         BarKind::Holds { .. } => String::new(),
         _ => match lanes.get(b.lane) {
@@ -133,7 +138,7 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
             _ => String::new(),
         },
     };
-    let detail = format!("{who}{title} ({} s – {until})", seconds(b.from_ms));
+    let detail = format!("{who}{title} ({} – {until})", secs(b.from_ms, lang));
     let _ = write!(
         out,
         r#"<g class="bar {class}" data-kind="{class}" data-i="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
@@ -172,7 +177,7 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
         Fate::Lost => "lost",
     };
     let kind = super::scene::message_title(a.kind);
-    let mut title = format!("{} · {} s → {} s", kind.text(lang), seconds(a.sent_ms), seconds(end));
+    let mut title = format!("{} · {} → {}", kind.text(lang), secs(a.sent_ms, lang), secs(end, lang));
     if let Some(t) = &a.token {
         let _ = write!(title, " · {t}");
     }
@@ -273,20 +278,21 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         .find(|s| per_window / (*s as f64) <= 8.0)
         .unwrap_or(3_600_000);
     let axis_y = TOP + lanes_h + 4.0;
+    let unit = Ui::SecondsValue.text(lang);
     let mut ticks = String::new();
     let mut t = fr.origin.div_ceil(step) * step;
     while t <= fr.end {
         let x = fr.x(t);
         let _ = write!(
             ticks,
-            r#"<g class="tick"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{} s</text></g>"#,
+            r#"<g class="tick"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{}</text></g>"#,
             f(x),
             f(TOP),
             f(x),
             f(axis_y),
             f(x),
             f(axis_y + 14.0),
-            t / 1000
+            fill(unit, &[("s", &(t / 1000).to_string())])
         );
         t += step;
     }
@@ -318,7 +324,7 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
                 (class, token.clone(), format!("{} · {token} · {}", Ui::Outside.text(lang), word.text(lang)))
             }
         };
-        let detail = format!("{title} ({} s)", seconds(m.at_ms));
+        let detail = format!("{title} ({})", secs(m.at_ms, lang));
         let _ = write!(
             out,
             r#"<g class="mark {class}" data-i="{}"><title>{}</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text>"#,
@@ -341,10 +347,10 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         let x = f(fr.x(t));
         let _ = write!(
             out,
-            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({} s)</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{}" y="{}">≠</text></g>"#,
+            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({})</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{}" y="{}">≠</text></g>"#,
             if main { r#" data-testid="diagram-diverge""# } else { "" },
             esc(Ui::DiagramDiverge.text(lang)),
-            seconds(t),
+            secs(t, lang),
             f(TOP),
             f(TOP + lanes_h + 6.0),
             // Beside the line, inside the drawing (above it the glyph was clipped) and clear

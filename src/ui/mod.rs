@@ -74,6 +74,10 @@ fn mount(start: url::Start) {
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
                 }
+                // Opening a link pauses at its moment; `autoplay=1` plays on from there.
+                if start.autoplay {
+                    app.playing.set(true);
+                }
                 app.start_clock();
                 if let Some((id, step)) = start.lesson.clone() {
                     lesson::open(app, id, step);

@@ -311,16 +311,7 @@ impl AppState {
         self.playing.set(false);
         let now = self.timeline.with_value(|timeline| {
             self.sim.try_update_value(|sim| {
-                // An intervention still ahead comes before the next event if it is due first.
-                let pending = timeline.next_intervention_ms(sim.now_ms());
-                match (pending, sim.next_event_ms()) {
-                    (Some(at), next) if next.is_none_or(|e| at < e) => {
-                        timeline.advance(sim, at);
-                    }
-                    _ => {
-                        sim.step();
-                    }
-                }
+                timeline.step(sim);
                 sim.now_ms()
             })
         });
@@ -574,8 +565,32 @@ impl AppState {
         self.seek(previous);
     }
 
+    /// The address no longer replays a share link once the run it showed is gone (a reset,
+    /// another scenario): its `v`, `do`, `t` and `s` go; the other settings stay.
+    fn forget_link_in_address(&self) {
+        let Some(window) = web_sys::window() else { return };
+        let location = window.location();
+        let search = location.search().unwrap_or_default();
+        let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };
+        if ["v", "do", "t", "s"].iter().all(|k| !params.has(k)) {
+            return;
+        }
+        for k in ["v", "do", "t", "s"] {
+            params.delete(k);
+        }
+        if self.source.with_untracked(Option::is_none) {
+            params.set("scenario", &self.scenario.with_untracked(|s| s.id.clone()));
+        }
+        let query = String::from(params.to_string());
+        let path = location.pathname().unwrap_or_default();
+        if let Ok(history) = window.history() {
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?{query}")));
+        }
+    }
+
     /// Starts the current scenario again from 0 ms, paused.
     pub fn reset(&self) {
+        self.forget_link_in_address();
         let config = self.scenario.with_untracked(|s| s.config.clone());
         match (Sim::new(config.clone()), Timeline::new(config)) {
             (Ok(mut sim), Ok(timeline)) => {

@@ -120,6 +120,15 @@ pub fn read() -> Start {
         parse_scenario_link(&raw, &mut start);
     }
     parse_link(get("v"), get("do"), get("t"), &mut start);
+    // A link whose scenario is not here: the default plays, without the link's interventions and
+    // moment, which were made for another run.
+    let lost = start.issues.iter().any(|i| {
+        matches!(i, UrlIssue::UnknownScenario { .. } | UrlIssue::BrokenScenario { .. } | UrlIssue::BadScenarioLink { .. })
+    });
+    if lost {
+        start.interventions.clear();
+        start.at_ms = None;
+    }
     start.lesson = parse_lesson(get("lesson"), get("step"), &mut start.issues);
     if let Some(raw) = get("embed") {
         // Present at all, the page is most likely in a frame: only a clear "no" turns it off.

@@ -211,3 +211,34 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
     })
     .await
 }
+
+/// A link whose scenario is not here plays the default without the link's interventions (they
+/// were made for another run); `autoplay=1` plays on from a link's moment; once the run a link
+/// showed is reset, the address no longer replays the link (walkthrough of issue 4).
+#[tokio::test]
+async fn a_lost_scenario_drops_the_links_interventions_and_autoplay_plays_on() -> Result<()> {
+    with_browser("links-lost-autoplay", SECS(120), async |b| {
+        b.open("?v=1&scenario=ghost&do=1000.x.chen&t=5000").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        ensure!(b.text_of("url-warning").await?.contains("ghost"), "the page says the scenario is unknown");
+        let clock = b.element("sim-time").await?.context("the clock")?;
+        ensure!(clock.attr("data-ms") == Some("0"), "the default from its start, not the link's moment: {clock:?}");
+        b.click("play-toggle").await?;
+        wait_at(b, "playing past the link's crash", |t| t >= 2_000).await?;
+        ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() != Some("crashed"), "the link's crash is not applied");
+
+        // A link with autoplay plays on from its moment.
+        b.open("?scenario=harbor-zombie&t=30000&autoplay=1&speed=4").await?;
+        wait_at(b, "the link plays on", |t| t > 30_500).await?;
+
+        // Reset: the address keeps its settings but no longer names the link's moment.
+        b.open("?scenario=harbor-zombie&v=1&t=10000&do=10000.x.chen&lang=en").await?;
+        wait_at(b, "the link's moment", |t| t == 10_000).await?;
+        b.click("reset").await?;
+        let search = b.eval("return location.search;", vec![]).await?;
+        let search = search.as_str().unwrap_or_default();
+        ensure!(!search.contains("do=") && !search.contains("t=") && search.contains("scenario=harbor-zombie") && search.contains("lang=en"), "{search}");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
