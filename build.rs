@@ -3,7 +3,7 @@
 //! and `assets/lessons/*.json`: the menu (id and title in both languages) for every target, and
 //! the files' text for native builds only. The web page fetches a file when it is chosen (Trunk
 //! copies the folders to `dist/scenarios/` and `dist/lessons/`), which keeps about 14 KB of gzip
-//! out of the page.
+//! out of the page. It also stamps the translation packs (`pack_stamp.rs`).
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -49,6 +49,26 @@ const LESSONS: &[&str] = &["harbor-replaced", "lantern-return-hour", "fencing-in
 fn main() {
     table("scenarios", ORDER, "builtins.rs");
     table("lessons", LESSONS, "lessons.rs");
+    pack_stamp();
+}
+
+/// Writes `$OUT_DIR/pack_stamp.rs`: a hash of the translation packs (`assets/i18n/*.json`), which
+/// the page adds to their address so that a browser never uses a pack cached from another
+/// version of the page.
+fn pack_stamp() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("i18n");
+    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
+    for name in ["en.json", "zh.json"] {
+        let path = dir.join(name);
+        println!("cargo:rerun-if-changed={}", path.display());
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e} (`leaselab packs` writes it)", path.display()));
+        for b in bytes {
+            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
+        }
+    }
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("pack_stamp.rs");
+    let text = format!("/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{hash:016x}\";\n");
+    std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }
 
 /// Writes `$OUT_DIR/<out>`: `MENU` (ids and titles of the files in `assets/<folder>/`, in the

@@ -58,6 +58,13 @@ mod cli {
         },
         /// List the built-in scenarios and lessons.
         List,
+        /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`) from the
+        /// translation tables; run it after changing a text.
+        Packs {
+            /// The folder to write them to.
+            #[arg(long, default_value = "assets/i18n")]
+            dir: PathBuf,
+        },
         /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
         Lesson {
             /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
@@ -82,6 +89,17 @@ mod cli {
                     text.push_str(&format!("lesson {}\t{}\n", lesson.id, lesson.title_en));
                 }
                 print(&text)
+            }
+            Cmd::Packs { dir } => {
+                use leaselab::story::{packs, Lang};
+                for lang in [Lang::En, Lang::Zh] {
+                    let path = dir.join(packs::file_name(lang));
+                    if let Err(e) = std::fs::write(&path, packs::file(lang)) {
+                        return fail(&format!("cannot write {}: {e}", path.display()));
+                    }
+                    println!("wrote {} ({} texts)", path.display(), packs::COUNT);
+                }
+                ExitCode::SUCCESS
             }
             Cmd::Lesson { file, builtin } => match check_lesson(file, builtin) {
                 Ok(text) => print(&text),

@@ -2,7 +2,8 @@
 //!
 //! Each table is an enum whose `text` method matches every variant to its English and
 //! Simplified Chinese text, so a string missing in either language does not compile. Texts may
-//! hold `{name}`-style placeholders, replaced by [`fill`].
+//! hold `{name}`-style placeholders, replaced by [`fill`]. The page does not carry the texts:
+//! it loads the translation pack of its language (`assets/i18n/*.json`, see [`super::packs`]).
 
 use serde::Serialize;
 
@@ -80,10 +81,18 @@ macro_rules! ui_table {
 
             /// The text in `lang`. May hold `{name}` placeholders for [`fill`].
             pub fn text(self, lang: Lang) -> &'static str {
-                // A table indexed by the variant, not a `match`: data instead of code, about
-                // 13 KB less of the page's wasm.
-                const TEXTS: &[[&str; 2]] = &[ $( [$en, $zh], )* ];
-                TEXTS.get(self as usize).map_or("", |pair| lang.pick(*pair))
+                // The page reads its texts from the translation pack it loaded
+                // (`super::packs`); native builds carry the table.
+                #[cfg(target_arch = "wasm32")]
+                {
+                    super::packs::get(lang, self as usize)
+                }
+                #[cfg(not(target_arch = "wasm32"))]
+                {
+                    // A table indexed by the variant, not a `match`: data instead of code.
+                    const TEXTS: &[[&str; 2]] = &[ $( [$en, $zh], )* ];
+                    TEXTS.get(self as usize).map_or("", |pair| lang.pick(*pair))
+                }
             }
         }
     };
@@ -571,6 +580,31 @@ ui_table! {
                     "未知配色“{value}”（可用 auto、light 或 dark），改为跟随系统"],
     ShareTooLarge => ["No link can carry this run: its imported scenario is too large for an address. Use Export scenario instead.",
                       "没有链接装得下这一轮：导入的场景太大，放不进网址。请改用“导出场景”。"],
+    PackFailed => ["The page's texts in the other language could not be loaded: {error}",
+                   "无法加载另一种语言的页面文字：{error}"],
+    NarratorEarlier => ["{n} earlier events, then:", "此前还有 {n} 个事件，随后："],
+    // ----- workshop mode (issue 5): shortcuts, the `?` overlay, presenter mode -----
+    KeysTitle => ["Keyboard shortcuts", "键盘快捷键"],
+    KeysHint => ["Keyboard shortcuts (?)", "键盘快捷键（?）"],
+    KeyPlay => ["Play or pause (reveal, while the audience thinks)", "播放或暂停（观众思考时：揭晓）"],
+    KeyStep => ["One engine event forward", "前进一个引擎事件"],
+    KeyStepBack => ["One engine event back", "后退一个引擎事件"],
+    KeySpeed => ["Faster, slower", "加速、减速"],
+    KeyPauseLeader => ["Put the leader to sleep, or wake the one asleep", "让 leader 睡着，或叫醒睡着的那位"],
+    KeyRunSandOut => ["Run the sand out (revoke the lease)", "让沙漏漏尽（撤销租约）"],
+    KeyFencing => ["Fencing on or off", "开启或关闭围栏"],
+    KeyNextStep => ["Next lesson step (a presenter remote's next)", "课程的下一步（翻页笔的下一页）"],
+    KeyPrevStep => ["Previous lesson step", "课程的上一步"],
+    KeyReset => ["Start the step again (outside a lesson: the scenario)", "重新开始这一步（不在课程中：重来本场景）"],
+    KeyScenario => ["Play built-in scenario 1 to 9", "播放第 1 到 9 个内置场景"],
+    KeyPresenter => ["Presenter mode: large, full screen", "演示模式：大字、全屏"],
+    KeyControls => ["Show or hide the controls (presenter mode)", "显示或隐藏控制栏（演示模式）"],
+    KeyHelp => ["This list", "这份列表"],
+    KeyClose => ["Close this list; leave presenter mode", "关闭列表；退出演示模式"],
+    Presenter => ["Present", "演示"],
+    PresenterHint => ["Presenter mode: large type and strokes for a room, full screen, controls on C (W)",
+                      "演示模式：适合教室的大字和粗线条，全屏，按 C 显示控制栏（W）"],
+    ShowControls => ["Controls", "控制栏"],
     // ----- guided lessons (issue 5) -----
     Lessons => ["Lesson", "课程"],
     NoLesson => ["— none: free play —", "— 不上课：自由探索 —"],

@@ -13,6 +13,18 @@ use super::narrate::Line;
 impl Line {
     /// The lantern's story template for this line, in `lang`.
     pub fn lantern_story(self, lang: Lang) -> &'static str {
+        // The page reads its texts from the translation pack it loaded (`super::packs`).
+        #[cfg(target_arch = "wasm32")]
+        {
+            super::packs::get(lang, super::packs::lantern_index(self))
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.lantern_table(lang)
+    }
+
+    /// The table behind [`Line::lantern_story`] (native builds; the page's copy is the pack).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn lantern_table(self, lang: Lang) -> &'static str {
         use Line::*;
         let pair: [&'static str; 2] = match self {
             NodeStarted => [

@@ -20,6 +20,7 @@ pub mod i18n;
 pub mod lantern;
 pub mod lantern_log;
 pub mod narrate;
+pub mod packs;
 pub mod technical;
 pub mod theme;
 pub mod violations;

@@ -185,6 +185,19 @@ impl Line {
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
     /// (node id), `{token}`, `{hwm}`, `{newest}`, `{t}` (seconds), and others named in place.
     pub fn text(self, lang: Lang) -> [&'static str; 2] {
+        // The page reads its texts from the translation pack it loaded (`super::packs`).
+        #[cfg(target_arch = "wasm32")]
+        {
+            let i = super::packs::line_index(self);
+            [super::packs::get(lang, i), super::packs::get(lang, i + 1)]
+        }
+        #[cfg(not(target_arch = "wasm32"))]
+        self.table(lang)
+    }
+
+    /// The table behind [`Line::text`] (native builds; the page's copy is the translation pack).
+    #[cfg(not(target_arch = "wasm32"))]
+    fn table(self, lang: Lang) -> [&'static str; 2] {
         use Line::*;
         let [en, zh]: [[&'static str; 2]; 2] = match self {
             NodeStarted => [

@@ -9,6 +9,7 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::scenario::lesson::{self, Lesson};
 use crate::scenario::{library, parse, Scenario, ScenarioError};
+use crate::story::{packs, Lang};
 
 thread_local! {
     /// `(id, the file's text or why it could not be fetched)`, for every built-in asked for.
@@ -46,6 +47,20 @@ pub async fn lesson(id: &str) -> Result<Lesson, String> {
     let Some(builtin) = library::lessons::builtin(id) else { return Err(format!("there is no lesson \"{id}\"")) };
     let text = fetch_text(&format!("lessons/{}.json", builtin.id)).await?;
     lesson::parse(&text).map_err(|e| e.to_string())
+}
+
+/// Loads `lang`'s translation pack (`i18n/<lang>.json`, stamped against stale caches) unless
+/// it is already here (see `story::packs`).
+///
+/// # Errors
+/// Why it could not be fetched or read (in English).
+pub async fn load_pack(lang: Lang) -> Result<(), String> {
+    if packs::has(lang) {
+        return Ok(());
+    }
+    let url = format!("i18n/{}?v={}", packs::file_name(lang), packs::PACK_STAMP);
+    let text = fetch_text(&url).await?;
+    packs::install(lang, &text).map_err(|e| format!("{url}: {e}"))
 }
 
 /// The body of `url` (relative to the page) as text, or what went wrong.

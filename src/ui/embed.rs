@@ -192,7 +192,7 @@ fn obey(app: AppState, request: Request) -> Result<(), String> {
             }
         }
         Request::Intervene { command } => app.try_apply(command)?,
-        Request::Lang { lang } => app.lang.set(lang),
+        Request::Lang { lang } => super::set_lang(app, lang),
     }
     Ok(())
 }

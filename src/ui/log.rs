@@ -65,11 +65,52 @@ pub fn Caption(app: AppState) -> impl IntoView {
         Some(Tone::Bad) => "caption bad",
         _ => "caption",
     };
+    // Not a live region: at speed it would change faster than anyone can listen; the
+    // [`Narrator`] says the same lines at a pace a screen reader can follow.
     view! {
-        <p class=class data-testid="caption" aria-live="polite">
+        <p class=class data-testid="caption">
             {text}
         </p>
     }
+}
+
+/// Least real time between two announcements of the [`Narrator`], in ms.
+pub const ANNOUNCE_EVERY_MS: u64 = 2_500;
+
+/// Engine events in words for screen readers: a polite live region that says the log's notable
+/// story lines, at most one announcement every [`ANNOUNCE_EVERY_MS`]: a burst at high speed is
+/// said as its last lines and how many came before them. A jump in time (a seek, a reset)
+/// is not read out row by row.
+#[component]
+pub fn Narrator(app: AppState) -> impl IntoView {
+    let said = RwSignal::new(String::new());
+    // The last row announced: its run and trace position.
+    let last = StoredValue::new((0u32, 0u64));
+    set_interval(
+        move || {
+            let (run, seq) = last.get_value();
+            let lang = app.lang.get_untracked();
+            let fresh: Vec<Arc<LogRow>> = app.log.with_untracked(|rows| {
+                let Some(newest) = rows.last() else { return Vec::new() };
+                if newest.run != run {
+                    // Another run (a seek, a reset, a lesson step): start from its newest row.
+                    last.set_value((newest.run, newest.entry.seq));
+                    return Vec::new();
+                }
+                rows.iter().filter(|r| r.run == run && r.entry.seq > seq && !r.minor).cloned().collect()
+            });
+            let Some(newest) = fresh.last() else { return };
+            last.set_value((newest.run, newest.entry.seq));
+            let lines: Vec<String> =
+                app.cast.with_untracked(|cast| fresh.iter().rev().take(2).rev().filter_map(|r| narrate(&r.entry, cast, lang)).map(|n| n.story).collect());
+            let earlier = fresh.len().saturating_sub(lines.len());
+            let mut text = if earlier > 0 { fill(Ui::NarratorEarlier.text(lang), &[("n", &earlier.to_string())]) + " " } else { String::new() };
+            text.push_str(&lines.join(" "));
+            said.set(text);
+        },
+        std::time::Duration::from_millis(ANNOUNCE_EVERY_MS),
+    );
+    view! { <p class="sr-only" data-testid="live-narration" aria-live="polite" aria-atomic="true">{move || said.get()}</p> }
 }
 
 #[component]

@@ -22,6 +22,7 @@ mod crew;
 mod diagram;
 mod files;
 mod embed;
+mod keys;
 mod lantern;
 mod lesson;
 mod log;
@@ -51,12 +52,55 @@ pub fn start() {
     // The built-in the address asks for (or the default) is fetched first; the page is drawn
     // once it is here, or once fetching it has failed (which the page then says).
     wasm_bindgen_futures::spawn_local(async {
+        // The page's texts come from the translation pack of its language (`story::packs`).
+        let lang = url::wanted_lang();
+        if let Err(error) = catalog::load_pack(lang).await {
+            let other = match lang {
+                Lang::En => Lang::Zh,
+                Lang::Zh => Lang::En,
+            };
+            if catalog::load_pack(other).await.is_err() {
+                no_texts(&error);
+                return;
+            }
+        }
         let wanted = url::wanted_builtin();
         catalog::load(&wanted).await;
         if !matches!(catalog::get(&wanted), Some(Ok(_))) {
             catalog::load(library::DEFAULT_ID).await;
         }
         mount(url::read());
+    });
+}
+
+/// Without any translation pack there are no words to draw the page with: a plain message in
+/// both languages says why.
+fn no_texts(error: &str) {
+    leptos::mount::mount_to_body({
+        let error = error.to_owned();
+        move || {
+            view! {
+                <main class="page">
+                    <p class="fatal" data-testid="url-warning">
+                        "LeaseLab could not load its texts · LeaseLab 无法加载页面文字: " {error}
+                    </p>
+                </main>
+            }
+        }
+    });
+}
+
+/// Switches the page to `lang` once its translation pack is here (fetched the first time); if
+/// it cannot be had the page stays in its language and says why.
+pub(crate) fn set_lang(app: AppState, lang: Lang) {
+    wasm_bindgen_futures::spawn_local(async move {
+        match catalog::load_pack(lang).await {
+            Ok(()) => app.lang.set(lang),
+            Err(error) => {
+                let said = fill(Ui::PackFailed.text(app.lang.get_untracked()), &[("error", &error)]);
+                app.tutor.0.update(|t| t.notice = Some(said));
+            }
+        }
     });
 }
 
@@ -79,6 +123,10 @@ fn mount(start: url::Start) {
                     app.playing.set(true);
                 }
                 app.start_clock();
+                app.presenter.set(start.presenter);
+                if start.embed.is_none() {
+                    keys::listen(app);
+                }
                 if let Some((id, step)) = start.lesson.clone() {
                     lesson::open(app, id, step);
                 }
@@ -212,15 +260,21 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
         app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
     };
     let toggle_lang = move |_| {
-        app.lang.update(|l| {
-            *l = match l {
-                Lang::En => Lang::Zh,
-                Lang::Zh => Lang::En,
-            }
-        })
+        let next = match app.lang.get_untracked() {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        };
+        set_lang(app, next);
     };
     view! {
-        <div class=class data-testid=controls.map(|_| "embed") data-api=api data-controls=controls>
+        <div
+            class=class
+            class:presenter=move || app.presenter.get()
+            class:show-controls=move || app.show_controls.get()
+            data-testid=controls.map(|_| "embed")
+            data-api=api
+            data-controls=controls
+        >
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
@@ -228,6 +282,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
                 <div class="group">
                     <lesson::LessonPicker app />
+                    <keys::WorkshopButtons app />
                     <button
                         class="theme"
                         data-testid="theme-toggle"
@@ -254,6 +309,10 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             </header>
             <UrlWarning app issues />
             <lesson::LessonPanel app />
+            <keys::Help app />
+            <button class="controls-toggle" data-testid="controls-toggle" aria-expanded=move || if app.show_controls.get() { "true" } else { "false" } aria-keyshortcuts="C" on:click=move |_| app.show_controls.update(|c| *c = !*c)>
+                {tr(app, Ui::ShowControls)}
+            </button>
             <section class="story-head">
                 <h2 data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>{title}</h2>
                 <p class="summary" data-testid="scenario-summary">{summary}</p>
@@ -270,6 +329,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             </div>
             <diagram::SpaceTime app />
             <log::Caption app />
+            <log::Narrator app />
             <crew::Crew app />
             <violations::Violations app />
             <div class="engineer">

@@ -118,6 +118,27 @@ pub struct AppState {
     stop_at: StoredValue<Option<u64>>,
     /// The lesson being followed, if any.
     pub tutor: Tutor,
+    /// Presenter mode: large type and strokes, full screen, controls hidden until wanted.
+    pub presenter: RwSignal<bool>,
+    /// In presenter mode: the controls shown.
+    pub show_controls: RwSignal<bool>,
+    /// The keyboard shortcuts overlay is open.
+    pub help: RwSignal<bool>,
+    /// `prefers-reduced-motion`: the scene moves in steps while playing.
+    reduced_motion: StoredValue<bool>,
+    /// When the engine last caught up with the clock, in real ms (reduced motion).
+    moved_at: StoredValue<f64>,
+}
+
+/// With `prefers-reduced-motion`, the real time between two steps of the scene while playing,
+/// in ms.
+pub const REDUCED_MOTION_STEP_MS: f64 = 600.0;
+
+/// Whether the learner's system asks for reduced motion (`prefers-reduced-motion: reduce`).
+fn prefers_reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// Least real time between two redraws of the space-time diagram while playing, in ms.
@@ -198,6 +219,11 @@ impl AppState {
             pointed: RwSignal::new(Vec::new()),
             stop_at: StoredValue::new(None),
             tutor: Tutor::new(),
+            presenter: RwSignal::new(false),
+            show_controls: RwSignal::new(false),
+            help: RwSignal::new(false),
+            reduced_motion: StoredValue::new(prefers_reduced_motion()),
+            moved_at: StoredValue::new(f64::NEG_INFINITY),
         };
         state.publish();
         Ok(state)
@@ -289,6 +315,15 @@ impl AppState {
             }
         }
         self.clock.set_value(clock);
+        // With reduced motion the scene moves in steps: the engine catches up with the clock
+        // every REDUCED_MOTION_STEP_MS of real time, not every frame (at the end at once).
+        if self.reduced_motion.get_value() && clock < until {
+            let real = now_ms().unwrap_or(0.0);
+            if real - self.moved_at.get_value() < REDUCED_MOTION_STEP_MS {
+                return;
+            }
+            self.moved_at.set_value(real);
+        }
         // `as` saturates: a non-finite or huge clock cannot panic.
         let target = clock.floor() as u64;
         // Interventions still ahead (after a seek back) apply at their times.

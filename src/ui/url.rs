@@ -86,6 +86,8 @@ pub struct Start {
     /// `?lesson=ID&step=N`: the built-in lesson to open, and its step (from 0; `None`: where the
     /// learner left off).
     pub lesson: Option<(String, Option<usize>)>,
+    /// `?presenter=1`: presenter mode from the start.
+    pub presenter: bool,
 }
 
 /// A bad value as it may be shown back (short, without control or direction characters).
@@ -109,6 +111,12 @@ pub fn wanted_builtin() -> String {
         .unwrap_or_else(|| library::DEFAULT_ID.to_owned())
 }
 
+/// The language the address asks for (`lang=`), else English: the translation pack to load
+/// before the page is drawn.
+pub fn wanted_lang() -> Lang {
+    query().and_then(|p| p.get("lang")).and_then(|raw| Lang::from_code(&raw)).unwrap_or(Lang::En)
+}
+
 /// Reads the current page's query string.
 pub fn read() -> Start {
     let params = query();
@@ -130,6 +138,7 @@ pub fn read() -> Start {
         start.at_ms = None;
     }
     start.lesson = parse_lesson(get("lesson"), get("step"), &mut start.issues);
+    start.presenter = flag("presenter", get("presenter"), false, &mut start.issues);
     if let Some(raw) = get("embed") {
         // Present at all, the page is most likely in a frame: only a clear "no" turns it off.
         let on = flag("embed", Some(raw), true, &mut start.issues);
@@ -348,6 +357,7 @@ pub fn parse(
         issues,
         embed: None,
         lesson: None,
+        presenter: false,
     }
 }
 

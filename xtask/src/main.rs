@@ -37,7 +37,9 @@ const SERVE_PORT: u16 = 8080;
 /// for and static hosts and CDNs serve) of every .wasm, .js and .css file in dist/ (the built-in
 /// scenario files are fetched one at a time when chosen and are reported, not counted).
 ///
-/// Issue 4 asks for the whole page under 300 KB compressed. Cuts made to get there: the release
+/// Issue 4 asks for the whole page under 300 KB compressed. The page is the wasm, the JS, the CSS
+/// and the translation pack of its language (the larger one is counted). Cuts made: the texts
+/// out of the wasm into per-language packs (−11 KB English, −8 KB Chinese), the release
 /// build's std compiled with `panic=immediate-abort` (see [`RELEASE_WASM_RUSTFLAGS`], −23 KB),
 /// built-in scenarios fetched on demand (−9.6 KB), Leptos's `erase_components` (−4.6 KB), no
 /// `Debug` fallback in the trace hash (−3.1 KB), scenario error paths without
@@ -123,6 +125,7 @@ fn test() -> Result<()> {
     let dist_dir = build_dist(&root)?;
 
     header("[3/3] Browser tests: cargo test -p leaselab-browser-tests");
+    ensure_axe(&root)?;
     run_tests(
         cargo()
             .args([
@@ -276,6 +279,20 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
         run(cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]))?;
     }
     Ok(())
+}
+
+/// axe-core, the accessibility checker the browser tests inject into the page: from the npm
+/// registry, at the version `tests/browser/package-lock.json` pins (`npm ci`).
+fn ensure_axe(root: &Path) -> Result<()> {
+    let dir = root.join("tests").join("browser");
+    if dir.join("node_modules/axe-core/axe.min.js").exists() {
+        println!("ok: axe-core (tests/browser/node_modules)");
+        return Ok(());
+    }
+    run(Command::new("npm")
+        .args(["ci", "--no-audit", "--no-fund"])
+        .current_dir(&dir))
+    .context("installing axe-core for the browser tests needs Node.js and npm (Debian: apt-get install nodejs npm)")
 }
 
 fn ensure_browser() -> Result<()> {
@@ -452,65 +469,48 @@ fn size_report(dist_dir: &Path) -> Result<()> {
 
     let mut table = String::new();
     let mut all = [0u64; 3];
-    let mut page = [0u64; 3];
-    writeln!(
-        table,
-        "{:<48} {:>11} {:>11} {:>11}",
-        "file", "raw bytes", "gzip -9", "brotli 11"
-    )?;
+    let mut code = [0u64; 3];
+    // The translation packs: a page loads the one of its language (src/story/packs.rs).
+    let mut packs: Vec<(String, [u64; 3])> = Vec::new();
+    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "file", "raw bytes", "gzip -9", "brotli 11")?;
     for file in &files {
         let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
         let sizes = [data.len() as u64, gzip_len(&data)?, brotli_len(&data)?];
-        let name = file
-            .strip_prefix(dist_dir)
-            .unwrap_or(file)
-            .display()
-            .to_string();
-        writeln!(
-            table,
-            "{name:<48} {:>11} {:>11} {:>11}",
-            sizes[0], sizes[1], sizes[2]
-        )?;
-        let in_page = matches!(
-            file.extension().and_then(OsStr::to_str),
-            Some("wasm" | "js" | "css")
-        );
+        let name = file.strip_prefix(dist_dir).unwrap_or(file).display().to_string();
+        writeln!(table, "{name:<48} {:>11} {:>11} {:>11}", sizes[0], sizes[1], sizes[2])?;
+        let in_code = matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"));
+        if name.starts_with("i18n/") {
+            packs.push((name.clone(), sizes));
+        }
         for i in 0..3 {
             all[i] += sizes[i];
-            if in_page {
-                page[i] += sizes[i];
+            if in_code {
+                code[i] += sizes[i];
             }
         }
     }
-    writeln!(
-        table,
-        "{:<48} {:>11} {:>11} {:>11}",
-        "all files", all[0], all[1], all[2]
-    )?;
-    writeln!(
-        table,
-        "{:<48} {:>11} {:>11} {:>11}",
-        "page (wasm + js + css)", page[0], page[1], page[2]
-    )?;
+    ensure!(!packs.is_empty(), "{} has no translation packs (i18n/*.json)", dist_dir.display());
+    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "all files", all[0], all[1], all[2])?;
+    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "wasm + js + css", code[0], code[1], code[2])?;
+    let mut page = [0u64; 3];
+    for (name, sizes) in &packs {
+        let with = [code[0] + sizes[0], code[1] + sizes[1], code[2] + sizes[2]];
+        writeln!(table, "{:<48} {:>11} {:>11} {:>11}", format!("page with {name}"), with[0], with[1], with[2])?;
+        for i in 0..3 {
+            page[i] = page[i].max(with[i]);
+        }
+    }
     print!("{table}");
     let kb = |b: u64| format!("{}.{} KB", b / 1000, b % 1000 / 100);
     println!(
-        "compressed page: {} brotli (budget {}), {} gzip (ceiling {})",
+        "compressed page (wasm + js + css + the larger translation pack): {} brotli (budget {}), {} gzip (ceiling {})",
         kb(page[2]),
         kb(BUDGET_BROTLI_BYTES),
         kb(page[1]),
         kb(BUDGET_GZIP_BYTES)
     );
-    ensure!(
-        page[2] <= BUDGET_BROTLI_BYTES,
-        "the page is {} bytes with brotli, over the {BUDGET_BROTLI_BYTES}-byte budget",
-        page[2]
-    );
-    ensure!(
-        page[1] <= BUDGET_GZIP_BYTES,
-        "the page is {} bytes with gzip, over the {BUDGET_GZIP_BYTES}-byte ceiling",
-        page[1]
-    );
+    ensure!(page[2] <= BUDGET_BROTLI_BYTES, "the page is {} bytes with brotli, over the {BUDGET_BROTLI_BYTES}-byte budget", page[2]);
+    ensure!(page[1] <= BUDGET_GZIP_BYTES, "the page is {} bytes with gzip, over the {BUDGET_GZIP_BYTES}-byte ceiling", page[1]);
     println!("ok: within budget");
     Ok(())
 }

@@ -520,6 +520,60 @@ impl Browser {
         Ok(())
     }
 
+    /// Presses `keys` one after another as a keyboard would, into whatever has the focus (no
+    /// element is chosen or clicked first: keyboard-only use). Special keys are WebDriver code
+    /// points, e.g. `'\u{E004}'` Tab, `'\u{E007}'` Enter, `'\u{E00F}'` Page Down.
+    pub async fn keys(&self, keys: &[char]) -> Result<()> {
+        use fantoccini::actions::{InputSource, KeyAction, KeyActions};
+        let mut actions = KeyActions::new("keyboard".into());
+        for &k in keys {
+            actions = actions.then(KeyAction::Down { value: k }).then(KeyAction::Up { value: k });
+        }
+        self.client.perform_actions(actions).await.context("pressing keys")?;
+        Ok(())
+    }
+
+    /// Presses Tab until the focus is on `[data-testid=<testid>]` (at most `limit` times), as a
+    /// keyboard user reaches a control; fails if it never gets there.
+    pub async fn tab_to(&self, testid: &str, limit: usize) -> Result<()> {
+        for _ in 0..limit {
+            let here = self
+                .eval("const a = document.activeElement; return a ? a.getAttribute('data-testid') : null;", vec![])
+                .await?;
+            if here.as_str() == Some(testid) {
+                return Ok(());
+            }
+            self.keys(&['\u{E004}']).await?;
+        }
+        bail!("{limit} presses of Tab did not reach [data-testid={testid}]")
+    }
+
+    /// Runs axe-core (the accessibility checker, installed from npm into
+    /// `tests/browser/node_modules` by `cargo xtask test`) on the page as it is now, and returns
+    /// its violations of impact `serious` or `critical`, one line each: the rule, its impact,
+    /// what it says and the elements it found (their CSS selectors). `what` names the screen in
+    /// the result.
+    pub async fn axe_serious(&self, what: &str) -> Result<Vec<String>> {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules/axe-core/axe.min.js");
+        let source = std::fs::read_to_string(&path)
+            .with_context(|| format!("reading {} (run `npm ci` in tests/browser, as `cargo xtask test` does)", path.display()))?;
+        self.eval(&format!("if (!window.axe) {{ {source}\n }} return true;"), vec![]).await.context("injecting axe-core")?;
+        const RUN: &str = r#"
+            const done = arguments[arguments.length - 1];
+            axe.run(document, { resultTypes: ['violations'] })
+                .then(r => done(r.violations
+                    .filter(v => v.impact === 'serious' || v.impact === 'critical')
+                    .map(v => v.id + ' (' + v.impact + '): ' + v.help + ' at ' +
+                        v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | '))))
+                .catch(e => done(['axe failed: ' + e]));
+        "#;
+        let result = self.client.execute_async(RUN, vec![]).await.with_context(|| format!("running axe-core on {what}"))?;
+        Ok(result
+            .as_array()
+            .map(|a| a.iter().filter_map(|v| v.as_str().map(|s| format!("{what}: {s}"))).collect())
+            .unwrap_or_default())
+    }
+
     /// Ends the WebDriver session (Chromium quits), then stops chromedriver and the server.
     pub async fn close(self) {
         let _ = tokio::time::timeout(Duration::from_secs(10), self.client.clone().close()).await;

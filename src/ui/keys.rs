@@ -1,0 +1,198 @@
+//! Workshop mode (issue 5): keyboard shortcuts for everything a presenter does live, the `?`
+//! overlay that lists them, and presenter mode (large type and strokes, the controls hidden
+//! until wanted, full screen).
+//!
+//! One `keydown` listener on the window. It never fires while the learner types in a field
+//! (`input`, `select`, `textarea`, anything editable), nor with Ctrl, Alt or Meta held (the
+//! browser's own shortcuts). Presenter remotes send Page Down and Page Up: the next and previous
+//! lesson step.
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::engine::{Command, Role};
+use crate::scenario::library;
+use crate::story::i18n::Ui;
+
+use super::lesson::{self, Phase};
+use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
+use super::tr;
+
+/// The shortcuts as the overlay lists them: the keys and what they do.
+pub const SHORTCUTS: &[(&str, Ui)] = &[
+    ("Space, K", Ui::KeyPlay),
+    ("→ .", Ui::KeyStep),
+    ("← ,", Ui::KeyStepBack),
+    ("+ −", Ui::KeySpeed),
+    ("P", Ui::KeyPauseLeader),
+    ("S", Ui::KeyRunSandOut),
+    ("F", Ui::KeyFencing),
+    ("N, Page Down", Ui::KeyNextStep),
+    ("B, Page Up", Ui::KeyPrevStep),
+    ("R", Ui::KeyReset),
+    ("1 … 9", Ui::KeyScenario),
+    ("W", Ui::KeyPresenter),
+    ("C", Ui::KeyControls),
+    ("?", Ui::KeyHelp),
+    ("Esc", Ui::KeyClose),
+];
+
+/// Whether the key went to a field the learner is typing in.
+fn typing(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA") || el.is_content_editable()
+}
+
+/// Pauses the node that believes it leads, or wakes the one asleep (the harbor's Old Chen).
+fn pause_or_wake_leader(app: AppState) {
+    let (asleep, leader) = app.snapshot.with_untracked(|s| {
+        let asleep = s.nodes.iter().find(|n| n.role == Role::Paused).map(|n| n.id.clone());
+        let leader = s.nodes.iter().find(|n| n.role == Role::Leader).map(|n| n.id.clone());
+        (asleep, leader)
+    });
+    match (asleep, leader) {
+        (Some(node), _) => app.apply(Command::Resume { node }),
+        (None, Some(node)) => app.apply(Command::Pause { node, for_ms: None }),
+        (None, None) => {}
+    }
+}
+
+/// Presenter mode on or off; on, the page asks for full screen (the key press allows it).
+pub fn toggle_presenter(app: AppState) {
+    let on = !app.presenter.get_untracked();
+    app.presenter.set(on);
+    let doc = document();
+    if on {
+        if let Some(root) = doc.document_element() {
+            let _ = root.request_fullscreen();
+        }
+    } else if doc.fullscreen_element().is_some() {
+        doc.exit_fullscreen();
+    }
+}
+
+/// Carries out the shortcut for `key`; `false` if the key is not one.
+fn shortcut(app: AppState, key: &str) -> bool {
+    let counting = app.tutor.0.with_untracked(|t| t.phase == Phase::Counting);
+    let in_lesson = app.tutor.0.with_untracked(|t| t.lesson.is_some());
+    match key {
+        " " | "Enter" if counting => lesson::reveal(app),
+        " " | "k" | "K" => app.playing.update(|p| *p = !*p),
+        "ArrowRight" | "." => app.step(),
+        "ArrowLeft" | "," => app.step_back(),
+        "+" | "=" => app.speed_log2.update(|s| *s = (*s + 1).min(SPEED_LOG2_MAX)),
+        "-" | "_" => app.speed_log2.update(|s| *s = (*s - 1).max(SPEED_LOG2_MIN)),
+        "p" | "P" => pause_or_wake_leader(app),
+        "s" | "S" => app.apply(Command::RevokeLease),
+        "f" | "F" => {
+            let on = app.snapshot.with_untracked(|s| s.resource.fencing);
+            app.apply(Command::SetFencing { on: !on });
+        }
+        "n" | "N" | "PageDown" => lesson::next(app),
+        "b" | "B" | "PageUp" => lesson::back(app),
+        "r" | "R" if in_lesson => lesson::go(app, app.tutor.0.with_untracked(|t| t.step)),
+        "r" | "R" => app.reset(),
+        "w" | "W" => toggle_presenter(app),
+        "c" | "C" => app.show_controls.update(|c| *c = !*c),
+        "?" => app.help.update(|h| *h = !*h),
+        "Escape" => {
+            app.help.set(false);
+            if app.presenter.get_untracked() && document().fullscreen_element().is_none() {
+                app.presenter.set(false);
+            }
+        }
+        _ => {
+            let Some(k) = key.parse::<usize>().ok().filter(|k| (1..=9).contains(k)) else { return false };
+            if let Some(b) = library::MENU.get(k - 1) {
+                if in_lesson {
+                    lesson::leave(app);
+                }
+                app.choose_scenario(b.id);
+            }
+        }
+    }
+    true
+}
+
+/// Whether the key went to a control that acts on Space and Enter itself (a button, a link, a
+/// disclosure): those keys are the control's, not shortcuts.
+fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
+    let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
+    matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY") || el.get_attribute("role").as_deref() == Some("button")
+}
+
+/// Listens for the shortcuts for the life of the page.
+pub fn listen(app: AppState) {
+    let _ = window_event_listener(leptos::ev::keydown, move |ev| {
+        // Ctrl, Alt and Meta are the browser's; a key a field or the diagram has handled
+        // (its ← → Enter) is theirs.
+        if ev.ctrl_key() || ev.alt_key() || ev.meta_key() || ev.default_prevented() || (ev.key() != "Escape" && typing(&ev)) {
+            return;
+        }
+        if matches!(ev.key().as_str(), " " | "Enter") && on_control(&ev) {
+            return;
+        }
+        // Space and the arrows would also scroll the page, or press a focused button twice.
+        if shortcut(app, &ev.key()) {
+            ev.prevent_default();
+        }
+    });
+}
+
+/// The `?` overlay: every shortcut and what it does, in the page's language.
+#[component]
+pub fn Help(app: AppState) -> impl IntoView {
+    let markup = move || {
+        if !app.help.get() {
+            return String::new();
+        }
+        let lang = app.lang.get();
+        let esc = crate::story::technical::escape_html;
+        let mut out = format!(
+            r#"<div class="help" data-testid="help" role="dialog" aria-modal="true" aria-labelledby="help-title"><h2 id="help-title">{}</h2><dl>"#,
+            esc(Ui::KeysTitle.text(lang))
+        );
+        for (keys, what) in SHORTCUTS {
+            out.push_str(&format!("<dt><kbd>{}</kbd></dt><dd>{}</dd>", esc(keys), esc(what.text(lang))));
+        }
+        out.push_str(&format!(r#"</dl><button data-testid="help-close" data-close="1">{}</button></div>"#, esc(Ui::Dismiss.text(lang))));
+        out
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let close = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| el.has_attribute("data-close"));
+        if close {
+            app.help.set(false);
+        }
+    };
+    // The dialog takes the focus when it opens, so Escape and Tab stay in it.
+    Effect::new(move |_| {
+        if app.help.get() {
+            request_animation_frame(|| {
+                if let Some(b) = document().query_selector("[data-testid=help-close]").ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                    let _ = b.focus();
+                }
+            });
+        }
+    });
+    view! { <div class="help-layer" on:click=on_click inner_html=markup></div> }
+}
+
+/// The header's buttons for the shortcuts overlay and presenter mode.
+#[component]
+pub fn WorkshopButtons(app: AppState) -> impl IntoView {
+    view! {
+        <button class="keys" data-testid="help-open" title=tr(app, Ui::KeysHint) aria-keyshortcuts="?" on:click=move |_| app.help.update(|h| *h = !*h)>
+            "?"
+        </button>
+        <button
+            class="presenter-toggle"
+            data-testid="presenter-toggle"
+            title=tr(app, Ui::PresenterHint)
+            aria-keyshortcuts="W"
+            aria-pressed=move || if app.presenter.get() { "true" } else { "false" }
+            on:click=move |_| toggle_presenter(app)
+        >
+            {tr(app, Ui::Presenter)}
+        </button>
+    }
+}
