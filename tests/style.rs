@@ -84,7 +84,7 @@ fn the_contrast_formula_matches_wcag() {
 #[test]
 fn main_colour_pairs_meet_wcag_aa_in_both_themes() {
     let vars = colour_variables(&without_comments(include_str!("../assets/style.css")));
-    let pairs: [(&str, &str, f64); 21] = [
+    let pairs: [(&str, &str, f64); 25] = [
         ("ink", "paper", 4.5), ("ink", "page", 4.5), ("ink", "paper-2", 4.5), ("ink-soft", "paper", 4.5),
         ("ink-soft", "paper-2", 4.5), ("wood-dark", "paper", 4.5), ("sea-deep", "paper", 4.5),
         ("good", "paper", 4.5), ("bad", "paper", 4.5), ("ink", "bad-bg", 4.5), ("ink", "lantern-soft", 4.5),
@@ -92,6 +92,8 @@ fn main_colour_pairs_meet_wcag_aa_in_both_themes() {
         ("good-ink", "good-bg", 4.5), ("bad-ink", "bad-bg-2", 4.5), ("warn-ink", "warn-bg", 4.5),
         ("st-write", "paper", 4.5), ("st-refused", "paper", 4.5), ("st-violation", "paper", 4.5),
         ("st-store-ink", "paper", 4.5), ("warn", "paper", 3.0), ("wood", "paper", 3.0),
+        // The keyboard focus ring on the page and on panels; the lesson's primary buttons.
+        ("focus", "paper", 3.0), ("focus", "page", 3.0), ("paper", "sea", 4.5), ("paper", "sea-deep", 4.5),
     ];
     for (fg, bg, target) in pairs {
         let (f, b) = (&vars[fg], &vars[bg]);

@@ -440,7 +440,7 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
     if let Some(ask) = &step.ask {
         let open = matches!(phase, Phase::Asking | Phase::Counting);
         out.push_str(&format!(
-            r#"<div class="ask" data-testid="ask"><p class="question" id="lesson-question">{}</p><ul class="choices" role="group" aria-labelledby="lesson-question">"#,
+            r#"<div class="ask" data-testid="ask"><p class="question" id="lesson-question">{}</p><ul class="choices" aria-labelledby="lesson-question">"#,
             text(&ask.question)
         ));
         for (k, c) in ask.choices.iter().enumerate() {

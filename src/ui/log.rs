@@ -32,7 +32,8 @@ pub fn Log(app: AppState) -> impl IntoView {
             <Show when=empty>
                 <p class="log-empty">{tr(app, Ui::LogEmpty)}</p>
             </Show>
-            <ol data-testid="event-log" class="log" class:hide-minor=move || app.hide_minor.get()>
+            // Scrollable, so it takes the focus: the keyboard scrolls it too.
+            <ol data-testid="event-log" class="log" tabindex="0" aria-label=tr(app, Ui::LogTitle) class:hide-minor=move || app.hide_minor.get()>
                 <For
                     each=move || app.log.with(|rows| rows.iter().rev().cloned().collect::<Vec<_>>())
                     key=|row| (row.run, row.entry.seq)

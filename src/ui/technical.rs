@@ -51,7 +51,8 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
                     </select>
                 </label>
             </header>
-            <pre class="terminal" translate="no">{transcript}</pre>
+            // Scrollable, so it takes the focus: the keyboard scrolls it too.
+            <pre class="terminal" translate="no" tabindex="0" aria-label=tr(app, Ui::TechViewTitle)>{transcript}</pre>
             <ul class="tech-notes" inner_html=notes></ul>
         </section>
     }
@@ -79,8 +80,9 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
                 html.push_str(&format!("<p class=\"res-empty\">{}</p>", t(Ui::ResNoWrites)));
             } else {
                 html.push_str(&format!(
-                    "<div class=\"res-scroll\"><table class=\"res-writes\"><thead><tr><th>{}</th><th>{}</th>\
+                    "<div class=\"res-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\"><table class=\"res-writes\"><thead><tr><th>{}</th><th>{}</th>\
                      <th class=\"num\">{}</th><th>{}</th><th class=\"num\">{}</th></tr></thead><tbody>",
+                    t(Ui::ResLastWrites),
                     t(Ui::ResColOp),
                     t(Ui::ResColFrom),
                     t(Ui::ResColToken),

@@ -98,6 +98,7 @@ fn serve() -> Result<()> {
     ensure_web_tools(&root)?;
     header("Fetching crates (Trunk runs cargo offline)");
     run(cargo().arg("fetch").current_dir(&root))?;
+    write_packs(&root)?;
     header("Serving LeaseLab");
     let url = format!("http://{SERVE_ADDRESS}:{SERVE_PORT}");
     println!("LeaseLab will be at {url} once the first build finishes (Ctrl-C stops the server).");
@@ -212,6 +213,7 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
             .arg("--manifest-path")
             .arg(&std_manifest),
     ))?;
+    write_packs(root)?;
     header("Trunk release build into dist/");
     run(release_web_env(
         trunk()
@@ -553,6 +555,14 @@ fn workspace_root() -> PathBuf {
         .parent()
         .expect("xtask/ lives in the workspace root")
         .to_path_buf()
+}
+
+/// Writes the translation packs the page loads (`assets/i18n/*.json`) from the translation
+/// tables, so a build never serves packs older than its texts (`tests/packs.rs` checks that the
+/// committed ones are current).
+fn write_packs(root: &Path) -> Result<()> {
+    header("Translation packs (leaselab packs)");
+    run(cargo().args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"]).current_dir(root))
 }
 
 /// The environment of the release web build: std rebuilt for wasm32 with

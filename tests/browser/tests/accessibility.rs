@@ -44,7 +44,9 @@ async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String
         tokio::time::sleep(Duration::from_millis(1_500)).await;
         found.extend(b.axe_serious(&format!("{what} ({size})")).await?);
     }
-    // Each kind of lesson step: waiting for Next, asking, revealed, the metaphor table.
+    // Each kind of lesson step: waiting for Next, asking, revealed, the metaphor table (from a
+    // fresh start: no answers kept from an earlier round).
+    b.eval("localStorage.clear();", vec![]).await?;
     b.open("?lesson=harbor-replaced&step=1").await?;
     at_step(b, 1, "reached", SECS(30)).await?;
     found.extend(b.axe_serious(&format!("lesson, a step held ({size})")).await?);
