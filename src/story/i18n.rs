@@ -605,6 +605,8 @@ ui_table! {
     PresenterHint => ["Presenter mode: large type and strokes for a room, full screen, controls on C (W)",
                       "演示模式：适合教室的大字和粗线条，全屏，按 C 显示控制栏（W）"],
     ShowControls => ["Controls", "控制栏"],
+    UrlBadVersion => ["“v={value}” is not a link version (links are version 1); the scenario plays without the link's interventions",
+                      "“v={value}”不是链接版本（链接的版本是 1）；场景照常播放，但不带链接里的干预"],
     // ----- guided lessons (issue 5) -----
     Lessons => ["Lesson", "课程"],
     NoLesson => ["— none: free play —", "— 不上课：自由探索 —"],

@@ -73,7 +73,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                     Endpoint::Coordinator => Ui::DiagramStore.told(cast.fable()).text(lang).to_owned(),
                     Endpoint::Resource | Endpoint::Outside => Ui::DiagramResource.told(cast.fable()).text(lang).to_owned(),
                 };
-                let what = super::scene::message_title(*kind).text(lang);
+                let what = super::scene::message_title(*kind).told(cast.fable()).text(lang);
                 fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
             }
             (None, _) => {

@@ -156,7 +156,7 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
     items.push(Item { at_ms: b.from_ms, detail });
 }
 
-fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now: u64, lang: Lang) {
+fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now: u64, cast: &Cast, lang: Lang) {
     let end = if a.fate == Fate::InFlight { now } else { a.end_ms };
     if !fr.visible(a.sent_ms, end) {
         return;
@@ -176,7 +176,8 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
         Fate::Arrived => "arrived",
         Fate::Lost => "lost",
     };
-    let kind = super::scene::message_title(a.kind);
+    // In the words of the fable shown (the tablet's answer, not the dockmaster's).
+    let kind = super::scene::message_title(a.kind).told(cast.fable());
     let mut title = format!("{} · {} → {}", kind.text(lang), secs(a.sent_ms, lang), secs(end, lang));
     if let Some(t) = &a.token {
         let _ = write!(title, " · {t}");
@@ -300,7 +301,7 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         bar_svg(&mut out, &mut items, b, &fr, &d.lanes, cast, lang);
     }
     for a in &d.arrows {
-        arrow_svg(&mut out, &mut items, a, &fr, d.now_ms, lang);
+        arrow_svg(&mut out, &mut items, a, &fr, d.now_ms, cast, lang);
     }
     for m in &d.marks {
         if !fr.visible(m.at_ms, m.at_ms) {
@@ -310,7 +311,8 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         let y = lane_y(m.lane) + 15.0;
         let (class, label, title) = match &m.kind {
             MarkKind::Grant { token } => ("grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())])),
-            MarkKind::Expired => ("expired", "⌛".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
+            // A plain letter: the hourglass glyph is missing from many systems' fonts.
+            MarkKind::Expired => ("expired", "E".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
             MarkKind::Revoked => ("revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
             MarkKind::Released { by_other: false } => ("released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned()),
             MarkKind::Released { by_other: true } => ("deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned()),

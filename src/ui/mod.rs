@@ -386,6 +386,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
                     UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
+                    UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
                     UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
                     UrlIssue::BadScenarioLink { error } => {

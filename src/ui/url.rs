@@ -32,6 +32,8 @@ pub enum UrlIssue {
     BadLink { error: String },
     /// A share link written by a newer LeaseLab (`v` above [`LINK_VERSION`]).
     NewerLink { value: String },
+    /// `v` is not a link version at all (not a whole number from 1).
+    BadVersion { value: String },
     /// `t` is not a whole number of ms.
     BadTime { value: String },
     /// `theme` is not `auto`, `light` or `dark`; the system's theme is followed.
@@ -196,9 +198,16 @@ fn parse_embed(controls: Option<String>, diagram: Option<String>, origins: Vec<S
 /// interventions that cannot be read, leave the scenario to play without them, with an issue.
 pub fn parse_link(version: Option<String>, actions: Option<String>, t: Option<String>, start: &mut Start) {
     if let Some(raw) = version {
-        if raw.trim().parse::<u32>().map_or(true, |v| v > LINK_VERSION || v == 0) {
-            start.issues.push(UrlIssue::NewerLink { value: echo(&raw) });
-            return;
+        match raw.trim().parse::<u32>() {
+            Ok(v) if v > LINK_VERSION => {
+                start.issues.push(UrlIssue::NewerLink { value: echo(&raw) });
+                return;
+            }
+            Ok(v) if v >= 1 => {}
+            _ => {
+                start.issues.push(UrlIssue::BadVersion { value: echo(&raw) });
+                return;
+            }
         }
     }
     if let Some(raw) = t {

@@ -562,7 +562,9 @@ fn workspace_root() -> PathBuf {
 /// committed ones are current).
 fn write_packs(root: &Path) -> Result<()> {
     header("Translation packs (leaselab packs)");
-    run(cargo().args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"]).current_dir(root))
+    // In the release web build's environment: RUSTC_BOOTSTRAP is part of cargo's fingerprints,
+    // and without it the host's proc macros and build scripts would be rebuilt for Trunk's build.
+    run(cargo().args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"]).env("RUSTC_BOOTSTRAP", "1").current_dir(root))
 }
 
 /// The environment of the release web build: std rebuilt for wasm32 with

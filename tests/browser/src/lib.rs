@@ -533,6 +533,32 @@ impl Browser {
         Ok(())
     }
 
+    /// Emulates the CSS media feature `name: value` (e.g. `prefers-reduced-motion: reduce`) for the
+    /// pages opened from now on, through Chromium's DevTools.
+    pub async fn emulate_media(&self, name: &str, value: &str) -> Result<()> {
+        let body = json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": name, "value": value}]}}).to_string();
+        self.client.issue_cmd(Cdp { body }).await.context("Emulation.setEmulatedMedia")?;
+        Ok(())
+    }
+
+    /// Taps `[data-testid=<testid>]` with a finger (a WebDriver touch pointer: down and up at the
+    /// element's centre), scrolling it into view first.
+    pub async fn tap(&self, testid: &str) -> Result<()> {
+        use fantoccini::actions::{InputSource, PointerAction, TouchActions, MOUSE_BUTTON_LEFT};
+        let el = self
+            .client
+            .find(Locator::Css(&testid_selector(testid)))
+            .await
+            .with_context(|| format!("finding [data-testid={testid}] to tap it"))?;
+        self.eval("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&el)?]).await?;
+        let finger = TouchActions::new("finger".into())
+            .then(PointerAction::MoveToElement { element: el, duration: None, x: 0.0, y: 0.0 })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT })
+            .then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(finger).await.with_context(|| format!("tapping [data-testid={testid}]"))?;
+        Ok(())
+    }
+
     /// Presses Tab until the focus is on `[data-testid=<testid>]` (at most `limit` times), as a
     /// keyboard user reaches a control; fails if it never gets there.
     pub async fn tab_to(&self, testid: &str, limit: usize) -> Result<()> {
@@ -598,6 +624,22 @@ pub fn testid_selector(testid: &str) -> String {
 /// entries logged since the previous call.
 #[derive(Debug)]
 struct GetBrowserLog;
+
+/// Chromium's DevTools command `cmd` with `params`, through chromedriver
+/// (`POST /session/{id}/goog/cdp/execute`).
+#[derive(Debug)]
+struct Cdp {
+    body: String,
+}
+
+impl WebDriverCompatibleCommand for Cdp {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
+        base.join(&format!("session/{}/goog/cdp/execute", session.unwrap_or_default()))
+    }
+    fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
+        (http::Method::POST, Some(self.body.clone()))
+    }
+}
 
 impl WebDriverCompatibleCommand for GetBrowserLog {
     fn endpoint(

@@ -203,3 +203,58 @@ async fn the_live_region_narrates_engine_events_at_a_readable_pace() -> Result<(
     })
     .await
 }
+
+/// On a phone-sized window, by touch: the lesson's controls are at least 44 px, the page does not
+/// overflow sideways, and a question is answered and the lesson moved on by tapping.
+#[tokio::test]
+async fn a_lesson_by_touch_on_a_phone() -> Result<()> {
+    with_browser("touch-lesson", SECS(180), async |b| {
+        b.client().set_window_size(390, 844).await?;
+        b.open("?lesson=harbor-replaced&step=4").await?;
+        at_step(b, 4, "asking", SECS(30)).await?;
+        let overflow = b.eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", vec![]).await?;
+        ensure!(overflow.as_i64() == Some(0), "the page scrolls sideways by {overflow} px");
+        let small = b
+            .eval(
+                "return [...document.querySelectorAll('.lesson button, .lesson a, .controls button, .top button, select')] \
+                   .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height < 44) \
+                   .map(e => (e.dataset.testid || e.className || e.tagName) + ' ' + Math.round(e.getBoundingClientRect().height));",
+                vec![],
+            )
+            .await?;
+        ensure!(small.as_array().is_some_and(Vec::is_empty), "touch targets under 44 px: {small}");
+        b.tap("choice-lin-8").await?;
+        at_step(b, 4, "reached", SECS(60)).await?;
+        b.tap("lesson-next").await?;
+        at_step(b, 6, "asking", SECS(60)).await?;
+        b.tap("choice-void").await?;
+        at_step(b, 6, "reached", SECS(60)).await?;
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// `prefers-reduced-motion`: the scene moves in steps, not every frame. Sampled every 100 ms for
+/// 4 s of play, the clock takes a handful of values, each held for about 0.6 s.
+#[tokio::test]
+async fn reduced_motion_moves_the_scene_in_steps() -> Result<()> {
+    async fn distinct_moments(b: &Browser) -> Result<usize> {
+        b.open("?scenario=harbor-zombie&speed=1&autoplay=1").await?;
+        b.wait_for("sim-time", |el| el.attr("data-ms").is_some_and(|v| v != "0"), SECS(30)).await?;
+        let mut seen = std::collections::BTreeSet::new();
+        for _ in 0..40 {
+            seen.insert(b.attr_of("sim-time", "data-ms").await?.unwrap_or_default());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        Ok(seen.len())
+    }
+    with_browser("reduced-motion", SECS(120), async |b| {
+        let smooth = distinct_moments(b).await?;
+        b.emulate_media("prefers-reduced-motion", "reduce").await?;
+        let stepped = distinct_moments(b).await?;
+        ensure!(smooth >= 20, "without the preference the scene moves every frame: {smooth} moments in 4 s");
+        ensure!((4..=10).contains(&stepped), "with reduced motion it moves in steps of 0.6 s: {stepped} moments in 4 s");
+        b.assert_no_console_errors().await
+    })
+    .await
+}

@@ -240,3 +240,64 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
     })
     .await
 }
+
+/// Walks `id` from its first step to its last as a learner would, in `lang`: every question
+/// answered right (the audience's revealed), every step's start or awaited moment checked
+/// against the engine run natively, every step's narration in `lang`.
+async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
+    let (lesson, plan) = planned(id)?;
+    b.eval("localStorage.clear();", vec![]).await?;
+    b.open(&format!("?lesson={id}&lang={lang}")).await?;
+    for (i, (step, planned)) in lesson.steps.iter().zip(&plan).enumerate() {
+        let n = i + 1;
+        let shown = b
+            .wait_for("lesson-step", |el| el.attr("data-step") == Some(n.to_string().as_str()), SECS(90))
+            .await
+            .with_context(|| format!("{id} ({lang}): reaching step {n}"))?;
+        let text = b.text_of("step-text").await?;
+        let expected = if lang == "zh" { &step.text.zh } else { &step.text.en };
+        let first_words: String = expected.chars().take(12).collect();
+        ensure!(text.contains(&first_words), "{id} ({lang}) step {n}: the narration is the lesson's: {text}");
+        match shown.attr("data-phase") {
+            Some("asking") => {
+                ensure!(clock(b).await?.1 == start_hash(planned)?, "{id} step {n}: the question waits at the step's start");
+                let ask = step.ask.as_ref().context("a question")?;
+                b.click(&format!("choice-{}", ask.choices[ask.answer].id)).await?;
+                at_step(b, n, "reached", SECS(90)).await?;
+                ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "{id} step {n}: right");
+            }
+            Some("counting") => {
+                b.click("audience-reveal").await?;
+                at_step(b, n, "reached", SECS(90)).await?;
+            }
+            _ => {}
+        }
+        if step.until.is_some() && (step.ask.is_some() || step.hold || n == lesson.steps.len()) {
+            at_step(b, n, "reached", SECS(90)).await?;
+            ensure!(clock(b).await?.1 == until_hash(planned)?, "{id} step {n}: stopped at the awaited event, the run the lesson plans");
+        }
+        if step.metaphors {
+            let rows = b.count("[data-testid=\"metaphors\"] tbody tr").await?;
+            ensure!(rows == lesson.metaphors.len(), "{id}: {rows} metaphor rows");
+        }
+        let moves_on_by_itself = step.until.is_some() && step.ask.is_none() && !step.hold && n < lesson.steps.len();
+        if n < lesson.steps.len() && !moves_on_by_itself {
+            b.click("lesson-next").await?;
+        }
+    }
+    b.wait_exists("lesson-done", SECS(30)).await?;
+    Ok(())
+}
+
+#[tokio::test]
+async fn every_lesson_end_to_end_in_english_and_chinese() -> Result<()> {
+    with_browser("lessons-walk", SECS(900), async |b| {
+        for entry in library::lessons::MENU {
+            for lang in ["en", "zh"] {
+                walk(b, entry.id, lang).await?;
+            }
+        }
+        b.assert_no_console_errors().await
+    })
+    .await
+}
