@@ -123,3 +123,20 @@ fn flipping_twice_is_no_change() {
         }
     }
 }
+
+/// Every setting a scenario offers can be flipped: the page never falls back silently to "no
+/// other run" (walkthrough of issue 4: the epoch barrier under `equal_token: reject`, which the
+/// configuration rules refuse, was offered and then dropped without a word).
+#[test]
+fn every_offered_setting_gives_a_comparison() {
+    for id in leaselab::scenario::library::ids() {
+        let config = builtin(id).config;
+        for setting in Setting::ALL.into_iter().filter(|s| s.applies(&config)) {
+            assert!(compare(&config, &[], setting).is_ok(), "{id}: {setting:?} is offered but cannot be compared");
+        }
+    }
+    let mut reject = builtin("harbor-zombie").config;
+    reject.resource.equal_token = leaselab::engine::EqualTokenPolicy::Reject;
+    assert!(!Setting::EpochBarrier.applies(&reject), "the barrier needs equal tokens accepted");
+    assert!(Setting::Fencing.applies(&reject));
+}

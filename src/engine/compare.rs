@@ -6,7 +6,9 @@
 //! ([`TraceEvent::WriteJudged`]'s `fencing`); that echo of the setting itself is not a
 //! difference, what the resource did with the write is.
 
-use super::{Config, ConfigError, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome};
+use super::{
+    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome,
+};
 
 /// A setting a comparison flips.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -26,11 +28,13 @@ impl Setting {
     /// Every setting, in menu order.
     pub const ALL: [Setting; 4] = [Setting::Fencing, Setting::EpochBarrier, Setting::ReleaseCheck, Setting::Expiry];
 
-    /// Whether flipping it can change a run of `config` (release checks exist only for locks,
-    /// observer expiry only for leases).
+    /// Whether flipping it can change a run of `config` and gives a valid one (release checks
+    /// exist only for locks, observer expiry only for leases, and the epoch barrier needs equal
+    /// tokens accepted: turning it on under another policy would not be a configuration).
     pub fn applies(self, config: &Config) -> bool {
         match self {
-            Setting::Fencing | Setting::EpochBarrier => true,
+            Setting::Fencing => true,
+            Setting::EpochBarrier => config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept,
             Setting::ReleaseCheck => config.protocol == Protocol::Lock,
             Setting::Expiry => config.protocol == Protocol::Lease,
         }

@@ -367,7 +367,7 @@ ui_table! {
     SettingReleasePlain => ["plain DEL release", "不带检查的 DEL 释放"],
     SettingExpiryObserver => ["observer expiry (client-go)", "观察者判定过期（client-go）"],
     SettingExpiryStore => ["the store judges expiry", "由存储判定过期"],
-    CompareRuns => ["This run: {this} · the other run: {other}", "本次运行：{this} · 对照运行：{other}"],
+    CompareRuns => ["As the scenario starts: this run {this} · the other run {other}", "场景开始时：本次运行{this} · 对照运行{other}"],
     CompareFirstDiff => ["First difference at t = {t} s", "首个差异：t = {t} 秒"],
     CompareThis => ["this run: {what}", "本次运行：{what}"],
     CompareOther => ["the other run: {what}", "对照运行：{what}"],
@@ -607,6 +607,8 @@ ui_table! {
     ShowControls => ["Controls", "控制栏"],
     UrlBadVersion => ["“v={value}” is not a link version (links are version 1); the scenario plays without the link's interventions",
                       "“v={value}”不是链接版本（链接的版本是 1）；场景照常播放，但不带链接里的干预"],
+    CompareDiffers => ["they differ in {field}: {this} here, {other} in the other run",
+                       "两者的 {field} 不同：本次为 {this}，另一轮为 {other}"],
     // ----- guided lessons (issue 5) -----
     Lessons => ["Lesson", "课程"],
     NoLesson => ["— none: free play —", "— 不上课：自由探索 —"],

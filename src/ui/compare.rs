@@ -98,12 +98,25 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         match app.divergence.get() {
             None => String::new(),
             Some(None) => Ui::CompareSame.text(lang).to_owned(),
-            Some(Some(d)) => format!(
-                "{}: {} · {}",
-                fill(Ui::CompareFirstDiff.text(lang), &[("t", &seconds(d.at_ms))]),
-                fill(Ui::CompareThis.text(lang), &[("what", &describe(&d.this, lang))]),
-                fill(Ui::CompareOther.text(lang), &[("what", &describe(&d.other, lang))])
-            ),
+            Some(Some(d)) => {
+                let (this, other) = (describe(&d.this, lang), describe(&d.other, lang));
+                let mut line = format!(
+                    "{}: {} · {}",
+                    fill(Ui::CompareFirstDiff.text(lang), &[("t", &seconds(d.at_ms))]),
+                    fill(Ui::CompareThis.text(lang), &[("what", &this)]),
+                    fill(Ui::CompareOther.text(lang), &[("what", &other)])
+                );
+                // Told the same, they differ in a detail the words leave out: name it.
+                if this == other {
+                    if let (Some(a), Some(b)) = (&d.this, &d.other) {
+                        if let Some((field, x, y)) = first_different_field(&a.event, &b.event) {
+                            line.push_str(" · ");
+                            line.push_str(&fill(Ui::CompareDiffers.text(lang), &[("field", &field), ("this", &x), ("other", &y)]));
+                        }
+                    }
+                }
+                line
+            }
         }
     };
     let summary = move || {
@@ -141,4 +154,12 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
             <p class="compare-summary" data-testid="compare-summary">{summary}</p>
         </div>
     }
+}
+
+/// The first field (in the trace's JSON) in which two events differ, with both values.
+fn first_different_field(a: &TraceEvent, b: &TraceEvent) -> Option<(String, String, String)> {
+    let read = |e: &TraceEvent| serde_json::to_string(e).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let (serde_json::Value::Object(x), serde_json::Value::Object(y)) = (read(a)?, read(b)?) else { return None };
+    let shown = |v: Option<&serde_json::Value>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
+    x.keys().chain(y.keys()).find(|k| x.get(*k) != y.get(*k)).map(|k| (k.clone(), shown(x.get(k)), shown(y.get(k))))
 }

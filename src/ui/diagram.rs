@@ -149,8 +149,10 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
         f((x1 - x0).max(1.0)),
         f(h)
     );
-    if !state && x1 - x0 > 9.0 * label.chars().count() as f64 + 6.0 {
-        let _ = write!(out, r#"<text x="{}" y="{}">{}</text>"#, f(x0 + 4.0), f(y + 11.5), esc(&label));
+    // A holder's bar starts at its grant's circle: its label starts after it.
+    let pad = if matches!(b.kind, BarKind::Holds { .. }) { 12.0 } else { 4.0 };
+    if !state && x1 - x0 > 9.0 * label.chars().count() as f64 + 2.0 + pad {
+        let _ = write!(out, r#"<text x="{}" y="{}">{}</text>"#, f(x0 + pad), f(y + 11.5), esc(&label));
     }
     out.push_str("</g>");
     items.push(Item { at_ms: b.from_ms, detail });
@@ -540,6 +542,18 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 ev.prevent_default();
                 if let Some(at) = chosen.with_untracked(|c| c.as_ref().map(|i| i.at_ms)) {
                     app.seek(at);
+                }
+            }
+            // The first and the last element drawn.
+            "Home" | "End" => {
+                ev.prevent_default();
+                let end = key == "End";
+                let item = drawn.with_untracked(|d| {
+                    let keyed = d.items.iter().enumerate().map(|(i, it)| ((it.at_ms, i), it));
+                    if end { keyed.max_by_key(|(k, _)| *k) } else { keyed.min_by_key(|(k, _)| *k) }.map(|(_, it)| it.clone())
+                });
+                if let Some(item) = item {
+                    chosen.set(Some(item));
                 }
             }
             "Escape" => chosen.set(None),

@@ -87,10 +87,23 @@ pub fn Narrator(app: AppState) -> impl IntoView {
     let said = RwSignal::new(String::new());
     // The last row announced: its run and trace position.
     let last = StoredValue::new((0u32, 0u64));
+    // The lesson step last announced (its title, as shown).
+    let step_said = StoredValue::new(String::new());
     set_interval(
         move || {
             let (run, seq) = last.get_value();
             let lang = app.lang.get_untracked();
+            // A new lesson step is said first: the panel's words change without the focus moving.
+            let step = app.tutor.0.with_untracked(|t| {
+                let lesson = t.lesson.as_ref()?;
+                let title = lesson.steps.get(t.step).map(|s| if lang == crate::story::Lang::Zh { s.title.zh.clone() } else { s.title.en.clone() })?;
+                Some(fill(Ui::LessonProgress.text(lang), &[("k", &(t.step + 1).to_string()), ("n", &lesson.steps.len().to_string())]) + ": " + &title)
+            });
+            if let Some(step) = step.filter(|s| *s != step_said.get_value()) {
+                step_said.set_value(step.clone());
+                said.set(step);
+                return;
+            }
             let fresh: Vec<Arc<LogRow>> = app.log.with_untracked(|rows| {
                 let Some(newest) = rows.last() else { return Vec::new() };
                 if newest.run != run {
