@@ -1,21 +1,11 @@
 //! Broken scenario files: each gets exit code 2 and a message naming the field; none panics.
 
-use std::io::Write;
+mod common;
+
 use std::process::{Command, Output, Stdio};
 
 fn run_cli(json: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
-        .args(["run", "-"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the runner starts");
-    if let Some(mut stdin) = child.stdin.take() {
-        // A runner that exits early may close stdin; that is not what is tested here.
-        let _ = stdin.write_all(json.as_bytes());
-    }
-    child.wait_with_output().expect("the runner finishes")
+    common::runner(&["run", "-"], json)
 }
 
 const F: &str = r#""format": "leaselab.scenario/1""#;

@@ -4,28 +4,15 @@
 //! with nobody checking it is obeyed); a step's start is exactly what the page restores; broken
 //! lesson files name the field.
 
-use std::collections::BTreeSet;
-use std::io::Write;
-use std::process::{Command, Output, Stdio};
+mod common;
 
+use std::collections::BTreeSet;
+
+use common::runner;
 use leaselab::engine::{Sim, TraceEvent, WireToken, WriteOutcome};
 use leaselab::engine::timeline::Timeline;
 use leaselab::scenario::lesson::{self, Element, EVENT_TYPES};
 use leaselab::scenario::library;
-
-fn runner(args: &[&str], stdin: &str) -> Output {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .expect("the runner starts");
-    if let Some(mut input) = child.stdin.take() {
-        let _ = input.write_all(stdin.as_bytes());
-    }
-    child.wait_with_output().expect("the runner finishes")
-}
 
 #[test]
 fn every_builtin_lesson_is_valid_and_its_awaited_events_happen() {

@@ -1,6 +1,9 @@
 //! Helpers shared by the integration tests.
 #![allow(dead_code)]
 
+use std::io::Write;
+use std::process::{Command, Output, Stdio};
+
 use leaselab::engine::{Sim, TraceEntry, TraceEvent, Violation, WriteOutcome};
 use leaselab::scenario::{self, library, Report, Scenario};
 
@@ -58,4 +61,20 @@ pub fn kinds(r: &Report) -> Vec<&'static str> {
             Violation::ForeignTokenAccepted { .. } => "foreign_token_accepted",
         })
         .collect()
+}
+
+/// Runs the command-line runner with `args`, `stdin` on its standard input.
+pub fn runner(args: &[&str], stdin: &str) -> Output {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the runner starts");
+    if let Some(mut input) = child.stdin.take() {
+        // A runner that exits early may close stdin; that is not what is tested here.
+        let _ = input.write_all(stdin.as_bytes());
+    }
+    child.wait_with_output().expect("the runner finishes")
 }

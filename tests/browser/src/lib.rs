@@ -520,6 +520,16 @@ impl Browser {
         Ok(())
     }
 
+    /// Waits until the lesson panel shows step `n` (from 1) in `phase` (`asking`, `counting`,
+    /// `playing`, `reached` or `free`).
+    pub async fn at_step(&self, n: usize, phase: &str, limit: Duration) -> Result<()> {
+        let step = n.to_string();
+        self.wait_for("lesson-step", |el| el.attr("data-step") == Some(step.as_str()) && el.attr("data-phase") == Some(phase), limit)
+            .await
+            .with_context(|| format!("waiting for step {n} ({phase})"))?;
+        Ok(())
+    }
+
     /// Presses `keys` one after another as a keyboard would, into whatever has the focus (no
     /// element is chosen or clicked first: keyboard-only use). Special keys are WebDriver code
     /// points, e.g. `'\u{E004}'` Tab, `'\u{E007}'` Enter, `'\u{E00F}'` Page Down.

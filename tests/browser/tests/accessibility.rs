@@ -9,22 +9,10 @@ use leaselab_browser_tests::{with_browser, Browser};
 use std::time::Duration;
 
 const SECS: fn(u64) -> Duration = Duration::from_secs;
-const TAB: char = '\u{E004}';
 const ENTER: char = '\u{E007}';
 const PAGE_DOWN: char = '\u{E00F}';
 const PAGE_UP: char = '\u{E00E}';
 
-/// Waits until the panel shows step `n` (from 1) in `phase`.
-async fn at_step(b: &Browser, n: usize, phase: &str, limit: Duration) -> Result<()> {
-    b.wait_for(
-        "lesson-step",
-        |el| el.attr("data-step") == Some(n.to_string().as_str()) && el.attr("data-phase") == Some(phase),
-        limit,
-    )
-    .await
-    .with_context(|| format!("waiting for step {n} ({phase})"))?;
-    Ok(())
-}
 
 /// Every screen worth checking, in `width` × `height`: axe's serious and critical findings.
 async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String>> {
@@ -48,13 +36,13 @@ async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String
     // fresh start: no answers kept from an earlier round).
     b.eval("localStorage.clear();", vec![]).await?;
     b.open("?lesson=harbor-replaced&step=1").await?;
-    at_step(b, 1, "reached", SECS(30)).await?;
+    b.at_step(1, "reached", SECS(30)).await?;
     found.extend(b.axe_serious(&format!("lesson, a step held ({size})")).await?);
     b.open("?lesson=harbor-replaced&step=4").await?;
-    at_step(b, 4, "asking", SECS(30)).await?;
+    b.at_step(4, "asking", SECS(30)).await?;
     found.extend(b.axe_serious(&format!("lesson, a question ({size})")).await?);
     b.click("choice-lin-8").await?;
-    at_step(b, 4, "reached", SECS(60)).await?;
+    b.at_step(4, "reached", SECS(60)).await?;
     found.extend(b.axe_serious(&format!("lesson, a reveal ({size})")).await?);
     b.open("?lesson=harbor-replaced&step=8").await?;
     b.wait_exists("metaphors", SECS(30)).await?;
@@ -101,33 +89,33 @@ async fn focus_is_visible(b: &Browser) -> Result<()> {
 async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
     with_browser("keyboard-lesson", SECS(240), async |b| {
         b.open("?lesson=harbor-replaced").await?;
-        at_step(b, 1, "reached", SECS(30)).await?;
+        b.at_step(1, "reached", SECS(30)).await?;
         // N (and a presenter remote's Page Down) moves on; the lesson plays to its question.
         b.keys(&['n']).await?;
-        at_step(b, 4, "asking", SECS(60)).await?;
+        b.at_step(4, "asking", SECS(60)).await?;
         b.tab_to("choice-lin-8", 80).await?;
         focus_is_visible(b).await?;
         b.keys(&[ENTER]).await?;
-        at_step(b, 4, "reached", SECS(60)).await?;
+        b.at_step(4, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"));
         b.keys(&[PAGE_DOWN]).await?;
-        at_step(b, 6, "asking", SECS(60)).await?;
+        b.at_step(6, "asking", SECS(60)).await?;
         b.tab_to("choice-void", 80).await?;
         b.keys(&[' ']).await?;
-        at_step(b, 6, "reached", SECS(60)).await?;
+        b.at_step(6, "reached", SECS(60)).await?;
         // Back with Page Up, forward again with the Next button reached by Tab.
         b.keys(&[PAGE_UP]).await?;
-        at_step(b, 5, "playing", SECS(30)).await?;
-        at_step(b, 6, "reached", SECS(60)).await?;
+        b.at_step(5, "playing", SECS(30)).await?;
+        b.at_step(6, "reached", SECS(60)).await?;
         b.tab_to("lesson-next", 80).await?;
         focus_is_visible(b).await?;
         b.keys(&[ENTER]).await?;
-        at_step(b, 7, "asking", SECS(30)).await?;
+        b.at_step(7, "asking", SECS(30)).await?;
         b.tab_to("choice-rocks", 80).await?;
         b.keys(&[ENTER]).await?;
-        at_step(b, 7, "reached", SECS(60)).await?;
+        b.at_step(7, "reached", SECS(60)).await?;
         b.keys(&['n']).await?;
-        at_step(b, 8, "free", SECS(30)).await?;
+        b.at_step(8, "free", SECS(30)).await?;
         // The metaphor table, row by row.
         b.tab_to("metaphor-0", 120).await?;
         b.keys(&[ENTER]).await?;
@@ -211,7 +199,7 @@ async fn a_lesson_by_touch_on_a_phone() -> Result<()> {
     with_browser("touch-lesson", SECS(180), async |b| {
         b.client().set_window_size(390, 844).await?;
         b.open("?lesson=harbor-replaced&step=4").await?;
-        at_step(b, 4, "asking", SECS(30)).await?;
+        b.at_step(4, "asking", SECS(30)).await?;
         let overflow = b.eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", vec![]).await?;
         ensure!(overflow.as_i64() == Some(0), "the page scrolls sideways by {overflow} px");
         let small = b
@@ -224,11 +212,11 @@ async fn a_lesson_by_touch_on_a_phone() -> Result<()> {
             .await?;
         ensure!(small.as_array().is_some_and(Vec::is_empty), "touch targets under 44 px: {small}");
         b.tap("choice-lin-8").await?;
-        at_step(b, 4, "reached", SECS(60)).await?;
+        b.at_step(4, "reached", SECS(60)).await?;
         b.tap("lesson-next").await?;
-        at_step(b, 6, "asking", SECS(60)).await?;
+        b.at_step(6, "asking", SECS(60)).await?;
         b.tap("choice-void").await?;
-        at_step(b, 6, "reached", SECS(60)).await?;
+        b.at_step(6, "reached", SECS(60)).await?;
         b.assert_no_console_errors().await
     })
     .await

@@ -45,17 +45,6 @@ fn step_titled(lesson: &Lesson, title: &str) -> Result<usize> {
     lesson.steps.iter().position(|s| s.title.en == title).with_context(|| format!("no step {title:?}"))
 }
 
-/// Waits until the panel shows step `n` (from 1) in `phase`.
-async fn at_step(b: &Browser, n: usize, phase: &str, limit: Duration) -> Result<()> {
-    b.wait_for(
-        "lesson-step",
-        |el| el.attr("data-step") == Some(n.to_string().as_str()) && el.attr("data-phase") == Some(phase),
-        limit,
-    )
-    .await
-    .with_context(|| format!("waiting for step {n} ({phase})"))?;
-    Ok(())
-}
 
 /// The clock: (virtual ms, trace hash).
 async fn clock(b: &Browser) -> Result<(u64, String)> {
@@ -74,7 +63,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
     with_browser("lesson-harbor", SECS(240), async |b| {
         b.open("?lesson=harbor-replaced").await?;
         // Step 1 holds at Chen's taking the post with 7: the board says so.
-        at_step(b, 1, "reached", SECS(30)).await?;
+        b.at_step(1, "reached", SECS(30)).await?;
         ensure!(b.text_of("plaque-token").await?.trim() == "7", "the board shows 7");
         ensure!(b.count("[data-testid=\"scene-harbor\"] [data-testid=\"pointers\"] [data-element=\"token\"]").await? == 1, "the step points at the token");
         let (t, _) = clock(b).await?;
@@ -83,7 +72,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         // Next: step 2 plays to the first renewal and moves on by itself to step 3, which plays on
         // to Chen's nap and moves on to the question of step 4.
         b.click("lesson-next").await?;
-        at_step(b, sand + 1, "asking", SECS(60)).await?;
+        b.at_step(sand + 1, "asking", SECS(60)).await?;
         let (t, hash) = clock(b).await?;
         ensure!(t == plan[sand].start.at_ms, "step {} starts at {} ms, the page is at {t}", sand + 1, plan[sand].start.at_ms);
         ensure!(hash == start_hash(&plan[sand])?, "the run at step {} is the lesson's own", sand + 1);
@@ -92,7 +81,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // The right answer: Lin, and the number climbs to 8.
         b.click("choice-lin-8").await?;
-        at_step(b, sand + 1, "reached", SECS(60)).await?;
+        b.at_step(sand + 1, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "the prediction is right");
         ensure!(b.text_of("plaque-token").await?.trim() == "8", "the board now shows 8");
         ensure!(b.attr_of("plaque-holder", "data-node").await?.as_deref() == Some("lin"), "Lin holds the post");
@@ -100,9 +89,9 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // Next, then the question of Chen's flag: answered wrong this time.
         b.click("lesson-next").await?;
-        at_step(b, wakes + 1, "asking", SECS(60)).await?;
+        b.at_step(wakes + 1, "asking", SECS(60)).await?;
         b.click("choice-obey").await?;
-        at_step(b, wakes + 1, "reached", SECS(60)).await?;
+        b.at_step(wakes + 1, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("false"), "the prediction was wrong");
         ensure!(
             b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await? >= 1,
@@ -114,8 +103,8 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         // Back: the previous step plays again from its start, moves on by itself, and the answered
         // question plays on to its reveal: the very same run, to the same moment.
         b.click("lesson-back").await?;
-        at_step(b, wakes, "playing", SECS(30)).await?;
-        at_step(b, wakes + 1, "reached", SECS(60)).await?;
+        b.at_step(wakes, "playing", SECS(30)).await?;
+        b.at_step(wakes + 1, "reached", SECS(60)).await?;
         let (t, hash) = clock(b).await?;
         ensure!(Some(t) == plan[wakes].until.map(|u| u.0), "back and forth, stopped at {t}");
         ensure!(hash == until_hash(&plan[wakes])?, "back and forth gives the lesson's own run");
@@ -123,16 +112,16 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         // Through the table of contents to the question without the verifier.
         b.eval("document.querySelector('[data-testid=\"toc\"]').open = true;", vec![]).await?;
         b.click(&format!("toc-{}", without + 1)).await?;
-        at_step(b, without + 1, "asking", SECS(30)).await?;
+        b.at_step(without + 1, "asking", SECS(30)).await?;
         ensure!(b.attr_of("scenario-title", "data-scenario").await?.as_deref() == Some("harbor-no-fencing"), "the step's scenario");
         ensure!(clock(b).await?.1 == start_hash(&plan[without])?, "a step chosen in the contents starts exactly");
         b.click("choice-rocks").await?;
-        at_step(b, without + 1, "reached", SECS(60)).await?;
+        b.at_step(without + 1, "reached", SECS(60)).await?;
         ensure!(b.count("[data-testid=\"violations-panel\"] li").await? >= 1, "the oracle reports the stale write");
 
         // The last step: the metaphor table, each row lighting its element up.
         b.click("lesson-next").await?;
-        at_step(b, last + 1, "free", SECS(30)).await?;
+        b.at_step(last + 1, "free", SECS(30)).await?;
         b.wait_exists("lesson-done", SECS(5)).await?;
         let rows = b.count("[data-testid=\"metaphors\"] tbody tr").await?;
         ensure!(rows == lesson.metaphors.len(), "{rows} rows for {} metaphors", lesson.metaphors.len());
@@ -157,7 +146,7 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
     with_browser("lesson-links", SECS(120), async |b| {
         // A step link: that step's start, exactly.
         b.open(&format!("?lesson=harbor-replaced&step={}", wakes + 1)).await?;
-        at_step(b, wakes + 1, "asking", SECS(30)).await?;
+        b.at_step(wakes + 1, "asking", SECS(30)).await?;
         let (t, hash) = clock(b).await?;
         ensure!(t == plan[wakes].start.at_ms && hash == start_hash(&plan[wakes])?, "the link's step: {t} {hash}");
         // The address follows the lesson.
@@ -166,12 +155,12 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
 
         // Resumed: opened again without a step, it comes back to where the learner was.
         b.open("?lesson=harbor-replaced").await?;
-        at_step(b, wakes + 1, "asking", SECS(30)).await?;
+        b.at_step(wakes + 1, "asking", SECS(30)).await?;
         ensure!(clock(b).await?.1 == start_hash(&plan[wakes])?, "resumed on the same state");
 
         // A step beyond the lesson: the last one, and a notice.
         b.open("?lesson=harbor-replaced&step=99").await?;
-        at_step(b, lesson.steps.len(), "free", SECS(30)).await?;
+        b.at_step(lesson.steps.len(), "free", SECS(30)).await?;
         let notice = b.text_of("lesson-notice").await?;
         ensure!(notice.contains("99") && notice.contains(&lesson.steps.len().to_string()), "{notice}");
 
@@ -200,7 +189,7 @@ async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
     let seconds = lesson.steps[k].ask.as_ref().and_then(|a| a.countdown_s).context("its count-down")?;
     with_browser("lesson-audience", SECS(120), async |b| {
         b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
-        at_step(b, k + 1, "counting", SECS(30)).await?;
+        b.at_step(k + 1, "counting", SECS(30)).await?;
         let first = b.wait_exists("audience-count", SECS(5)).await?.text;
         ensure!(first.contains(&seconds.to_string()) || first.contains(&(seconds - 1).to_string()), "{first}");
         tokio::time::sleep(Duration::from_millis(2_300)).await;
@@ -209,7 +198,7 @@ async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
         // Next waits while the audience thinks; the presenter reveals.
         ensure!(b.attr_of("lesson-next", "aria-disabled").await?.as_deref() == Some("true"));
         b.click("audience-reveal").await?;
-        at_step(b, k + 1, "reached", SECS(60)).await?;
+        b.at_step(k + 1, "reached", SECS(60)).await?;
         ensure!(b.element("audience").await?.is_none(), "the big question is gone");
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
         b.assert_no_console_errors().await
@@ -223,7 +212,7 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
     let belief = step_titled(&lesson, "Belief and truth")?;
     with_browser("lesson-off-path", SECS(120), async |b| {
         b.open(&format!("?lesson=harbor-replaced&step={}", belief + 1)).await?;
-        at_step(b, belief + 1, "playing", SECS(30)).await?;
+        b.at_step(belief + 1, "playing", SECS(30)).await?;
         // Wake Chen early: the run is no longer the lesson's.
         b.click("node-chen-pause").await?;
         b.wait_exists("lesson-off-path", SECS(10)).await?;
@@ -234,7 +223,7 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
         // Back to the lesson: its start again, and on to the next step by itself, on the path.
         b.click("lesson-back-to-path").await?;
         b.wait_exists("lesson-wait", SECS(10)).await?;
-        at_step(b, belief + 2, "asking", SECS(60)).await?;
+        b.at_step(belief + 2, "asking", SECS(60)).await?;
         ensure!(clock(b).await?.1 == start_hash(&plan[belief + 1])?, "back on the lesson's path");
         b.assert_no_console_errors().await
     })
@@ -263,17 +252,17 @@ async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
                 ensure!(clock(b).await?.1 == start_hash(planned)?, "{id} step {n}: the question waits at the step's start");
                 let ask = step.ask.as_ref().context("a question")?;
                 b.click(&format!("choice-{}", ask.choices[ask.answer].id)).await?;
-                at_step(b, n, "reached", SECS(90)).await?;
+                b.at_step(n, "reached", SECS(90)).await?;
                 ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "{id} step {n}: right");
             }
             Some("counting") => {
                 b.click("audience-reveal").await?;
-                at_step(b, n, "reached", SECS(90)).await?;
+                b.at_step(n, "reached", SECS(90)).await?;
             }
             _ => {}
         }
         if step.until.is_some() && (step.ask.is_some() || step.hold || n == lesson.steps.len()) {
-            at_step(b, n, "reached", SECS(90)).await?;
+            b.at_step(n, "reached", SECS(90)).await?;
             ensure!(clock(b).await?.1 == until_hash(planned)?, "{id} step {n}: stopped at the awaited event, the run the lesson plans");
         }
         if step.metaphors {
