@@ -399,8 +399,8 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
 
 /// A step's question.
 fn ask(a: &Obj) -> Result<Ask, ScenarioError> {
-    let question = required_text(&a, "question")?;
-    let why = required_text(&a, "why")?;
+    let question = required_text(a, "question")?;
+    let why = required_text(a, "why")?;
     let raw_choices = a.array("choices")?;
     if !CHOICES.contains(&raw_choices.len()) {
         return Err(error(a.at("choices"), format!("must hold 2 to 6 choices, found {}", raw_choices.len())));

@@ -156,7 +156,7 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
             for s in lesson.steps.iter().filter_map(|s| s.scenario.as_deref()) {
                 catalog::load(s).await;
             }
-            let plan = lesson::plan(&lesson, |s| catalog::get(s)).map_err(|e| e.to_string())?;
+            let plan = lesson::plan(&lesson, catalog::get).map_err(|e| e.to_string())?;
             Ok::<_, String>((lesson, plan))
         };
         match opened.await {
