@@ -168,4 +168,8 @@ fn a_run_stopped_at_the_trace_limit_schedules_nothing_more() {
     assert!(sim.finished(), "the limit ends the run");
     assert_eq!(sim.trace().len(), leaselab::engine::MAX_TRACE_ENTRIES);
     assert_eq!(sim.next_event_ms(), None, "nothing is left to process after the end");
+    let stopped = sim.now_ms();
+    assert!(stopped < 600_000, "the clock stays where the run stopped: {stopped}");
+    sim.advance_to(700_000);
+    assert_eq!(sim.now_ms(), stopped);
 }

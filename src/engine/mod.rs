@@ -299,6 +299,10 @@ impl Sim {
     /// Process everything scheduled at or before `t_ms` (capped at `until_ms`), then set the
     /// clock to that time. Returns how many trace entries were added.
     pub fn advance_to(&mut self, t_ms: u64) -> usize {
+        // A run stopped early (the trace limit) stays at the moment it stopped.
+        if self.ended {
+            return 0;
+        }
         let target = t_ms.min(self.config.until_ms);
         let before = self.trace.len();
         while let Some(entry) = self.queue.first_entry() {

@@ -40,7 +40,11 @@ pub const SHORTCUTS: &[(&str, Ui)] = &[
 /// Whether the key went to a field the learner is typing in.
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok()) else { return false };
-    matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA") || el.is_content_editable()
+    // A slider or a checkbox takes no text: the shortcuts still work there (the arrows move a
+    // slider itself, which handles them first).
+    let kind = el.get_attribute("type").unwrap_or_default();
+    let input = el.tag_name() == "INPUT" && !matches!(kind.as_str(), "range" | "checkbox" | "button");
+    input || matches!(el.tag_name().as_str(), "SELECT" | "TEXTAREA") || el.is_content_editable()
 }
 
 /// Pauses the node that believes it leads, or wakes the one asleep (the harbor's Old Chen).
@@ -132,6 +136,11 @@ pub fn listen(app: AppState) {
         if matches!(ev.key().as_str(), " " | "Enter") && on_control(&ev) {
             return;
         }
+        // The arrows move a focused slider (the Time slider, the speed).
+        let slider = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| el.get_attribute("type").as_deref() == Some("range"));
+        if slider && ev.key().starts_with("Arrow") {
+            return;
+        }
         // Space and the arrows would also scroll the page, or press a focused button twice.
         if shortcut(app, &ev.key()) {
             ev.prevent_default();
@@ -181,7 +190,7 @@ pub fn Help(app: AppState) -> impl IntoView {
 #[component]
 pub fn WorkshopButtons(app: AppState) -> impl IntoView {
     view! {
-        <button class="keys" data-testid="help-open" title=tr(app, Ui::KeysHint) aria-keyshortcuts="?" on:click=move |_| app.help.update(|h| *h = !*h)>
+        <button class="keys" data-testid="help-open" title=tr(app, Ui::KeysHint) aria-label=tr(app, Ui::KeysHint) aria-keyshortcuts="?" on:click=move |_| app.help.update(|h| *h = !*h)>
             "?"
         </button>
         <button

@@ -57,8 +57,14 @@ pub struct Tour {
     pub countdown: u32,
     /// Why the lesson could not be opened, or what a step link asked for that does not exist.
     pub notice: Option<String>,
-    /// Counts count-downs, so an old one's timer stops when another step begins.
+    /// Counts step entries, so an old step's timers (count-down, moving on) stop when another
+    /// step begins.
     ticket: u32,
+    /// The step was entered by the lesson's own flow (Next, or the step before moving on): it may
+    /// move on by itself. A step entered by Back, the contents or a link waits for Next.
+    flow: bool,
+    /// The step has reached its event and will move on by itself once it has been read.
+    moving_on: bool,
 }
 
 impl Tour {
@@ -202,8 +208,14 @@ pub fn leave(app: AppState) {
 }
 
 /// Shows step `i` (from 0, capped at the last): its start restored exactly, then asked, played
-/// or left to the learner.
+/// or left to the learner. A step shown this way (Back, the contents, a link, going back to the
+/// path) waits for Next once its event has happened.
 pub fn go(app: AppState, i: usize) {
+    go_with(app, i, false);
+}
+
+/// [`go`], `flow`: entered by the lesson's own flow, so it may move on by itself.
+fn go_with(app: AppState, i: usize, flow: bool) {
     let found = app.tutor.get(|t| {
         let lesson = t.lesson.clone()?;
         let i = i.min(lesson.steps.len().saturating_sub(1));
@@ -228,8 +240,13 @@ pub fn go(app: AppState, i: usize) {
     app.pointed.set(if step.ask.is_some() { Vec::new() } else { step.point.clone() });
     let countdown = step.ask.as_ref().filter(|_| !answered).and_then(|a| a.countdown_s);
     app.tutor.set(|t| {
+        // Reached in order (a link far ahead does not tick the steps before it as seen).
+        if i <= t.furthest + 1 {
+            t.furthest = t.furthest.max(i);
+        }
         t.step = i;
-        t.furthest = t.furthest.max(i);
+        t.flow = flow;
+        t.moving_on = false;
         t.ticket = t.ticket.wrapping_add(1);
         t.countdown = countdown.unwrap_or(0);
         t.phase = match (&step.ask, &step.until) {
@@ -313,7 +330,7 @@ pub fn reveal(app: AppState) {
 pub fn next(app: AppState) {
     let (i, n, counting) = app.tutor.get(|t| (t.step, t.steps(), t.phase == Phase::Counting));
     if i + 1 < n && !counting {
-        go(app, i + 1);
+        go_with(app, i + 1, true);
     }
 }
 
@@ -330,31 +347,156 @@ fn on_path(app: AppState) -> bool {
     app.tutor.get(|t| t.current().is_some_and(|(_, p)| app.on_path(&p.start.scenario, &p.start.interventions)))
 }
 
+/// How long a step's narration takes to read, in real ms: about 240 words a minute (Chinese:
+/// 500 characters), at least 4 s and at most 18 s. A step that moves on by itself stays at least
+/// this long.
+fn reading_ms(text: &str) -> u64 {
+    let wide = text.chars().filter(|c| u32::from(*c) >= 0x2E80).count() as u64;
+    let words = text.split_whitespace().count() as u64;
+    (words * 250 + wide * 120).clamp(4_000, 18_000)
+}
+
+/// Real time now, in ms.
+fn real_now() -> f64 {
+    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+}
+
 /// Watches the run while a step plays: once it has reached the awaited trace entry on the
-/// lesson's path, the run pauses there and the step ends (the lesson moves on by itself unless
-/// the step holds or asks, or is the last).
+/// lesson's path, the run pauses there and the step ends. It moves on by itself only when it was
+/// entered by the lesson's flow, does not hold or ask, and has been on screen long enough to be
+/// read; otherwise it waits for Next. A run the learner changed plays on freely.
 fn watch(app: AppState) {
+    let entered = StoredValue::new((u32::MAX, 0.0f64));
     Effect::new(move |_| {
         app.snapshot.track();
         let due = app.tutor.get(|t| {
             let (step, planned) = t.current()?;
             let (_, seq) = planned.until?;
-            let stays = step.ask.is_some() || step.hold || t.step + 1 >= t.steps();
-            (t.phase == Phase::Playing).then(|| (seq, stays, step.point.clone(), t.step))
+            let stays = step.ask.is_some() || step.hold || !t.flow || t.step + 1 >= t.steps();
+            let text = if app.lang.get_untracked() == Lang::Zh { &step.text.zh } else { &step.text.en };
+            (t.phase == Phase::Playing).then(|| (seq, stays, step.point.clone(), t.step, t.ticket, reading_ms(text)))
         });
-        let Some((seq, stays, point, i)) = due else { return };
+        let Some((seq, stays, point, i, ticket, reading)) = due else { return };
+        if entered.get_value().0 != ticket {
+            entered.set_value((ticket, real_now()));
+        }
+        if !on_path(app) {
+            // Off the lesson's path: the learner's own run is not held at the lesson's moment.
+            app.set_stop_at(None);
+            return;
+        }
         // Deterministic: on the path, the entry at `seq` is the awaited one.
-        if !on_path(app) || app.trace_len() as u64 <= seq {
+        if app.trace_len() as u64 <= seq {
             return;
         }
         app.playing.set(false);
         app.set_stop_at(None);
+        app.tutor.set(|t| t.phase = Phase::Reached);
+        app.pointed.set(point);
         if stays {
-            app.tutor.set(|t| t.phase = Phase::Reached);
-            app.pointed.set(point);
-        } else {
-            go(app, i + 1);
+            return;
         }
+        let left = (entered.get_value().1 + reading as f64 - real_now()).max(0.0);
+        app.tutor.set(|t| t.moving_on = true);
+        set_timeout(
+            move || {
+                let still = app.tutor.get(|t| t.ticket == ticket && t.phase == Phase::Reached && t.moving_on);
+                if still {
+                    go_with(app, i + 1, true);
+                }
+            },
+            std::time::Duration::from_millis(left as u64),
+        );
+    });
+}
+
+/// What the live region should say of the lesson now, with a key that changes when it is
+/// something new: a step's number and title when it begins, the verdict and the reason when a
+/// prediction is revealed.
+pub(crate) fn announcement(app: AppState, lang: Lang) -> Option<(String, String)> {
+    app.tutor.get(|t| {
+        let lesson = t.lesson.as_ref()?;
+        let step = lesson.steps.get(t.step)?;
+        let revealed = t.phase == Phase::Reached && step.ask.is_some();
+        let key = format!("{}:{}:{revealed}", lesson.id, t.ticket);
+        let text = match (&step.ask, revealed) {
+            (Some(ask), true) => {
+                let verdict = match t.answers.get(t.step).copied().flatten() {
+                    Some(k) if k == ask.answer => Ui::PredictionRight.text(lang).to_owned(),
+                    Some(k) => fill(Ui::PredictionWrong.text(lang), &[("choice", &ask.choices.get(k).map(|c| pick(&c.text, lang)).unwrap_or_default())]),
+                    None => Ui::PredictionNone.text(lang).to_owned(),
+                };
+                let happened = ask.choices.get(ask.answer).map(|c| pick(&c.text, lang)).unwrap_or_default();
+                format!("{verdict} {} {}", fill(Ui::WhatHappened.text(lang), &[("answer", &happened)]), pick(&ask.why, lang))
+            }
+            _ => format!(
+                "{}: {}",
+                fill(Ui::LessonProgress.text(lang), &[("k", &(t.step + 1).to_string()), ("n", &lesson.steps.len().to_string())]),
+                pick(&step.title, lang)
+            ),
+        };
+        Some((key, text))
+    })
+}
+
+/// Keeps the keyboard's place when the panel is redrawn: a focus that fell to the page (its
+/// control was redrawn away) goes to the step's title; an open dialog (the audience question,
+/// the shortcuts list) takes the focus and the page behind it is inert, so Tab stays inside.
+fn keep_focus(app: AppState) {
+    // A language switch inside a lesson: the address (and so a reload or a copied link) follows.
+    Effect::new(move |first: Option<()>| {
+        app.lang.track();
+        if first.is_some() && app.tutor.get(|t| t.lesson.is_some()) {
+            follow_address(app);
+        }
+    });
+    // What is pointed at comes into view when it is off the screen (a panel below the fold, the
+    // scene under the lesson on a phone).
+    Effect::new(move |first: Option<()>| {
+        let pointed = app.pointed.with(|p| !p.is_empty());
+        if first.is_some() && pointed {
+            request_animation_frame(|| {
+                let doc = document();
+                let Some(el) = doc.query_selector(".fable-scene:not([hidden]) .pointer, .spacetime .pointer-ring, [data-highlight=\"true\"]").ok().flatten() else { return };
+                let r = el.get_bounding_client_rect();
+                let height = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+                if r.bottom() < 0.0 || r.top() > height {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Center);
+                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            });
+        }
+    });
+    Effect::new(move |_| {
+        let counting = app.tutor.0.with(|t| t.phase == Phase::Counting);
+        let dialog = counting || app.help.get();
+        app.tutor.0.track();
+        request_animation_frame(move || {
+            use wasm_bindgen::JsCast;
+            let doc = document();
+            if let Some(page) = doc.query_selector(".page").ok().flatten() {
+                let children = page.children();
+                for k in 0..children.length() {
+                    let Some(child) = children.item(k) else { continue };
+                    let layer = child.class_list().contains("help-layer") || child.class_list().contains("audience-layer");
+                    if dialog && !layer {
+                        let _ = child.set_attribute("inert", "");
+                    } else {
+                        let _ = child.remove_attribute("inert");
+                    }
+                }
+            }
+            let target = if counting {
+                doc.query_selector("[data-testid=audience-reveal]").ok().flatten()
+            } else {
+                let lost = doc.active_element().is_none_or(|a| a.tag_name() == "BODY");
+                if lost { doc.query_selector(".lesson:not([hidden]) .step-title").ok().flatten() } else { None }
+            };
+            if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+                let _ = el.focus();
+            }
+        });
     });
 }
 
@@ -488,6 +630,10 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
             ));
         }
     }
+    if phase == Phase::Reached && step.ask.is_none() && i + 1 < n {
+        let hint = if tour.moving_on { Ui::LessonMovingOn } else { Ui::LessonReachedNext };
+        out.push_str(&format!(r#"<p class="lesson-wait" data-testid="lesson-reached">{}</p>"#, ui(hint)));
+    }
     if step.metaphors {
         out.push_str(&format!(
             r#"<table class="metaphors" data-testid="metaphors"><thead><tr><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>"#,
@@ -616,6 +762,7 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
 #[component]
 pub fn LessonPanel(app: AppState) -> impl IntoView {
     watch(app);
+    keep_focus(app);
     // Recomputed on every frame, but it changes only when the learner leaves or rejoins the path.
     let path = Memo::new(move |_| {
         app.snapshot.track();

@@ -87,21 +87,17 @@ pub fn Narrator(app: AppState) -> impl IntoView {
     let said = RwSignal::new(String::new());
     // The last row announced: its run and trace position.
     let last = StoredValue::new((0u32, 0u64));
-    // The lesson step last announced (its title, as shown).
+    // What of the lesson was last said (see `lesson::announcement`).
     let step_said = StoredValue::new(String::new());
     set_interval(
         move || {
             let (run, seq) = last.get_value();
             let lang = app.lang.get_untracked();
-            // A new lesson step is said first: the panel's words change without the focus moving.
-            let step = app.tutor.0.with_untracked(|t| {
-                let lesson = t.lesson.as_ref()?;
-                let title = lesson.steps.get(t.step).map(|s| if lang == crate::story::Lang::Zh { s.title.zh.clone() } else { s.title.en.clone() })?;
-                Some(fill(Ui::LessonProgress.text(lang), &[("k", &(t.step + 1).to_string()), ("n", &lesson.steps.len().to_string())]) + ": " + &title)
-            });
-            if let Some(step) = step.filter(|s| *s != step_said.get_value()) {
-                step_said.set_value(step.clone());
-                said.set(step);
+            // A new lesson step, or a revealed prediction, is said first: the panel's words change
+            // without the focus moving.
+            if let Some((key, text)) = super::lesson::announcement(app, lang).filter(|(k, _)| *k != step_said.get_value()) {
+                step_said.set_value(key);
+                said.set(text);
                 return;
             }
             let fresh: Vec<Arc<LogRow>> = app.log.with_untracked(|rows| {
@@ -116,7 +112,10 @@ pub fn Narrator(app: AppState) -> impl IntoView {
             let Some(newest) = fresh.last() else { return };
             last.set_value((newest.run, newest.entry.seq));
             let lines: Vec<String> =
-                app.cast.with_untracked(|cast| fresh.iter().rev().take(2).rev().filter_map(|r| narrate(&r.entry, cast, lang)).map(|n| n.story).collect());
+                app.cast.with_untracked(|cast| {
+                    let keep = if fresh.len() <= 4 { fresh.len() } else { 3 };
+                    fresh.iter().rev().take(keep).rev().filter_map(|r| narrate(&r.entry, cast, lang)).map(|n| n.story).collect()
+                });
             let earlier = fresh.len().saturating_sub(lines.len());
             let mut text = if earlier > 0 { fill(Ui::NarratorEarlier.text(lang), &[("n", &earlier.to_string())]) + " " } else { String::new() };
             text.push_str(&lines.join(" "));

@@ -92,7 +92,7 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         b.at_step(1, "reached", SECS(30)).await?;
         // N (and a presenter remote's Page Down) moves on; the lesson plays to its question.
         b.keys(&['n']).await?;
-        b.at_step(4, "asking", SECS(60)).await?;
+        b.at_step(4, "asking", SECS(120)).await?;
         b.tab_to("choice-lin-8", 80).await?;
         focus_is_visible(b).await?;
         b.keys(&[ENTER]).await?;
@@ -105,7 +105,8 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         b.at_step(6, "reached", SECS(60)).await?;
         // Back with Page Up, forward again with the Next button reached by Tab.
         b.keys(&[PAGE_UP]).await?;
-        b.at_step(5, "playing", SECS(30)).await?;
+        b.at_step(5, "reached", SECS(60)).await?;
+        b.keys(&[PAGE_DOWN]).await?;
         b.at_step(6, "reached", SECS(60)).await?;
         b.tab_to("lesson-next", 80).await?;
         focus_is_visible(b).await?;
@@ -123,6 +124,10 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         // The shortcuts overlay opens with ? and closes with Escape.
         b.keys(&['?']).await?;
         b.wait_exists("help", SECS(5)).await?;
+        // The dialog keeps the focus: Tab does not wander to the page behind it.
+        b.keys(&['\u{E004}', '\u{E004}', '\u{E004}', '\u{E004}']).await?;
+        let inside = b.eval("return !!document.activeElement.closest('[data-testid=\"help\"]');", vec![]).await?;
+        ensure!(inside.as_bool() == Some(true), "Tab left the shortcuts list");
         b.keys(&['\u{E00C}']).await?;
         b.wait_until_js("the overlay closed", "return !document.querySelector('[data-testid=\"help\"]');", SECS(5)).await?;
         b.assert_no_console_errors().await
@@ -197,6 +202,12 @@ async fn the_live_region_narrates_engine_events_at_a_readable_pace() -> Result<(
 #[tokio::test]
 async fn a_lesson_by_touch_on_a_phone() -> Result<()> {
     with_browser("touch-lesson", SECS(180), async |b| {
+        // A tablet upright: one column, nothing off the side.
+        b.client().set_window_size(768, 1024).await?;
+        b.open("?lesson=harbor-replaced&step=4").await?;
+        b.at_step(4, "asking", SECS(30)).await?;
+        let overflow = b.eval("return document.documentElement.scrollWidth - document.documentElement.clientWidth;", vec![]).await?;
+        ensure!(overflow.as_i64() == Some(0), "at 768 px the page scrolls sideways by {overflow} px");
         b.client().set_window_size(390, 844).await?;
         b.open("?lesson=harbor-replaced&step=4").await?;
         b.at_step(4, "asking", SECS(30)).await?;
@@ -214,7 +225,7 @@ async fn a_lesson_by_touch_on_a_phone() -> Result<()> {
         b.tap("choice-lin-8").await?;
         b.at_step(4, "reached", SECS(60)).await?;
         b.tap("lesson-next").await?;
-        b.at_step(6, "asking", SECS(60)).await?;
+        b.at_step(6, "asking", SECS(90)).await?;
         b.tap("choice-void").await?;
         b.at_step(6, "reached", SECS(60)).await?;
         b.assert_no_console_errors().await

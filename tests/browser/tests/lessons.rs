@@ -71,8 +71,14 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // Next: step 2 plays to the first renewal and moves on by itself to step 3, which plays on
         // to Chen's nap and moves on to the question of step 4.
+        // Each stays at least as long as its narration takes to read (4 s at the least), though
+        // its event comes sooner (the first renewal is due 5 s of virtual time in, at 2×).
         b.click("lesson-next").await?;
-        b.at_step(sand + 1, "asking", SECS(60)).await?;
+        b.wait_for("lesson-step", |el| el.attr("data-step") == Some("2"), SECS(10)).await?;
+        let shown = std::time::Instant::now();
+        b.wait_for("lesson-step", |el| el.attr("data-step") == Some("3"), SECS(60)).await?;
+        ensure!(shown.elapsed() >= Duration::from_secs(4), "step 2 was on screen {:?}: too short to read", shown.elapsed());
+        b.at_step(sand + 1, "asking", SECS(120)).await?;
         let (t, hash) = clock(b).await?;
         ensure!(t == plan[sand].start.at_ms, "step {} starts at {} ms, the page is at {t}", sand + 1, plan[sand].start.at_ms);
         ensure!(hash == start_hash(&plan[sand])?, "the run at step {} is the lesson's own", sand + 1);
@@ -89,7 +95,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // Next, then the question of Chen's flag: answered wrong this time.
         b.click("lesson-next").await?;
-        b.at_step(wakes + 1, "asking", SECS(60)).await?;
+        b.at_step(wakes + 1, "asking", SECS(90)).await?;
         b.click("choice-obey").await?;
         b.at_step(wakes + 1, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("false"), "the prediction was wrong");
@@ -100,10 +106,13 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         let reveal = b.text_of("reveal").await?;
         ensure!(reveal.contains("high-water mark"), "the why is shown: {reveal}");
 
-        // Back: the previous step plays again from its start, moves on by itself, and the answered
-        // question plays on to its reveal: the very same run, to the same moment.
+        // Back: the previous step plays again from its start and, entered by Back, waits at its
+        // moment for Next; the answered question then plays on to its reveal: the very same run,
+        // to the same moment.
         b.click("lesson-back").await?;
-        b.at_step(wakes, "playing", SECS(30)).await?;
+        b.at_step(wakes, "reached", SECS(60)).await?;
+        b.wait_exists("lesson-reached", SECS(5)).await?;
+        b.click("lesson-next").await?;
         b.at_step(wakes + 1, "reached", SECS(60)).await?;
         let (t, hash) = clock(b).await?;
         ensure!(Some(t) == plan[wakes].until.map(|u| u.0), "back and forth, stopped at {t}");
@@ -172,6 +181,10 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
         }
         ensure!(b.attr_of("lesson", "hidden").await?.is_none(), "a bad step still opens the lesson");
 
+        // Switching the language inside a lesson: the address follows.
+        b.click("lang-toggle").await?;
+        b.wait_until_js("the address says zh", "return location.search.includes('lang=zh');", SECS(10)).await?;
+
         // Leaving: a sandbox again, the address without the lesson.
         b.click("lesson-leave").await?;
         b.wait_until_js("the lesson is gone", "return document.querySelector('[data-testid=\"lesson\"]').hidden;", SECS(5)).await?;
@@ -219,10 +232,12 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
         let (t, _) = clock(b).await?;
         tokio::time::sleep(Duration::from_millis(1_500)).await;
         ensure!(b.attr_of("lesson-step", "data-step").await?.as_deref() == Some((belief + 1).to_string().as_str()), "the lesson waits");
-        ensure!(clock(b).await?.0 >= t, "the learner's run goes on");
-        // Back to the lesson: its start again, and on to the next step by itself, on the path.
+        ensure!(clock(b).await?.0 > t, "the learner's run plays on, not held at the lesson's moment");
+        // Back to the lesson: its start again, on the path to its moment; Next goes on.
         b.click("lesson-back-to-path").await?;
         b.wait_exists("lesson-wait", SECS(10)).await?;
+        b.at_step(belief + 1, "reached", SECS(60)).await?;
+        b.click("lesson-next").await?;
         b.at_step(belief + 2, "asking", SECS(60)).await?;
         ensure!(clock(b).await?.1 == start_hash(&plan[belief + 1])?, "back on the lesson's path");
         b.assert_no_console_errors().await
@@ -269,8 +284,11 @@ async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
             let rows = b.count("[data-testid=\"metaphors\"] tbody tr").await?;
             ensure!(rows == lesson.metaphors.len(), "{id}: {rows} metaphor rows");
         }
-        let moves_on_by_itself = step.until.is_some() && step.ask.is_none() && !step.hold && n < lesson.steps.len();
-        if n < lesson.steps.len() && !moves_on_by_itself {
+        // A step that would move on by itself once read: the learner reads fast and presses Next.
+        if step.until.is_some() && step.ask.is_none() && !step.hold && n < lesson.steps.len() {
+            b.at_step(n, "reached", SECS(90)).await?;
+        }
+        if n < lesson.steps.len() {
             b.click("lesson-next").await?;
         }
     }
