@@ -313,7 +313,9 @@ impl Sim {
             self.now_ms = self.now_ms.max(at);
             self.process(item);
         }
-        self.now_ms = self.now_ms.max(target);
+        if !self.ended {
+            self.now_ms = self.now_ms.max(target);
+        }
         self.trace.len() - before
     }
 
