@@ -70,8 +70,18 @@ fn c20_a_rolled_back_issuer_is_a_liveness_failure() {
     assert_eq!(grants, [("a", 1000), ("b", 905)]);
     let b: Vec<&leaselab::scenario::report::Write> = r.writes.iter().filter(|w| w.from.as_deref() == Some("b")).collect();
     assert!(b.len() >= 5 && b.iter().all(|w| w.outcome == WriteOutcome::RejectedStale));
+    // Each of those refusals shuts out the newest term, and the report says so.
+    assert!(b.iter().all(|w| w.blocked == Some(leaselab::engine::Blocked::IssuerBehind)));
+    assert!(r.writes.iter().filter(|w| w.from.as_deref() == Some("a")).all(|w| w.blocked.is_none()));
     assert_eq!((r.final_state.holder.as_deref(), r.final_state.high_water), (Some("b"), 1000));
     assert!(r.violations.is_empty());
+
+    // With the counter kept ahead (no rollback), B's 1001 passes and nothing is blocked.
+    let mut kept = builtin("issuer-rollback");
+    kept.config.events.retain(|e| !matches!(e.command, leaselab::engine::Command::RollbackIssuer { .. }));
+    let k = report(&kept);
+    assert!(k.writes.iter().filter(|w| w.from.as_deref() == Some("b")).all(|w| w.outcome == WriteOutcome::Accepted));
+    assert!(k.writes.iter().all(|w| w.blocked.is_none()));
 }
 
 /// C19 (yugabyte/yugabyte-db#33653): a retried write with the same token and op id lands twice
@@ -417,4 +427,7 @@ fn c23_tokens_are_scoped_to_their_lock() {
         global.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
     assert_eq!(seen, [("x-50", WriteOutcome::Accepted, 50), ("y-51", WriteOutcome::Accepted, 51), ("x-50b", WriteOutcome::RejectedStale, 51)]);
     assert_eq!(kinds(&global), ["foreign_token_accepted"]);
+    // The orders holder's refusal is the invoices lock's doing, and the report names it.
+    let blocked = leaselab::engine::Blocked::ForeignMark { lock: "invoices".into() };
+    assert_eq!(global.writes[2].blocked, Some(blocked));
 }

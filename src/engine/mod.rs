@@ -45,7 +45,7 @@ pub use config::{
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
-    Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome,
+    Blocked, Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome,
 };
 
 use clock::Clock;
@@ -1025,9 +1025,18 @@ impl Sim {
         message: Option<u64>,
     ) {
         let lock = lock.filter(|l| *l != self.config.lock.name);
-        let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.is_some());
+        let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
         let newest = self.coordinator.newest_granted();
         let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref());
+        let blocked = match (j.outcome, token.valid()) {
+            (WriteOutcome::RejectedStale, _) if j.foreign_mark => {
+                self.resource.mark_lock.clone().map(|lock| Blocked::ForeignMark { lock })
+            }
+            (WriteOutcome::RejectedStale, Some(t)) if lock.is_none() && Some(t) == newest && t < j.high_water_before => {
+                Some(Blocked::IssuerBehind)
+            }
+            _ => None,
+        };
         self.record(TraceEvent::WriteJudged {
             op_id,
             from,
@@ -1040,6 +1049,7 @@ impl Sim {
             fencing: self.resource.fencing,
             lock,
             message,
+            blocked,
         });
         for violation in violations {
             self.record(TraceEvent::ViolationFound { violation });

@@ -29,6 +29,13 @@ pub struct Resource {
     pub token_scope: TokenScope,
     /// The largest valid token accepted so far; 0 before any.
     pub high_water: u64,
+    /// The lock whose token set the mark, when it is not the one guarding this resource (only
+    /// possible under [`TokenScope::Global`], reference case C23). `None` when this lock's own
+    /// token, a barrier or a restore set it.
+    pub mark_lock: Option<String>,
+    /// The mark this lock's own tokens (and barriers, restores) alone would have left: equal to
+    /// `high_water` whenever `mark_lock` is `None`.
+    own_high_water: u64,
     /// The value of the last accepted write.
     pub value: Option<String>,
     pub value_from: Option<String>,
@@ -45,6 +52,9 @@ pub struct Judgement {
     pub outcome: WriteOutcome,
     pub high_water_before: u64,
     pub high_water_after: u64,
+    /// A refusal caused only by another lock's token: against this lock's own tokens the write
+    /// would have passed (see [`Resource::mark_lock`]).
+    pub foreign_mark: bool,
 }
 
 impl Resource {
@@ -56,6 +66,8 @@ impl Resource {
             token_check: TokenCheck::Ordered,
             token_scope: TokenScope::PerLock,
             high_water: 0,
+            mark_lock: None,
+            own_high_water: 0,
             value: None,
             value_from: None,
             value_token: None,
@@ -67,24 +79,41 @@ impl Resource {
 
     /// Check the token and, if it passes, apply the write: one atomic step.
     pub fn write(&mut self, token: &WireToken, value: &str, op_id: &str, from: Option<&str>) -> Judgement {
-        self.write_scoped(token, value, op_id, from, false)
+        self.write_scoped(token, value, op_id, from, None)
     }
 
-    /// As [`Resource::write`], for a token that `foreign`ly comes from another lock than the one
-    /// guarding this resource: refused under [`TokenScope::PerLock`], compared as a bare number
-    /// under [`TokenScope::Global`].
-    pub fn write_scoped(&mut self, token: &WireToken, value: &str, op_id: &str, from: Option<&str>, foreign: bool) -> Judgement {
+    /// As [`Resource::write`], for a token that comes from `foreign_lock` when that is another
+    /// lock than the one guarding this resource: refused under [`TokenScope::PerLock`], compared
+    /// as a bare number under [`TokenScope::Global`].
+    pub fn write_scoped(
+        &mut self,
+        token: &WireToken,
+        value: &str,
+        op_id: &str,
+        from: Option<&str>,
+        foreign_lock: Option<&str>,
+    ) -> Judgement {
         let before = self.high_water;
-        let outcome = if foreign && self.fencing && self.token_scope == TokenScope::PerLock {
+        let outcome = if foreign_lock.is_some() && self.fencing && self.token_scope == TokenScope::PerLock {
             WriteOutcome::RejectedForeignLock
         } else {
-            self.decide(token, op_id)
+            self.decide(self.high_water, token, op_id)
         };
+        let foreign_mark = outcome == WriteOutcome::RejectedStale
+            && foreign_lock.is_none()
+            && self.mark_lock.is_some()
+            && self.decide(self.own_high_water, token, op_id) == WriteOutcome::Accepted;
         if outcome == WriteOutcome::Accepted {
             if let Some(t) = token.valid() {
                 // The mark records what was seen even while fencing is off, so turning fencing
                 // back on resumes from the truth.
+                if t > self.high_water {
+                    self.mark_lock = foreign_lock.map(str::to_owned);
+                }
                 self.high_water = self.high_water.max(t);
+                if foreign_lock.is_none() {
+                    self.own_high_water = self.own_high_water.max(t);
+                }
             }
             self.value = Some(value.to_owned());
             self.value_from = from.map(str::to_owned);
@@ -96,14 +125,18 @@ impl Resource {
         } else {
             self.rejected += 1;
         }
-        Judgement { outcome, high_water_before: before, high_water_after: self.high_water }
+        Judgement { outcome, high_water_before: before, high_water_after: self.high_water, foreign_mark }
     }
 
     /// Raise the mark to `token` without a write (`resource.epoch_barrier`: the new term fences
     /// the resource before its holder works). Never lowers it. Returns the mark before.
     pub fn raise_mark(&mut self, token: u64) -> u64 {
         let before = self.high_water;
+        if token > before {
+            self.mark_lock = None;
+        }
         self.high_water = self.high_water.max(token);
+        self.own_high_water = self.own_high_water.max(token);
         before
     }
 
@@ -112,6 +145,9 @@ impl Resource {
     pub fn restore(&mut self, high_water: u64) -> u64 {
         let before = self.high_water;
         self.high_water = high_water;
+        // The backup records a number, not whose it was.
+        self.own_high_water = high_water;
+        self.mark_lock = None;
         if high_water < before {
             self.applied_ops.clear();
         }
@@ -124,22 +160,25 @@ impl Resource {
         let before = self.high_water;
         if !self.persist_high_water {
             self.high_water = 0;
+            self.own_high_water = 0;
+            self.mark_lock = None;
             self.applied_ops.clear();
         }
         before
     }
 
-    fn decide(&self, token: &WireToken, op_id: &str) -> WriteOutcome {
+    /// The verdict on `token` against the mark `high_water`.
+    fn decide(&self, high_water: u64, token: &WireToken, op_id: &str) -> WriteOutcome {
         if !self.fencing {
             return WriteOutcome::Accepted;
         }
         let Some(t) = token.valid() else {
             return WriteOutcome::RejectedInvalid;
         };
-        if t < self.high_water || (t == self.high_water && self.equal_token == EqualTokenPolicy::Reject) {
+        if t < high_water || (t == high_water && self.equal_token == EqualTokenPolicy::Reject) {
             return WriteOutcome::RejectedStale;
         }
-        if self.token_check == TokenCheck::Equality && self.high_water != 0 && t != self.high_water {
+        if self.token_check == TokenCheck::Equality && high_water != 0 && t != high_water {
             return WriteOutcome::RejectedStale;
         }
         if self.equal_token == EqualTokenPolicy::Dedupe && self.applied_ops.contains(op_id) {
@@ -246,14 +285,23 @@ mod tests {
     fn tokens_of_another_lock() {
         let mut per_lock = Resource::new(true, EqualTokenPolicy::Accept);
         per_lock.write(&n(50), "x", "a", None);
-        let j = per_lock.write_scoped(&n(51), "y", "b", None, true);
+        let j = per_lock.write_scoped(&n(51), "y", "b", None, Some("invoices"));
         assert_eq!((j.outcome, per_lock.high_water), (RejectedForeignLock, 50));
         assert_eq!(per_lock.write(&n(50), "x again", "c", None).outcome, Accepted);
         let mut global = Resource::new(true, EqualTokenPolicy::Accept);
         global.token_scope = TokenScope::Global;
         global.write(&n(50), "x", "a", None);
-        assert_eq!(global.write_scoped(&n(51), "y", "b", None, true).outcome, Accepted);
-        assert_eq!(global.write(&n(50), "x again", "c", None).outcome, RejectedStale);
+        assert_eq!(global.write_scoped(&n(51), "y", "b", None, Some("invoices")).outcome, Accepted);
+        assert_eq!(global.mark_lock.as_deref(), Some("invoices"));
+        // The guarding lock's own holder is shut out by the other lock's number...
+        let j = global.write(&n(50), "x again", "c", None);
+        assert_eq!((j.outcome, j.foreign_mark), (RejectedStale, true));
+        // ...while a token that its own mark refuses anyway is an ordinary stale refusal.
+        assert!(!global.write(&n(49), "deposed", "d", None).foreign_mark);
+        // A newer term of the guarding lock takes the mark back.
+        assert_eq!(global.write(&n(52), "x next", "e", None).outcome, Accepted);
+        assert_eq!(global.mark_lock, None);
+        assert!(!global.write(&n(50), "x old", "f", None).foreign_mark);
     }
 
     #[test]

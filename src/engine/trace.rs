@@ -86,6 +86,21 @@ pub enum WriteOutcome {
     RejectedForeignLock,
 }
 
+/// Why a refused write was not fencing doing its job but the lock's rightful term being shut
+/// out: a liveness failure, safe yet harmful. The oracle of safety ([`Violation`]) has nothing to
+/// say about these, so the judged write carries them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case", tag = "kind")]
+pub enum Blocked {
+    /// The token is the newest the coordinator granted, yet below the high-water mark: the
+    /// issuer went back below numbers it had already handed out (etcd-io/etcd#16028, a snapshot
+    /// restore without `--bump-revision`). Every write of this term will be refused.
+    IssuerBehind,
+    /// The mark was set by a token of `lock`, compared as a bare number (`token_scope = global`,
+    /// reference case C23); against this lock's own tokens the write would have passed.
+    ForeignMark { lock: String },
+}
+
 impl WriteOutcome {
     /// The outcome's name as the report writes it: `accepted`, `rejected_stale`, ….
     pub fn code(self) -> &'static str {
@@ -214,6 +229,9 @@ pub enum TraceEvent {
         /// The id of the message that carried it (`None` for a write from outside).
         #[serde(skip_serializing_if = "Option::is_none")]
         message: Option<u64>,
+        /// Set when this refusal shut out the lock's rightful term instead of a stale one.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        blocked: Option<Blocked>,
     },
     /// The oracle found a violation.
     ViolationFound { violation: Violation },

@@ -85,10 +85,12 @@ pub struct ScenarioError {
 }
 
 impl std::fmt::Display for ScenarioError {
+    /// `path: message (line L, column C)`; the document itself (`.`) is written `top level`.
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let path = if self.path == "." { "top level" } else { self.path.as_str() };
         match self.line_column {
-            Some((line, column)) => write!(f, "{}: {} (line {line}, column {column})", self.path, self.message),
-            None => write!(f, "{}: {}", self.path, self.message),
+            Some((line, column)) => write!(f, "{path}: {} (line {line}, column {column})", self.message),
+            None => write!(f, "{path}: {}", self.message),
         }
     }
 }

@@ -5,7 +5,7 @@ use serde_json::Value;
 
 use super::Scenario;
 use crate::engine::oracle::{intervals, DualBelief, LeaderGap};
-use crate::engine::{ReleaseOutcome, Sim, TraceEvent, Violation, WireToken, WriteOutcome};
+use crate::engine::{Blocked, ReleaseOutcome, Sim, TraceEvent, Violation, WireToken, WriteOutcome};
 
 /// The format tag of every report.
 pub const REPORT_FORMAT: &str = "leaselab.report/1";
@@ -63,6 +63,10 @@ pub struct Write {
     /// The lock that issued the token, when it is not the one guarding the resource.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lock: Option<String>,
+    /// Present when the refusal shut out the lock's rightful term (a liveness failure, not a
+    /// violation): `{"kind": "issuer_behind"}` or `{"kind": "foreign_mark", "lock": …}`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub blocked: Option<Blocked>,
 }
 
 /// A lock release as the store handled it.
@@ -138,7 +142,9 @@ impl Report {
                     token: *token,
                     lease_transitions: *lease_transitions,
                 }),
-                TraceEvent::WriteJudged { op_id, from, token, value, sent_ms, outcome, high_water_after, lock, .. } => {
+                TraceEvent::WriteJudged {
+                    op_id, from, token, value, sent_ms, outcome, high_water_after, lock, blocked, ..
+                } => {
                     writes.push(Write {
                         from: from.clone(),
                         token: token_json(token),
@@ -149,6 +155,7 @@ impl Report {
                         outcome: *outcome,
                         high_water_after: *high_water_after,
                         lock: lock.clone(),
+                        blocked: blocked.clone(),
                     })
                 }
                 TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {

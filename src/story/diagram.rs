@@ -75,6 +75,8 @@ pub struct Arrow {
     pub outcome: Option<WriteOutcome>,
     /// The oracle reported a violation for this write.
     pub violation: bool,
+    /// The refusal shut out the lock's rightful term ([`crate::engine::Blocked`]).
+    pub blocked: bool,
 }
 
 /// A moment on a lane.
@@ -89,7 +91,8 @@ pub enum MarkKind {
     /// Released by its holder (or deleted by someone else's plain `DEL`: `by_other`).
     Released { by_other: bool },
     /// A write from outside, judged.
-    RawWrite { token: String, outcome: WriteOutcome, violation: bool },
+    /// `blocked`: the refusal shut out the lock's rightful term ([`crate::engine::Blocked`]).
+    RawWrite { token: String, outcome: WriteOutcome, violation: bool, blocked: bool },
 }
 
 /// A moment on a lane.
@@ -201,6 +204,7 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
                         token: token.as_ref().map(token_label),
                         outcome: None,
                         violation: false,
+                        blocked: false,
                     });
                 }
             }
@@ -212,19 +216,21 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
                 // Lost at the sender (it was cut off): a stub of zero length.
                 None => {}
             },
-            TraceEvent::WriteJudged { message: Some(id), outcome, .. } => {
+            TraceEvent::WriteJudged { message: Some(id), outcome, blocked, .. } => {
                 last_raw_mark = None;
                 last_judged = arrows.iter().rposition(|a| a.id == *id);
                 if let Some(i) = last_judged {
                     arrows[i].outcome = Some(*outcome);
+                    arrows[i].blocked = blocked.is_some();
                 }
             }
-            TraceEvent::WriteJudged { message: None, token, outcome, .. } => {
+            TraceEvent::WriteJudged { message: None, token, outcome, blocked, .. } => {
                 last_judged = None;
+                let (token, outcome, blocked) = (token_label(token), *outcome, blocked.is_some());
                 marks.push(Mark {
                     lane: resource,
                     at_ms: at,
-                    kind: MarkKind::RawWrite { token: token_label(token), outcome: *outcome, violation: false },
+                    kind: MarkKind::RawWrite { token, outcome, violation: false, blocked },
                 });
                 last_raw_mark = Some(marks.len() - 1);
             }

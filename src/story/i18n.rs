@@ -336,6 +336,7 @@ ui_table! {
     DiagramLost => ["lost", "丢失"],
     DiagramAccepted => ["accepted", "已接受"],
     DiagramRefused => ["refused", "被拒绝"],
+    DiagramBlocked => ["refused, though it was the rightful term: the lock is shut out", "被拒绝，可它才是合法的任期：这把锁被堵死了"],
     DiagramDuplicate => ["duplicate: applied once", "重复：只执行一次"],
     DiagramViolation => ["accepted: a violation", "被接受：违规"],
     // ----- share links (issue 4) -----
@@ -344,6 +345,7 @@ ui_table! {
     UrlNewerLink => ["This link was made by a newer LeaseLab (version “{value}”); the scenario plays without its interventions",
                      "这个链接来自更新版本的 LeaseLab（版本“{value}”）；场景将不带其中的干预播放"],
     UrlBadTime => ["t “{value}” is not a whole number of ms; starting at 0", "t“{value}”不是整数毫秒；从 0 开始"],
+    UrlTimeAfterEnd => ["t = {value} ms is after the end of this run ({end} s); the playhead is at the end", "t = {value} 毫秒已超过本次运行的结尾（{end} 秒）；播放头停在结尾"],
     Share => ["Share link", "分享链接"],
     ShareHint => ["A link that replays exactly this run: the scenario, your interventions, this moment, the fable, view, speed and language",
                   "一个能精确重放此次运行的链接：场景、你的干预、此刻、寓言、视图、速度和语言"],

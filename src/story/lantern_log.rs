@@ -104,6 +104,14 @@ impl Line {
                 "The granary keeper refuses {name}'s newer wick No. {token}: he lets through only exactly No. {hwm}, the first number he wrote down.",
                 "看仓人拒绝了{name}更新的 {token} 号灯芯：他只认恰好是 {hwm} 号的，也就是他记下的第一个编号。",
             ],
+            WriteRejectedIssuerBehind => [
+                "The granary keeper turns {name} back with wick No. {token}, though {name} is the borrower on the tablet now: the wick numbers fell back below No. {hwm}, and no errand of this loan can pass.",
+                "看仓人拦下了拿着 {token} 号灯芯的{name}，可木牌上登记的正是{name}：灯芯编号退到了 {hwm} 号以下，这一次借灯的差事一件也办不成。",
+            ],
+            WriteRejectedForeignMark => [
+                "The granary keeper turns {name} back with wick No. {token}: the No. {hwm} he wrote down was cut for the {lock} lantern, so this lantern's rightful borrower is shut out.",
+                "看仓人拦下了拿着 {token} 号灯芯的{name}：他记下的 {hwm} 号是给 {lock} 那盏灯剪的，于是这盏灯名正言顺的借灯人反被挡在外面。",
+            ],
             WriteRejectedInvalid => [
                 "The granary keeper refuses a lantern with no proper wick number ({token}).",
                 "看仓人拒收一盏没有正当灯芯编号（{token}）的灯。",

@@ -9,7 +9,7 @@ use serde::Serialize;
 use super::cast::Cast;
 use super::i18n::{fill, Lang};
 use crate::engine::{
-    IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
+    Blocked, IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
 };
 use crate::scenario::Fable;
 
@@ -64,6 +64,8 @@ pub enum Line {
     WriteRejectedStale,
     WriteRejectedEqual,
     WriteRejectedNotEqual,
+    WriteRejectedIssuerBehind,
+    WriteRejectedForeignMark,
     WriteRejectedInvalid,
     WriteDuplicate,
     ViolationStaleSeenNewer,
@@ -116,7 +118,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 63] = [
+    pub const ALL: [Line; 65] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -137,6 +139,8 @@ impl Line {
         Line::WriteRejectedStale,
         Line::WriteRejectedEqual,
         Line::WriteRejectedNotEqual,
+        Line::WriteRejectedIssuerBehind,
+        Line::WriteRejectedForeignMark,
         Line::WriteRejectedInvalid,
         Line::WriteDuplicate,
         Line::ViolationStaleSeenNewer,
@@ -279,6 +283,14 @@ impl Line {
             WriteRejectedNotEqual => [
                 ["The flag-verifier refuses {name}'s newer number {token}: he accepts only exactly {hwm}, the first number he wrote down.", "Write {op} rejected: token {token} differs from the recorded {hwm}. An equality check is not an ordered fence: the newer holder is locked out too."],
                 ["验旗人拒绝了{name}更新的编号 {token}：他只认恰好是 {hwm} 的编号，也就是他记下的第一个。", "写入 {op} 被拒：令牌 {token} 与记录的 {hwm} 不相等。相等比较不是有序围栏：更新的持有者也被挡在外面。"],
+            ],
+            WriteRejectedIssuerBehind => [
+                ["The flag-verifier voids {name}'s flag {token}, though {name} holds the post now: the dockmaster's numbers fell back below {hwm}, and no flag of this watch can pass.", "Write {op} rejected_stale: token {token} is the newest the coordinator granted, yet below the high-water mark {hwm}. The issuer went back, so the current holder is locked out: safe, but a liveness failure."],
+                ["验旗人把{name}的 {token} 号旗当作废旗，可眼下当值的正是{name}：领班的编号退到了 {hwm} 以下，这一班的旗一面也过不去。", "写入 {op} 被拒（rejected_stale）：令牌 {token} 是协调者最新授予的，却低于高水位 {hwm}。发号器倒退了，当前持有者被挡在外面：安全，却是活性故障。"],
+            ],
+            WriteRejectedForeignMark => [
+                ["The flag-verifier voids {name}'s flag {token}: his mark {hwm} came from the numbers of the {lock} post, so the rightful flag-bearer here is shut out.", "Write {op} rejected_stale: token {token} would pass this lock's own mark, but {hwm} was set by a token of lock {lock} compared as a bare number (token_scope = global). The rightful holder is locked out; keep the mark per lock."],
+                ["验旗人把{name}的 {token} 号旗当作废旗：他记下的 {hwm} 来自 {lock} 那边的编号，于是这里名正言顺的旗手反被挡在外面。", "写入 {op} 被拒（rejected_stale）：按本锁自己的高水位，令牌 {token} 本可通过，但 {hwm} 是锁 {lock} 的令牌当作纯数字比较后留下的（token_scope = global）。合法持有者被挡在外面；应按锁分别记录高水位。"],
             ],
             WriteRejectedInvalid => [
                 ["The flag-verifier refuses a flag with no proper number ({token}).", "Write {op} rejected_invalid: token {token} is missing or malformed; nothing changed."],
@@ -575,7 +587,9 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
         ),
-        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, fencing, lock, .. } => {
+        TraceEvent::WriteJudged {
+            op_id, from, token, outcome, high_water_before, high_water_after, fencing, lock, blocked, ..
+        } => {
             let sender = match from {
                 Some(id) => node(id),
                 None => vec![("name", Line::Outsider.story(fable, lang).to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
@@ -601,13 +615,21 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     }
                 }
                 WriteOutcome::RejectedStale => {
-                    let line = match token.valid() {
-                        Some(t) if t == *high_water_before => Line::WriteRejectedEqual,
-                        // Above the mark yet refused: only an equality check does that.
-                        Some(t) if t > *high_water_before => Line::WriteRejectedNotEqual,
-                        _ => Line::WriteRejectedStale,
+                    // A refusal that shuts out the rightful term is harm, not safety at work.
+                    let (line, tone) = match (blocked, token.valid()) {
+                        (Some(Blocked::IssuerBehind), _) => (Line::WriteRejectedIssuerBehind, Tone::Bad),
+                        (Some(Blocked::ForeignMark { .. }), _) => (Line::WriteRejectedForeignMark, Tone::Bad),
+                        (None, Some(t)) if t == *high_water_before => (Line::WriteRejectedEqual, Tone::Good),
+                        // Above the mark yet refused: only an equality check does that, and it
+                        // locks the newer holder out.
+                        (None, Some(t)) if t > *high_water_before => (Line::WriteRejectedNotEqual, Tone::Bad),
+                        _ => (Line::WriteRejectedStale, Tone::Good),
                     };
-                    out("write-rejected-stale", line, Tone::Good, false, values)
+                    let values = match blocked {
+                        Some(Blocked::ForeignMark { lock }) => with(values, &[("lock", lock.clone())]),
+                        _ => values,
+                    };
+                    out("write-rejected-stale", line, tone, false, values)
                 }
                 WriteOutcome::RejectedInvalid => {
                     out("write-rejected-invalid", Line::WriteRejectedInvalid, Tone::Good, false, values)
@@ -880,5 +902,38 @@ mod tests {
         assert!(writes[2].technical.contains("below the high-water mark 5"), "{}", writes[2].technical);
         assert_eq!(writes[3].tone, Tone::Bad);
         assert!(writes[3].story.contains("already obeyed 5"), "{}", writes[3].story);
+    }
+
+    /// A refusal is safety at work only when it stops a stale term. When it shuts out the term
+    /// the coordinator handed out last (the issuer went back: etcd-io/etcd#16028), the newer
+    /// holder under an equality check (etcd-io/etcd#11788), or this lock's holder under another
+    /// lock's number (reference C23), it is told as harm: a liveness failure.
+    #[test]
+    fn refusals_that_shut_out_the_rightful_term_are_told_as_harm() {
+        let told = |id: &str| {
+            let scenario = library::get(id).expect("exists").expect("parses");
+            let cast = Cast::new(&scenario);
+            let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+            sim.run_to_end();
+            let lines: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)).collect();
+            lines.into_iter().filter(|n| n.kind == "write-rejected-stale").collect::<Vec<_>>()
+        };
+        // Client B holds the lease with 905 (the restored counter), below the mark 1000.
+        let rollback = told("issuer-rollback");
+        assert!(!rollback.is_empty());
+        assert!(rollback.iter().all(|n| n.tone == Tone::Bad && n.technical.contains("newest the coordinator granted")));
+        assert!(rollback[0].story.contains("905") && rollback[0].story.contains("1000"), "{}", rollback[0].story);
+        // Client 1's revoked lease is refused as intended; client 3's newer one is not.
+        let equality = told("equality-fence");
+        let tones: Vec<(Tone, bool)> = equality.iter().map(|n| (n.tone, n.technical.contains("token 3 "))).collect();
+        assert_eq!(tones, [(Tone::Good, false), (Tone::Bad, true)]);
+        // The orders holder's 50 is refused because the invoices lock's 51 set the mark.
+        let foreign = told("foreign-token-global");
+        assert_eq!(foreign.len(), 1);
+        assert_eq!(foreign[0].tone, Tone::Bad);
+        assert!(foreign[0].technical.contains("lock invoices"), "{}", foreign[0].technical);
+        // Old Chen's 7 after Lin's 8 is fencing doing its job.
+        let zombie = told("harbor-zombie");
+        assert!(!zombie.is_empty() && zombie.iter().all(|n| n.tone == Tone::Good));
     }
 }

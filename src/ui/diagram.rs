@@ -192,11 +192,16 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
             "violation" => Ui::DiagramViolation,
             "accepted" => Ui::DiagramAccepted,
             "duplicate" => Ui::DiagramDuplicate,
+            _ if a.blocked => Ui::DiagramBlocked,
             _ => Ui::DiagramRefused,
         };
         let _ = write!(title, " · {}", word.text(lang));
     }
-    let class = if write { "arrow write" } else { "arrow control" };
+    let class = match (write, a.blocked) {
+        (true, true) => "arrow write blocked",
+        (true, false) => "arrow write",
+        _ => "arrow control",
+    };
     let _ = write!(
         out,
         r#"<g class="{class} {fate} {verdict}" data-kind="{}" data-fate="{fate}" data-verdict="{verdict}" data-token="{}" data-i="{}"><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
@@ -318,11 +323,12 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
             MarkKind::Revoked => ("revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
             MarkKind::Released { by_other: false } => ("released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned()),
             MarkKind::Released { by_other: true } => ("deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned()),
-            MarkKind::RawWrite { token, outcome, violation } => {
+            MarkKind::RawWrite { token, outcome, violation, blocked } => {
                 let (class, word) = match (outcome, violation) {
                     (_, true) => ("raw violation", Ui::DiagramViolation),
                     (WriteOutcome::Accepted, _) => ("raw accepted", Ui::DiagramAccepted),
                     (WriteOutcome::Duplicate, _) => ("raw duplicate", Ui::DiagramDuplicate),
+                    _ if *blocked => ("raw refused blocked", Ui::DiagramBlocked),
                     _ => ("raw refused", Ui::DiagramRefused),
                 };
                 (class, token.clone(), format!("{} · {token} · {}", Ui::Outside.text(lang), word.text(lang)))
@@ -341,7 +347,7 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
             esc(&label)
         );
         // A raw write's verdict beside its circle, as on a write arrow's head.
-        if let Some(verdict) = class.strip_prefix("raw ") {
+        if let Some(verdict) = class.strip_prefix("raw ").and_then(|v| v.split(' ').next()) {
             let _ = write!(out, r#"<text x="{}" y="{}" class="head">{}</text>"#, f(x + 9.0), f(y + 5.0), head(verdict));
         }
         out.push_str("</g>");

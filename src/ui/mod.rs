@@ -118,6 +118,11 @@ fn mount(start: url::Start) {
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
                 }
+                let until_ms = app.scenario.with_untracked(|s| s.config.until_ms);
+                if let Some(at_ms) = start.at_ms.filter(|t| *t > until_ms) {
+                    let end = crate::story::violations::seconds(until_ms);
+                    issues.push(UrlIssue::TimeAfterEnd { value: at_ms.to_string(), end });
+                }
                 // Opening a link pauses at its moment; `autoplay=1` plays on from there.
                 if start.autoplay {
                     app.playing.set(true);
@@ -388,6 +393,9 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
                     UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
+                    UrlIssue::TimeAfterEnd { value, end } => {
+                        fill(Ui::UrlTimeAfterEnd.text(lang), &[("value", value), ("end", end)])
+                    }
                     UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
                     UrlIssue::BadScenarioLink { error } => {
                         fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])

@@ -36,6 +36,8 @@ pub enum UrlIssue {
     BadVersion { value: String },
     /// `t` is not a whole number of ms.
     BadTime { value: String },
+    /// `t` lies after the scenario's `until_ms` (`end`, in seconds); the playhead is at the end.
+    TimeAfterEnd { value: String, end: String },
     /// `theme` is not `auto`, `light` or `dark`; the system's theme is followed.
     BadTheme { value: String },
     /// The scenario a link carries whole (`s=`) could not be read or is not valid.

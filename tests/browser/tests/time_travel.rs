@@ -197,6 +197,8 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
             ("?scenario=harbor-zombie&v=9&do=5.p.chen".into(), "newer LeaseLab"),
             ("?scenario=harbor-zombie&v=0&do=5.p.chen".into(), "not a link version"),
             ("?scenario=harbor-zombie&t=soon".into(), "whole number"),
+            // harbor-zombie ends at 90 s (its until_ms).
+            ("?scenario=harbor-zombie&t=99999999".into(), "after the end of this run (90.0 s)"),
             (format!("?scenario=harbor-zombie&do={many}"), "at most"),
             ("?scenario=harbor-zombie&do=5.p.%3Cimg%20src%3Dx%20onerror%3Dalert(1)%3E".into(), "could not be replayed"),
         ];
