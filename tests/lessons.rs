@@ -258,3 +258,20 @@ fn progress_round_trips_and_rejects_what_does_not_fit() {
     assert_eq!(decode_progress("garbage", 3), None);
     assert_eq!(decode_progress("", 3), None);
 }
+
+/// Every element code the format documents reads back as itself, `shared` included (the
+/// lantern's metaphor row "Nantang's one night lantern" lights the lantern, not the granary).
+#[test]
+fn element_codes_round_trip() {
+    let codes = [
+        "holder", "token", "ttl", "renewals", "store", "clasp", "resource", "outcome", "shared", "node:chen", "diagram",
+        "lane:store", "log", "violations",
+    ];
+    for code in codes {
+        assert_eq!(Element::from_code(code).map(|e| e.code()).as_deref(), Some(code));
+    }
+    assert_eq!(Element::from_code("lantern"), None);
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/lessons/lantern-return-hour.json");
+    let lantern: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
+    assert_eq!(lantern["metaphors"][0]["element"], "shared");
+}

@@ -98,6 +98,9 @@ pub enum Element {
     Resource,
     /// The boat / the granary and the ditch: what the resource's writes do.
     Outcome,
+    /// The shared thing in use, as the fable pictures it (seeds `000`, `001`): the boat / the
+    /// lantern, on its pillar or in the hand of the borrower who holds it.
+    Shared,
     /// One flag-bearer / borrower (a node, by id).
     Node(String),
     /// The space-time diagram as a whole.
@@ -122,6 +125,7 @@ impl Element {
             Element::Clasp => "clasp".into(),
             Element::Resource => "resource".into(),
             Element::Outcome => "outcome".into(),
+            Element::Shared => "shared".into(),
             Element::Node(id) => format!("node:{id}"),
             Element::Diagram => "diagram".into(),
             Element::Lane(id) => format!("lane:{id}"),
@@ -131,7 +135,7 @@ impl Element {
     }
 
     /// Reads an element's code: `holder`, `token`, `ttl`, `renewals`, `store`, `clasp`,
-    /// `resource`, `outcome`, `node:<id>`, `diagram`, `lane:<id>` (`lane:store`,
+    /// `resource`, `outcome`, `shared`, `node:<id>`, `diagram`, `lane:<id>` (`lane:store`,
     /// `lane:resource`), `log` or `violations`. Node ids are checked against the scenario by
     /// [`plan`].
     pub fn from_code(code: &str) -> Option<Element> {
@@ -145,6 +149,7 @@ impl Element {
             "clasp" => Element::Clasp,
             "resource" => Element::Resource,
             "outcome" => Element::Outcome,
+            "shared" => Element::Shared,
             "diagram" => Element::Diagram,
             "log" => Element::Log,
             "violations" => Element::Violations,
@@ -287,7 +292,7 @@ fn id(o: &Obj, key: &str) -> Result<String, ScenarioError> {
 fn element(value: &Value, path: String) -> Result<Element, ScenarioError> {
     let code = value.as_str().ok_or_else(|| error(path.clone(), "must be a string"))?;
     Element::from_code(code).ok_or_else(|| {
-        error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, node:<id>, diagram, lane:<id>, log or violations"))
+        error(path, format!("\"{code}\" is not an element: holder, token, ttl, renewals, store, clasp, resource, outcome, shared, node:<id>, diagram, lane:<id>, log or violations"))
     })
 }
 

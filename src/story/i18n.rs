@@ -654,6 +654,7 @@ ui_table! {
     PointClasp => ["compare-and-swap", "比较并交换（CAS）"],
     PointResource => ["fenced resource", "受围栏保护的资源"],
     PointOutcome => ["the resource's writes", "资源上的写入"],
+    PointShared => ["the shared resource", "共享资源"],
 }
 
 #[cfg(test)]

@@ -176,6 +176,20 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
         Element::Store => ((126.0, 102.0, 184.0, 180.0), Some((352.0, 84.0))),
         Element::Resource => ((784.0, 226.0, 214.0, 240.0), Some((790.0, 216.0))),
         Element::Outcome => ((960.0, 160.0, 240.0, 478.0), Some((964.0, 150.0))),
+        // The lantern itself: on its pillar, or with the borrower whose wick is lit.
+        Element::Shared => {
+            let (carrier, count) = app.lantern.with_untracked(|l| {
+                let carrier = (!l.tablet.lantern_on_pillar()).then(|| l.borrowers.iter().position(|b| b.lit)).flatten();
+                (carrier, l.borrowers.len())
+            });
+            match carrier {
+                Some(index) => {
+                    let x = borrower_x(index, count);
+                    ((x - 64.0, 286.0, 128.0, 196.0), Some((x - 60.0, 278.0)))
+                }
+                None => ((80.0, 124.0, 56.0, 76.0), Some((352.0, 150.0))),
+            }
+        }
         Element::Node(id) => {
             let (index, count) = app.lantern.with_untracked(|l| (l.borrowers.iter().position(|b| &b.id == id), l.borrowers.len()));
             let x = borrower_x(index?, count);

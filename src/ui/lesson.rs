@@ -831,6 +831,7 @@ fn concept_label(e: &Element) -> Option<Ui> {
         Element::Clasp => Ui::PointClasp,
         Element::Resource => Ui::PointResource,
         Element::Outcome => Ui::PointOutcome,
+        Element::Shared => Ui::PointShared,
         _ => return None,
     })
 }

@@ -137,7 +137,7 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
         Element::Renewals => ((28.0, 260.0, 252.0, 72.0), Some((330.0, 296.0))),
         Element::Store | Element::Clasp => ((6.0, 22.0, 300.0, 316.0), Some((330.0, 64.0))),
         Element::Resource => ((864.0, 222.0, 334.0, 236.0), Some((870.0, 212.0))),
-        Element::Outcome => ((986.0, 470.0, 212.0, 168.0), Some((740.0, 626.0))),
+        Element::Outcome | Element::Shared => ((986.0, 470.0, 212.0, 168.0), Some((740.0, 626.0))),
         Element::Node(id) => {
             let (index, count) = app.harbor.with_untracked(|h| (h.bearers.iter().position(|b| &b.id == id), h.bearers.len()));
             let x = bearer_x(index?, count);
