@@ -52,6 +52,12 @@ fn c21_a_lost_high_water_mark_lets_the_old_leader_back_in() {
     let woke = r.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 40_500).expect("Chen wakes");
     assert_eq!((woke.token.clone(), woke.outcome), (Some(json!(4)), WriteOutcome::Accepted));
     assert_eq!(kinds(&r), ["stale_write_accepted", "token_regression"]);
+    // By its mark the resource had not seen 5, but it had accepted 5 before the restart: the
+    // finding says it forgot, not that it had not seen the newer term yet.
+    assert!(matches!(
+        r.violations[0].violation,
+        Violation::StaleWriteAccepted { token: 4, newest_granted: 5, resource_had_seen_newer: false, resource_forgot_newer: true, .. }
+    ));
 
     let mut durable = s.clone();
     durable.config.resource.persist_high_water = true;
@@ -292,6 +298,9 @@ fn c1_a_late_grant_after_the_session_expired() {
         matches!(e, TraceEvent::SteppedDown { node, token: 2, reason: StepDownReason::SessionExpired } if node == "b")
     });
     assert_eq!(gave_up.len(), 1);
+    // It never believed it held the lock: no became_leader for B with 2.
+    let believed = events(&sim, |e| matches!(e, TraceEvent::BecameLeader { node, token: 2 } if node == "b"));
+    assert!(believed.is_empty());
     let r = report(&fixed);
     assert_eq!((r.grants[1].node.as_str(), r.grants[1].token), ("b", 2));
     assert_eq!((r.grants[2].node.as_str(), r.grants[2].token), ("c", 3));

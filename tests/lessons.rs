@@ -188,6 +188,11 @@ fn broken_lesson_files_name_the_field() {
         (with(r#""do": [{"at_ms": 5, "do": "pause", "node": "chen"}]"#), "steps[0].do[0].at_ms", "when the step begins"),
         (with(r#""point": ["hourglass"]"#), "steps[0].point[0]", "not an element"),
         (
+            with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "b", "text": {"en": "y", "zh": "y"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#),
+            "steps[0].ask",
+            "needs \"until\"",
+        ),
+        (
             with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#),
             "steps[0].ask.choices",
             "2 to 6",

@@ -719,12 +719,13 @@ impl Sim {
         n.cancel(TimerKind::Retry);
         n.cancel(TimerKind::Work);
         let id = n.id.clone();
-        self.record(TraceEvent::BecameLeader { node: id, token });
         if self.nodes[node].deadline_passed(self.now_ms, self.config.lease.renew_deadline_ms) {
-            // The grant came back after the requester's own lease had run out: it never starts.
+            // The grant came back after the requester's own lease had run out: it never believes
+            // it leads, never starts (etcd's ErrSessionExpired), and lets go of the grant.
             self.step_down(node, StepDownReason::SessionExpired);
             return;
         }
+        self.record(TraceEvent::BecameLeader { node: id, token });
         let lease = self.config.lease;
         self.arm(node, TimerKind::Renew, lease.renew_every_ms);
         if let (Protocol::Lock, Some(hold)) = (self.config.protocol, self.config.lock.hold_ms) {

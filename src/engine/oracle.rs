@@ -62,6 +62,7 @@ impl Oracle {
                         token: t,
                         newest_granted: newest,
                         resource_had_seen_newer: judgement.high_water_before > t,
+                        resource_forgot_newer: judgement.high_water_before <= t && self.highest_accepted > t,
                     });
                 }
                 if t < self.highest_accepted {

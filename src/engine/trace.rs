@@ -121,12 +121,17 @@ pub enum Violation {
     /// The resource accepted a write whose token is older than the newest token the coordinator
     /// had granted. `resource_had_seen_newer` says whether the resource already knew a newer
     /// token (only possible with fencing off: the boat obeying two flag-bearers).
+    /// `resource_forgot_newer` (present only when true): the resource had not seen a newer
+    /// token by its mark, but had accepted one before and lost it (a restart without a durable
+    /// mark, a restore from an old backup).
     StaleWriteAccepted {
         op_id: String,
         from: Option<String>,
         token: u64,
         newest_granted: u64,
         resource_had_seen_newer: bool,
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        resource_forgot_newer: bool,
     },
     /// With fencing off, the resource accepted a write with a missing or malformed token.
     InvalidTokenAccepted { op_id: String, from: Option<String>, token: WireToken },

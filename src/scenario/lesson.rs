@@ -394,6 +394,10 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
         None => None,
         Some(raw) => Some(ask(&Obj::new(raw, s.at("ask"), ASK_FIELDS)?)?),
     };
+    // The answer is revealed when the awaited event happens: without one it never would be.
+    if ask.is_some() && until.is_none() {
+        return Err(error(s.at("ask"), "needs \"until\": the answer is revealed when the awaited event happens"));
+    }
     let mut point = Vec::new();
     for (k, code) in s.array("point")?.iter().enumerate() {
         point.push(element(code, format!("{}[{k}]", s.at("point")))?);

@@ -462,6 +462,8 @@ ui_table! {
     AnOutsideClient => ["an outside client", "外部客户端"],
     ViolationStaleUnseen => ["At {t} s the resource accepted a write from {who} with token {token} although token {newest} had been granted; it had not seen {newest} yet.",
                              "{t} 秒时，资源接受了{who}带令牌 {token} 的写入，尽管令牌 {newest} 已经授予；它当时还没见过 {newest}。"],
+    ViolationStaleForgotten => ["At {t} s the resource accepted a write from {who} with token {token} although token {newest} had been granted: it had accepted a newer token before, but its high-water mark was lost since.",
+                                "{t} 秒时，资源接受了{who}带令牌 {token} 的写入，尽管令牌 {newest} 已经授予：它之前接受过更新的令牌，但高水位后来丢失了。"],
     ViolationStaleSeen => ["At {t} s the resource accepted a write from {who} with token {token} although token {newest} had been granted and it had already accepted a newer token: with no fencing check, two leaders' writes both took effect.",
                            "{t} 秒时，资源接受了{who}带令牌 {token} 的写入，尽管令牌 {newest} 已经授予，而且它之前已接受过更新的令牌：没有围栏校验，两个 leader 的写入都生效了。"],
     ViolationRegression => ["At {t} s the resource accepted a write from {who} with token {token}, below {highest}, the largest token it had ever accepted: its tokens went backwards.",

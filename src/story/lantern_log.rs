@@ -128,6 +128,10 @@ impl Line {
                 "{name}'s old wick No. {token} is let through: the granary keeper has not yet seen No. {newest}.",
                 "{name}的旧灯芯 {token} 号被放行了：看仓人还没见过 {newest} 号。",
             ],
+            ViolationStaleForgotten => [
+                "{name}'s old wick No. {token} is let through though No. {newest} is out: the granary keeper had seen a newer wick, but has forgotten it.",
+                "{newest} 号灯芯已经发出，{name}的旧灯芯 {token} 号却被放行了：看仓人见过更新的灯芯，却把它忘了。",
+            ],
             ViolationInvalidAccepted => [
                 "With nobody checking wicks, an errand with no proper wick number ({token}) gets done.",
                 "没人核对灯芯，一件没有正当灯芯编号（{token}）的事也办成了。",
@@ -196,8 +200,8 @@ impl Line {
                 "{name}办完了差事，把灯送回石柱。",
             ],
             SteppedDownSessionExpired => [
-                "Word that the lantern is free reaches {name} too late: by {name}'s own reckoning the return hour has already passed, so {name} never lights wick No. {token}.",
-                "灯空出来的消息传到{name}时已经太晚：按{name}自己的算法，还灯时辰早就过了，于是 {token} 号灯芯根本没点。",
+                "The tablet's yes reaches {name} too late: by {name}'s own reckoning the return hour has already passed, so {name} never lights wick No. {token}.",
+                "木牌应允的消息传到{name}时已经太晚：按{name}自己的算法，还灯时辰早就过了，于是 {token} 号灯芯根本没点。",
             ],
             WorkContinues => [
                 "{name}'s name is off the tablet, yet {name} keeps walking the lanes by wick No. {token}.",

@@ -70,6 +70,7 @@ pub enum Line {
     WriteDuplicate,
     ViolationStaleSeenNewer,
     ViolationStaleBeforeSeen,
+    ViolationStaleForgotten,
     ViolationInvalidAccepted,
     ViolationTokenRegression,
     ViolationDuplicate,
@@ -118,7 +119,7 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 65] = [
+    pub const ALL: [Line; 66] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -145,6 +146,7 @@ impl Line {
         Line::WriteDuplicate,
         Line::ViolationStaleSeenNewer,
         Line::ViolationStaleBeforeSeen,
+        Line::ViolationStaleForgotten,
         Line::ViolationInvalidAccepted,
         Line::ViolationTokenRegression,
         Line::ViolationDuplicate,
@@ -307,6 +309,10 @@ impl Line {
             ViolationStaleBeforeSeen => [
                 ["The boat obeys {name}'s old number {token}: the verifier has not yet seen number {newest}.", "Stale write {op} accepted before the resource saw token {newest}: a fence only stops what arrives after the newer term."],
                 ["渔船听了{name}的旧编号 {token}：验旗人还没见过编号 {newest}。", "旧写入 {op} 在资源见到令牌 {newest} 之前被接受：围栏只能挡住新任期之后到达的请求。"],
+            ],
+            ViolationStaleForgotten => [
+                ["The boat obeys {name}'s old number {token} though {newest} is on duty: the flag-verifier had seen a newer number, but has forgotten it.", "Stale write {op} accepted (token {token} < newest granted {newest}): the resource had accepted a newer token before, but its high-water mark was lost (a restart without a durable mark, or a restore)."],
+                ["{newest} 号当值，渔船却听了{name}的旧编号 {token}：验旗人见过更新的编号，却把它忘了。", "旧写入 {op} 被接受（令牌 {token} < 最新授予 {newest}）：资源之前接受过更新的令牌，但高水位丢失了（重启时没有持久化，或从备份恢复）。"],
             ],
             ViolationInvalidAccepted => [
                 ["With nobody checking numbers, the boat obeys a flag with no proper number ({token}).", "Unchecked write {op} with token {token} accepted (fencing off)."],
@@ -645,9 +651,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             }
         }
         TraceEvent::ViolationFound { violation } => match violation {
-            Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer } => {
+            Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer, resource_forgot_newer } => {
                 let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.story(fable, lang).to_owned());
-                let line = if *resource_had_seen_newer { Line::ViolationStaleSeenNewer } else { Line::ViolationStaleBeforeSeen };
+                let line = match (resource_had_seen_newer, resource_forgot_newer) {
+                    (true, _) => Line::ViolationStaleSeenNewer,
+                    (false, true) => Line::ViolationStaleForgotten,
+                    (false, false) => Line::ViolationStaleBeforeSeen,
+                };
                 out(
                     "violation",
                     line,

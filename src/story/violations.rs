@@ -90,8 +90,12 @@ pub fn sentence(v: &Violation, at_ms: u64, cast: &Cast, lang: Lang) -> String {
     let who = writer(v).map_or_else(|| Ui::AnOutsideClient.text(lang).to_owned(), |id| cast.name(id, lang));
     let t = seconds(at_ms);
     let (template, values): (Ui, Vec<(&str, String)>) = match v {
-        Violation::StaleWriteAccepted { token, newest_granted, resource_had_seen_newer, .. } => (
-            if *resource_had_seen_newer { Ui::ViolationStaleSeen } else { Ui::ViolationStaleUnseen },
+        Violation::StaleWriteAccepted { token, newest_granted, resource_had_seen_newer, resource_forgot_newer, .. } => (
+            match (resource_had_seen_newer, resource_forgot_newer) {
+                (true, _) => Ui::ViolationStaleSeen,
+                (false, true) => Ui::ViolationStaleForgotten,
+                (false, false) => Ui::ViolationStaleUnseen,
+            },
             vec![("token", token.to_string()), ("newest", newest_granted.to_string())],
         ),
         Violation::TokenRegression { token, highest_before, .. } => {
@@ -134,6 +138,7 @@ mod tests {
             token: 7,
             newest_granted: 8,
             resource_had_seen_newer: seen,
+            resource_forgot_newer: false,
         }
     }
 
