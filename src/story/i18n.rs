@@ -624,6 +624,8 @@ ui_table! {
     LessonContents => ["Contents", "目录"],
     LessonWatching => ["▶ Watch the scene: the lesson goes on by itself at the moment that matters.",
                        "▶ 请看画面：到了关键的时刻，课程会自己继续。"],
+    LessonPaused => ["⏸ The run is paused before the moment that matters; play it to go on.",
+                     "⏸ 运行在关键时刻之前暂停了；继续播放，课程就会往下走。"],
     LessonOffPath => ["You changed the run, so the lesson waits here.",
                       "你改动了这一轮运行，所以课程停在这里等你。"],
     LessonBackToPath => ["Back to the lesson", "回到课程"],

@@ -371,12 +371,25 @@ fn watch(app: AppState) {
         app.snapshot.track();
         let due = app.tutor.get(|t| {
             let (step, planned) = t.current()?;
-            let (_, seq) = planned.until?;
+            let (at_ms, seq) = planned.until?;
             let stays = step.ask.is_some() || step.hold || !t.flow || t.step + 1 >= t.steps();
             let text = if app.lang.get_untracked() == Lang::Zh { &step.text.zh } else { &step.text.en };
-            (t.phase == Phase::Playing).then(|| (seq, stays, step.point.clone(), t.step, t.ticket, reading_ms(text)))
+            matches!(t.phase, Phase::Playing | Phase::Reached)
+                .then(|| (at_ms, seq, stays, step.point.clone(), t.step, t.ticket, reading_ms(text), t.phase))
         });
-        let Some((seq, stays, point, i, ticket, reading)) = due else { return };
+        let Some((at_ms, seq, stays, point, i, ticket, reading, phase)) = due else { return };
+        if phase == Phase::Reached {
+            // Stepped or scrubbed back before the awaited moment, still on the path: the step is
+            // not over, it plays to that moment again (and moves on only from there).
+            if on_path(app) && app.trace_len() as u64 <= seq {
+                app.tutor.set(|t| {
+                    t.phase = Phase::Playing;
+                    t.moving_on = false;
+                });
+                app.set_stop_at(Some(at_ms));
+            }
+            return;
+        }
         if entered.get_value().0 != ticket {
             entered.set_value((ticket, real_now()));
         }
@@ -620,7 +633,14 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
         out.push_str("</div>");
     }
     if phase == Phase::Playing {
-        if on_path {
+        if on_path && !app.playing.get() && !app.finished.get() {
+            // Paused by the learner (a step back, the Pause button): say so, and offer to play.
+            out.push_str(&format!(
+                r#"<p class="lesson-wait" data-testid="lesson-paused">{} <button data-testid="lesson-play" data-act="play">{}</button></p>"#,
+                ui(Ui::LessonPaused),
+                ui(Ui::Play),
+            ));
+        } else if on_path {
             out.push_str(&format!(r#"<p class="lesson-wait" data-testid="lesson-wait">{}</p>"#, ui(Ui::LessonWatching)));
         } else {
             out.push_str(&format!(
@@ -720,6 +740,7 @@ fn act(app: AppState, what: &str) {
         ("back", _) => back(app),
         ("next", _) => next(app),
         ("path", _) => go(app, app.tutor.get(|t| t.step)),
+        ("play", _) => app.playing.set(true),
         ("go", Some(k)) => go(app, k),
         ("reveal", _) => reveal(app),
         ("answer", Some(k)) => answer(app, k),

@@ -308,3 +308,38 @@ async fn every_lesson_end_to_end_in_english_and_chinese() -> Result<()> {
     })
     .await
 }
+
+/// Stepping the run back before a step's awaited moment reopens the step: it no longer says
+/// "that is the moment" (nor moves on by itself), says the run is paused with a Play button,
+/// and playing on stops at that moment again, exactly.
+#[tokio::test]
+async fn stepping_back_before_the_moment_reopens_the_step() -> Result<()> {
+    let (lesson, plan) = planned("harbor-replaced")?;
+    let marks = step_titled(&lesson, "The hourglass and the marks")?;
+    let (at_ms, _) = plan[marks].until.context("awaits an event")?;
+    let expected = until_hash(&plan[marks])?;
+    with_browser("lesson-step-back", SECS(150), async |b| {
+        // Entered by Next (the lesson's own flow), so it would move on by itself once reached.
+        b.open(&format!("?lesson=harbor-replaced&step={marks}&lang=en")).await?;
+        b.at_step(marks, "reached", SECS(30)).await?;
+        b.click("lesson-next").await?;
+        b.at_step(marks + 1, "reached", SECS(60)).await?;
+        ensure!(clock(b).await? == (at_ms, expected.clone()), "stopped at the awaited moment");
+        b.click("step-back").await?;
+        b.click("step-back").await?;
+        b.at_step(marks + 1, "playing", SECS(10)).await?;
+        let (ms, _) = clock(b).await?;
+        ensure!(ms < at_ms, "the run went back before the moment: {ms}");
+        ensure!(b.element("lesson-reached").await?.is_none(), "no “that is the moment” after going back");
+        b.wait_exists("lesson-paused", SECS(5)).await?;
+        // Still this step a while later: the old moving-on timer does not fire.
+        tokio::time::sleep(SECS(6)).await;
+        b.at_step(marks + 1, "playing", SECS(1)).await?;
+        b.click("lesson-play").await?;
+        b.at_step(marks + 1, "reached", SECS(30)).await?;
+        ensure!(clock(b).await? == (at_ms, expected.clone()), "played on to the same moment, bit for bit");
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
