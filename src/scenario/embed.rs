@@ -328,7 +328,13 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
                     })?;
                     Request::Load { scenario: Box::new(scenario), fable }
                 }
-                Some(_) => return Err(fail("\"scenario\" must be a built-in id or a scenario object".into())),
+                Some(other) => {
+                    let what = match other {
+                        Field::Other(what) => what,
+                        _ => "a number",
+                    };
+                    return Err(fail(["\"scenario\" must be a built-in id or a scenario object, not ", what].concat()));
+                }
                 None => return Err(fail("\"scenario\" is required".into())),
             }
         }
@@ -646,6 +652,12 @@ mod tests {
         assert!(e.why.contains(&format!("{}: {}", runner.path, runner.message)), "{} should say {runner}", e.why);
         let e = rejected(r#"{"leaselab":1,"type":"load","scenario":{"format":"leaselab.scenario/1","colour":"red"}}"#);
         assert!(e.why.contains("colour"), "{}", e.why);
+        // What was sent instead is named (the page names a too-large object the same way).
+        let e = rejected(r#"{"leaselab":1,"type":"load","scenario":true}"#);
+        assert!(e.why.ends_with("not a boolean"), "{}", e.why);
+        let too_large = Field::Other("an object of more than 1 MiB of JSON");
+        let e = read(vec![("leaselab".into(), Field::Number(1.0)), ("type".into(), Field::Text("load".into())), ("scenario".into(), too_large)]);
+        assert!(e.expect_err("too large").why.contains("more than 1 MiB"));
     }
 
     #[test]

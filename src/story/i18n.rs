@@ -380,7 +380,7 @@ ui_table! {
     CompareSeekHint => ["Move both runs to the first difference", "把两次运行都移到首个差异处"],
     CompareSame => ["The two runs never part: in this run the setting does not matter",
                     "两次运行从未分岔：在这次运行里，这个设置不起作用"],
-    CompareSummary => ["At {t} s: this run {a} accepted, {r} refused, {v} violations · the other run {a2} accepted, {r2} refused, {v2} violations",
+    CompareSummary => ["At {t} s: this run: accepted {a}, refused {r}, violations {v} · the other run: accepted {a2}, refused {r2}, violations {v2}",
                        "{t} 秒时：本次运行 接受 {a}、拒绝 {r}、违规 {v} · 对照运行 接受 {a2}、拒绝 {r2}、违规 {v2}"],
     CompareDiagram => ["The other run", "对照运行"],
     DiagramDiverge => ["first difference from the other run", "与对照运行的首个差异"],

@@ -151,7 +151,7 @@ fn fields(data: &wasm_bindgen::JsValue) -> Result<Vec<(String, Field)>, embed::R
             Field::Other("an array")
         } else if value.is_object() && name == "scenario" {
             match js_sys::JSON::stringify(&value) {
-                Ok(text) if text.length() > embed::MAX_SCENARIO_CHARS => Field::Other("a scenario of more than 1 MiB"),
+                Ok(text) if text.length() > embed::MAX_SCENARIO_CHARS => Field::Other("an object of more than 1 MiB of JSON"),
                 Ok(text) => Field::Object(String::from(text)),
                 Err(_) => Field::Other("an object that cannot be read as JSON"),
             }

@@ -173,15 +173,40 @@ pub fn Help(app: AppState) -> impl IntoView {
             app.help.set(false);
         }
     };
-    // The dialog takes the focus when it opens, so Escape and Tab stay in it.
-    Effect::new(move |_| {
-        if app.help.get() {
-            request_animation_frame(|| {
-                if let Some(b) = document().query_selector("[data-testid=help-close]").ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
+    // The dialog takes the focus when it opens, so Escape and Tab stay in it; closed, it gives
+    // the focus back to what had it (else to the `?` button), not to the page.
+    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
+    let html = |selector: &str| document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    Effect::new(move |was_open: Option<bool>| {
+        let open = app.help.get();
+        if open {
+            let active = document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+            opener.set_value(active.filter(|e| e.tag_name() != "BODY"));
+            request_animation_frame(move || {
+                if let Some(b) = html("[data-testid=help-close]") {
                     let _ = b.focus();
                 }
             });
+        } else if was_open == Some(true) {
+            // A frame later, once the page behind is no longer inert (see `lesson::keep_focus`).
+            // An opener that was redrawn meanwhile is found again by its test id.
+            let earlier = opener.get_value();
+            request_animation_frame(move || {
+                request_animation_frame(move || {
+                    let again = |e: &web_sys::HtmlElement| {
+                        let id = e.get_attribute("data-testid")?;
+                        html(&format!("[data-testid=\"{id}\"]"))
+                    };
+                    let back = earlier
+                        .and_then(|e| if e.is_connected() { Some(e) } else { again(&e) })
+                        .or_else(|| html("[data-testid=help-open]"));
+                    if let Some(el) = back {
+                        let _ = el.focus();
+                    }
+                });
+            });
         }
+        open
     });
     view! { <div class="help-layer" on:click=on_click inner_html=markup></div> }
 }

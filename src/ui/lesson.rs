@@ -406,6 +406,15 @@ fn watch(app: AppState) {
         app.set_stop_at(None);
         app.tutor.set(|t| t.phase = Phase::Reached);
         app.pointed.set(point);
+        // The answer and its reason are what the room waits for: bring them into view (inside
+        // the panel when it scrolls, as little as needed).
+        request_animation_frame(|| {
+            if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
+                let options = web_sys::ScrollIntoViewOptions::new();
+                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                el.scroll_into_view_with_scroll_into_view_options(&options);
+            }
+        });
         if stays {
             return;
         }

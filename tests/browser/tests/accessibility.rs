@@ -130,6 +130,9 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         ensure!(inside.as_bool() == Some(true), "Tab left the shortcuts list");
         b.keys(&['\u{E00C}']).await?;
         b.wait_until_js("the overlay closed", "return !document.querySelector('[data-testid=\"help\"]');", SECS(5)).await?;
+        // Closed, it hands the focus back to where the keyboard was.
+        let back = "return document.activeElement.getAttribute('data-testid') === 'metaphor-0';";
+        b.wait_until_js("the focus back on the row it came from", back, SECS(3)).await?;
         b.assert_no_console_errors().await
     })
     .await

@@ -52,7 +52,7 @@ async fn compare_fencing_on_and_off_shows_the_first_difference() -> Result<()> {
     let upto = |sim: &Sim| tally(&sim.trace()[..sim.trace().partition_point(|e| e.at_ms <= d.at_ms)]);
     let ([a, r, v], [a2, r2, v2]) = (upto(&this), upto(&other));
     assert!(r == 1 && v == 0 && r2 == 0 && v2 > 0, "seed 000: the 7 refused here, a violation there");
-    let counts = format!("this run {a} accepted, {r} refused, {v} violations · the other run {a2} accepted, {r2} refused, {v2} violations");
+    let counts = format!("this run: accepted {a}, refused {r}, violations {v} · the other run: accepted {a2}, refused {r2}, violations {v2}");
     with_browser("compare", SECS(120), async |b| {
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
