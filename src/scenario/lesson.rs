@@ -90,9 +90,9 @@ pub enum Element {
     Ttl,
     /// The marks on the wall / the trips back to the tablet (`renewTime`, renewals).
     Renewals,
-    /// The dockmaster's board / the tablet: the lease record or lock store as a whole.
+    /// The dockmaster's plaque / the tablet: the lease record or lock store as a whole.
     Store,
-    /// The brass clasp (compare-and-swap); in the harbor, the dockmaster's board.
+    /// The brass clasp (compare-and-swap); in the harbor, the dockmaster's plaque.
     Clasp,
     /// The flag-verifier / the granary keeper: the fenced resource and its high-water mark.
     Resource,
