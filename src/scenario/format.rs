@@ -259,6 +259,12 @@ const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
 /// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let root = read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
+    // Another format is named before its fields are (a lesson's `steps` are not unknown fields
+    // of a scenario: the file is of another kind).
+    if let Some(found) = root.get("format").and_then(Value::as_str).filter(|f| *f != FORMAT) {
+        let lesson = if found.starts_with("leaselab.lesson/") { " (a lesson file: `leaselab lesson FILE` checks it)" } else { "" };
+        return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"{lesson}", found.chars().take(64).collect::<String>())));
+    }
     let file = Obj::new(&root, String::new(), FILE_FIELDS)?;
     let format = file.required_str("format")?;
     if format != FORMAT {
@@ -682,6 +688,9 @@ mod tests {
 
     #[test]
     fn minimal_file_gets_kubernetes_defaults() {
+        let e = parse(r#"{"format": "leaselab.lesson/1", "steps": [], "metaphors": []}"#).expect_err("a lesson");
+        assert_eq!(e.path, "format");
+        assert!(e.message.contains("a lesson file"), "{}", e.message);
         let s = parse(r#"{"format": "leaselab.scenario/1"}"#).expect("minimal file");
         let c = &s.config;
         assert_eq!((c.lease.duration_ms, c.lease.renew_deadline_ms, c.lease.retry_every_ms), (15_000, 10_000, 2_000));
