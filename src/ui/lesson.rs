@@ -407,14 +407,18 @@ fn watch(app: AppState) {
         app.tutor.set(|t| t.phase = Phase::Reached);
         app.pointed.set(point);
         // The answer and its reason are what the room waits for: bring them into view (inside
-        // the panel when it scrolls, as little as needed).
-        request_animation_frame(|| {
-            if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
-                let options = web_sys::ScrollIntoViewOptions::new();
-                options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                el.scroll_into_view_with_scroll_into_view_options(&options);
-            }
-        });
+        // the panel when it scrolls, as little as needed), once the panel has been redrawn and
+        // the pointing has scrolled the scene.
+        set_timeout(
+            || {
+                if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
+                    let options = web_sys::ScrollIntoViewOptions::new();
+                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
+                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                }
+            },
+            std::time::Duration::from_millis(300),
+        );
         if stays {
             return;
         }
