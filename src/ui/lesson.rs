@@ -356,6 +356,13 @@ fn reading_ms(text: &str) -> u64 {
     (words * 250 + wide * 120).clamp(4_000, 18_000)
 }
 
+/// Scrolls `el` into view (and its scrolling panel, if any), placed at `block`.
+fn scroll_to(el: &web_sys::Element, block: web_sys::ScrollLogicalPosition) {
+    let options = web_sys::ScrollIntoViewOptions::new();
+    options.set_block(block);
+    el.scroll_into_view_with_scroll_into_view_options(&options);
+}
+
 /// Real time now, in ms.
 fn real_now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
@@ -369,15 +376,15 @@ fn watch(app: AppState) {
     let entered = StoredValue::new((u32::MAX, 0.0f64));
     Effect::new(move |_| {
         app.snapshot.track();
+        // Read on every frame: only what the check needs (the pointing and the reading time are
+        // taken once the moment is reached).
         let due = app.tutor.get(|t| {
             let (step, planned) = t.current()?;
             let (at_ms, seq) = planned.until?;
             let stays = step.ask.is_some() || step.hold || !t.flow || t.step + 1 >= t.steps();
-            let text = if app.lang.get_untracked() == Lang::Zh { &step.text.zh } else { &step.text.en };
-            matches!(t.phase, Phase::Playing | Phase::Reached)
-                .then(|| (at_ms, seq, stays, step.point.clone(), t.step, t.ticket, reading_ms(text), t.phase))
+            matches!(t.phase, Phase::Playing | Phase::Reached).then_some((at_ms, seq, stays, t.step, t.ticket, t.phase))
         });
-        let Some((at_ms, seq, stays, point, i, ticket, reading, phase)) = due else { return };
+        let Some((at_ms, seq, stays, i, ticket, phase)) = due else { return };
         if phase == Phase::Reached {
             // Stepped or scrubbed back before the awaited moment, still on the path: the step is
             // not over, it plays to that moment again (and moves on only from there).
@@ -404,6 +411,10 @@ fn watch(app: AppState) {
         }
         app.playing.set(false);
         app.set_stop_at(None);
+        let lang = app.lang.get_untracked();
+        let (point, reading) = app.tutor.get(|t| {
+            t.current().map(|(step, _)| (step.point.clone(), reading_ms(if lang == Lang::Zh { &step.text.zh } else { &step.text.en })))
+        }).unwrap_or_default();
         app.tutor.set(|t| t.phase = Phase::Reached);
         app.pointed.set(point);
         // The answer and its reason are what the room waits for: bring them into view (inside
@@ -412,9 +423,7 @@ fn watch(app: AppState) {
         set_timeout(
             || {
                 if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Nearest);
-                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                    scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
                 }
             },
             std::time::Duration::from_millis(300),
@@ -487,9 +496,7 @@ fn keep_focus(app: AppState) {
                 let r = el.get_bounding_client_rect();
                 let height = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
                 if r.bottom() < 0.0 || r.top() > height {
-                    let options = web_sys::ScrollIntoViewOptions::new();
-                    options.set_block(web_sys::ScrollLogicalPosition::Center);
-                    el.scroll_into_view_with_scroll_into_view_options(&options);
+                    scroll_to(&el, web_sys::ScrollLogicalPosition::Center);
                 }
             });
         }

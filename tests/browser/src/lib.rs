@@ -367,10 +367,8 @@ impl Browser {
     /// Picks built-in `id` in the scenario picker and waits until the page plays it (its file is
     /// fetched the first time: until then the previous run is still on screen).
     pub async fn choose_scenario(&self, id: &str) -> Result<()> {
-        self.client
-            .find(Locator::Css(&testid_selector("scenario-picker")))
-            .await
-            .context("finding the scenario picker")?
+        self.find("scenario-picker", "choose a scenario")
+            .await?
             .select_by_value(id)
             .await
             .with_context(|| format!("the picker offers {id}"))?;
@@ -406,13 +404,18 @@ impl Browser {
             .map(str::to_string))
     }
 
-    /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
-    pub async fn click(&self, testid: &str) -> Result<()> {
-        let el = self
-            .client
+    /// The element `[data-testid=<testid>]`, found in order `to` do something with it (the
+    /// error says what).
+    async fn find(&self, testid: &str, to: &str) -> Result<fantoccini::elements::Element> {
+        self.client
             .find(Locator::Css(&testid_selector(testid)))
             .await
-            .with_context(|| format!("finding [data-testid={testid}] to click it"))?;
+            .with_context(|| format!("finding [data-testid={testid}] to {to}"))
+    }
+
+    /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
+    pub async fn click(&self, testid: &str) -> Result<()> {
+        let el = self.find(testid, "click it").await?;
         el.click()
             .await
             .with_context(|| format!("clicking [data-testid={testid}]"))?;
@@ -423,11 +426,7 @@ impl Browser {
     /// which focuses it first). Special keys are WebDriver code points, e.g. `"\u{E014}"` for →,
     /// `"\u{E012}"` for ←, `"\u{E007}"` for Enter.
     pub async fn press(&self, testid: &str, keys: &str) -> Result<()> {
-        let el = self
-            .client
-            .find(Locator::Css(&testid_selector(testid)))
-            .await
-            .with_context(|| format!("finding [data-testid={testid}] to type into it"))?;
+        let el = self.find(testid, "type into it").await?;
         el.send_keys(keys)
             .await
             .with_context(|| format!("typing into [data-testid={testid}]"))?;
@@ -555,11 +554,7 @@ impl Browser {
     /// element's centre), scrolling it into view first.
     pub async fn tap(&self, testid: &str) -> Result<()> {
         use fantoccini::actions::{InputSource, PointerAction, TouchActions, MOUSE_BUTTON_LEFT};
-        let el = self
-            .client
-            .find(Locator::Css(&testid_selector(testid)))
-            .await
-            .with_context(|| format!("finding [data-testid={testid}] to tap it"))?;
+        let el = self.find(testid, "tap it").await?;
         self.eval("arguments[0].scrollIntoView({block: 'center'});", vec![serde_json::to_value(&el)?]).await?;
         let finger = TouchActions::new("finger".into())
             .then(PointerAction::MoveToElement { element: el, duration: None, x: 0.0, y: 0.0 })
