@@ -61,13 +61,16 @@ fn pack_stamp() {
     for name in ["en.json", "zh.json"] {
         let path = dir.join(name);
         println!("cargo:rerun-if-changed={}", path.display());
-        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("reading {}: {e} (`leaselab packs` writes it)", path.display()));
+        let bytes = std::fs::read(&path)
+            .unwrap_or_else(|e| panic!("reading {}: {e} (`leaselab packs` writes it)", path.display()));
         for b in bytes {
             hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
         }
     }
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("pack_stamp.rs");
-    let text = format!("/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{hash:016x}\";\n");
+    let text = format!(
+        "/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{hash:016x}\";\n"
+    );
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }
 
@@ -85,7 +88,8 @@ fn table(folder: &str, order: &[&str], out: &str) {
     let mut listed: Vec<String> = order.iter().map(|s| (*s).to_owned()).collect();
     listed.sort();
     assert_eq!(on_disk, listed, "build.rs must list exactly the files in assets/{folder}/");
-    let mut menu = String::from("/// The built-ins in menu order, with their titles.\npub const MENU: &[Builtin] = &[\n");
+    let mut menu =
+        String::from("/// The built-ins in menu order, with their titles.\npub const MENU: &[Builtin] = &[\n");
     let mut files = String::from(
         "/// `(id, file contents)` of every built-in, in menu order (native builds).\n\
          #[cfg(not(target_arch = \"wasm32\"))]\npub const FILES: &[(&str, &str)] = &[\n",
@@ -98,7 +102,8 @@ fn table(folder: &str, order: &[&str], out: &str) {
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
         assert_eq!(json["id"].as_str(), Some(*id), "{}: its id must match its file name", path.display());
         let title = |lang: &str| json["title"][lang].as_str().unwrap_or(id).to_owned();
-        let _ = writeln!(menu, "    Builtin {{ id: {id:?}, title_en: {:?}, title_zh: {:?} }},", title("en"), title("zh"));
+        let _ =
+            writeln!(menu, "    Builtin {{ id: {id:?}, title_en: {:?}, title_zh: {:?} }},", title("en"), title("zh"));
         let _ = writeln!(files, "    ({id:?}, include_str!({:?})),", path.display().to_string());
     }
     menu.push_str("];\n");

@@ -44,7 +44,8 @@ fn main() {
     let mut harbor = builtin("harbor-zombie");
     harbor.events.clear();
     harbor.until_ms = 60_000;
-    let grid = |candidates, max_interventions| Bounds { grid_ms: 5_000, max_interventions, candidates, max_states: 20_000 };
+    let grid =
+        |candidates, max_interventions| Bounds { grid_ms: 5_000, max_interventions, candidates, max_states: 20_000 };
     let naps_and_delays = || {
         vec![
             nap("chen", 30_000),

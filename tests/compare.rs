@@ -44,9 +44,9 @@ fn harbor_fencing_on_and_off_part_at_chens_stale_seven() {
     assert_eq!(verdict(&d.other).0, chen);
     assert_eq!(verdict(&d.other).2, WriteOutcome::Accepted, "without fencing the stale 7 lands");
     // Before that moment Lin had already got 8, in both runs alike.
-    assert!(this.trace()[..d.index]
-        .iter()
-        .any(|e| matches!(&e.event, TraceEvent::LeaseGranted { node, token, .. } if node == "lin" && *token == lin_token)));
+    assert!(this.trace()[..d.index].iter().any(
+        |e| matches!(&e.event, TraceEvent::LeaseGranted { node, token, .. } if node == "lin" && *token == lin_token)
+    ));
     assert_eq!(first_difference(this.trace(), this.trace()), None);
     // Up to and with that write: with fencing, one refusal (the 7) and no violation; without,
     // the 7 is accepted and the oracle reports it.

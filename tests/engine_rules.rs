@@ -4,7 +4,9 @@
 mod common;
 
 use common::*;
-use leaselab::engine::{Command, Endpoint, MessageKind, Role, Sim, StepDownReason, TraceEvent, WireToken, WriteOutcome};
+use leaselab::engine::{
+    Command, Endpoint, MessageKind, Role, Sim, StepDownReason, TraceEvent, WireToken, WriteOutcome,
+};
 
 const TWO: &str = r#"{"format":"leaselab.scenario/1","seed":3,"until_ms":60000,
   "nodes":[{"id":"a"},{"id":"b","start_ms":1000}],
@@ -85,7 +87,8 @@ fn a_cut_off_leader_gives_up_on_its_own_clock_before_the_lease_is_given_away() {
     let dropped = events(&sim, |e| matches!(e, TraceEvent::MessageDropped { .. }));
     assert!(!dropped.is_empty());
     let judged_from_a = sim.trace().iter().any(|e| {
-        (20_100..50_000).contains(&e.at_ms) && matches!(&e.event, TraceEvent::WriteJudged { from: Some(n), .. } if n == "a")
+        (20_100..50_000).contains(&e.at_ms)
+            && matches!(&e.event, TraceEvent::WriteJudged { from: Some(n), .. } if n == "a")
     });
     assert!(!judged_from_a);
     // After healing, a is refused: b holds the lease.
@@ -132,7 +135,10 @@ fn revoking_frees_the_lease_now_and_the_holder_learns_at_its_next_renewal() {
     assert!(!refused.is_empty());
     let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { reason: StepDownReason::RenewRefused, .. }));
     assert_eq!(down.len(), 1);
-    let b = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { node, token: 2, lease_transitions: 1, .. } if node == "b"));
+    let b = events(
+        &sim,
+        |e| matches!(e, TraceEvent::LeaseGranted { node, token: 2, lease_transitions: 1, .. } if node == "b"),
+    );
     assert_eq!(b.len(), 1, "b takes the next token at its next retry");
     assert!(b[0].at_ms >= 12_000 && b[0].at_ms < 12_000 + 2_000 + 160);
 }
@@ -144,7 +150,9 @@ fn a_delayed_write_arrives_late_by_the_given_time() {
         .trace()
         .iter()
         .find_map(|e| match &e.event {
-            TraceEvent::MessageSent { kind: MessageKind::Write, arrive_ms, .. } if e.at_ms > 2_000 => Some((e.at_ms, *arrive_ms)),
+            TraceEvent::MessageSent { kind: MessageKind::Write, arrive_ms, .. } if e.at_ms > 2_000 => {
+                Some((e.at_ms, *arrive_ms))
+            }
             _ => None,
         })
         .expect("a writes after 2 s");
@@ -169,12 +177,14 @@ fn a_stale_token_passes_until_the_resource_has_seen_the_newer_one() {
       "network":{"latency_ms":{"min":10,"max":50}}, "work":{"every_ms":20000}, "issuer":{"first_token":41},
       "events":[{"at_ms":4000,"do":"pause","node":"a","for_ms":12000}"#;
     let refused = parse(&format!("{base}]}}"));
-    let accepted = parse(&format!("{base},{{\"at_ms\":5000,\"do\":\"delay_next_write\",\"node\":\"b\",\"by_ms\":5000}}]}}"));
+    let accepted =
+        parse(&format!("{base},{{\"at_ms\":5000,\"do\":\"delay_next_write\",\"node\":\"b\",\"by_ms\":5000}}]}}"));
     let out = |s| {
         let sim = run(s);
         let a_write = sim.trace().iter().find_map(|e| match &e.event {
-            TraceEvent::WriteJudged { from: Some(n), token: WireToken::Number(41), outcome, high_water_before, .. }
-                if n == "a" && e.at_ms >= 16_000 => Some((*outcome, *high_water_before)),
+            TraceEvent::WriteJudged {
+                from: Some(n), token: WireToken::Number(41), outcome, high_water_before, ..
+            } if n == "a" && e.at_ms >= 16_000 => Some((*outcome, *high_water_before)),
             _ => None,
         });
         (a_write, leaselab::scenario::Report::new(&builtin("harbor-zombie"), &sim).violations)
@@ -185,7 +195,15 @@ fn a_stale_token_passes_until_the_resource_has_seen_the_newer_one() {
     let (a, v) = out(&accepted);
     assert_eq!(a, Some((WriteOutcome::Accepted, 41)), "b's first write with 42 is still on its way");
     assert_eq!(v.len(), 1);
-    assert!(matches!(v[0].violation, leaselab::engine::Violation::StaleWriteAccepted { token: 41, newest_granted: 42, resource_had_seen_newer: false, .. }));
+    assert!(matches!(
+        v[0].violation,
+        leaselab::engine::Violation::StaleWriteAccepted {
+            token: 41,
+            newest_granted: 42,
+            resource_had_seen_newer: false,
+            ..
+        }
+    ));
 }
 
 #[test]
@@ -304,7 +322,10 @@ fn node_timers_run_on_the_nodes_own_clock() {
 #[test]
 fn a_node_clock_jump_moves_its_renew_deadline() {
     let sim = run(&parse(&two(r#"{"at_ms":7000,"do":"clock_jump","target":"a","by_ms":20000}"#)));
-    let down = events(&sim, |e| matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "a"));
+    let down = events(
+        &sim,
+        |e| matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "a"),
+    );
     assert_eq!(down.first().map(|e| e.at_ms), Some(7_000));
 }
 
@@ -319,7 +340,11 @@ fn a_slow_store_clock_stretches_the_lease_in_true_time() {
     assert!(events(&sim, |e| matches!(e, TraceEvent::LeaseRenewed { node, .. } if node == "a")).is_empty());
     // The store's clock reads whole ms, so the grant's half-ms is rounded down: within 1 ms.
     let expected = granted[0].at_ms + 30_000;
-    assert!((expected - 1..=expected).contains(&expired[0].at_ms), "expired at {}, expected {expected}", expired[0].at_ms);
+    assert!(
+        (expected - 1..=expected).contains(&expired[0].at_ms),
+        "expired at {}, expected {expected}",
+        expired[0].at_ms
+    );
 }
 
 /// client-go's observer expiry: a candidate never compares renewTime with its clock; it asks to
@@ -327,7 +352,11 @@ fn a_slow_store_clock_stretches_the_lease_in_true_time() {
 /// retries are jittered between 1 and 2.2 retry periods.
 #[test]
 fn observer_candidates_wait_a_lease_from_observation_with_jittered_retries() {
-    let json = two(r#"{"at_ms":5000,"do":"crash","node":"a"}"#).replacen(r#""retry_every_ms":2000}"#, r#""retry_every_ms":2000,"expiry":"observer"}"#, 1);
+    let json = two(r#"{"at_ms":5000,"do":"crash","node":"a"}"#).replacen(
+        r#""retry_every_ms":2000}"#,
+        r#""retry_every_ms":2000,"expiry":"observer"}"#,
+        1,
+    );
     let sim = run(&parse(&json));
     let retries = sends(&sim, "b", MessageKind::AcquireRequest);
     assert!(retries.windows(2).all(|w| (2_000..=4_400).contains(&(w[1] - w[0]))), "{retries:?}");
@@ -335,7 +364,11 @@ fn observer_candidates_wait_a_lease_from_observation_with_jittered_retries() {
     let observed = events(&sim, |e| matches!(e, TraceEvent::RecordObserved { node, .. } if node == "b"));
     let last_change = observed.last().expect("b observed the record").at_ms;
     let b_grant = events(&sim, |e| matches!(e, TraceEvent::LeaseGranted { node, .. } if node == "b"));
-    assert!(b_grant[0].at_ms >= last_change + 15_000, "granted at {} after observing at {last_change}", b_grant[0].at_ms);
+    assert!(
+        b_grant[0].at_ms >= last_change + 15_000,
+        "granted at {} after observing at {last_change}",
+        b_grant[0].at_ms
+    );
     // The store never judged expiry.
     assert!(events(&sim, |e| matches!(e, TraceEvent::LeaseExpired { .. })).is_empty());
 }
@@ -364,10 +397,7 @@ fn the_run_ends_last() {
     for id in leaselab::scenario::library::ids() {
         let sim = run(&builtin(id));
         let last = sim.trace().last().expect("a trace");
-        assert!(
-            matches!(last.event, TraceEvent::RunEnded),
-            "{id}: {last:?} after the end"
-        );
+        assert!(matches!(last.event, TraceEvent::RunEnded), "{id}: {last:?} after the end");
         assert_eq!(last.at_ms, sim.config().until_ms, "{id}");
     }
 }
@@ -380,14 +410,8 @@ fn a_runaway_scenario_stops_at_the_trace_limit() {
     let sim = run(&s);
     let trace = sim.trace();
     assert_eq!(trace.len(), leaselab::engine::MAX_TRACE_ENTRIES);
-    assert!(matches!(
-        trace[trace.len() - 2].event,
-        TraceEvent::TraceLimitReached { .. }
-    ));
+    assert!(matches!(trace[trace.len() - 2].event, TraceEvent::TraceLimitReached { .. }));
     assert!(matches!(trace[trace.len() - 1].event, TraceEvent::RunEnded));
     assert!(sim.finished());
-    assert!(
-        trace.last().map(|e| e.at_ms).unwrap_or(0) < 3_600_000,
-        "it stopped early"
-    );
+    assert!(trace.last().map(|e| e.at_ms).unwrap_or(0) < 3_600_000, "it stopped early");
 }

@@ -35,7 +35,10 @@ fn without_fencing_one_nap_is_enough_to_wreck_the_boat() {
     // At 0 s Chen is not leading yet, so the first nap that matters is at 5 s: he wakes at 35 s,
     // after Lin took 8, and his prepared 7 is obeyed.
     assert_eq!(sequence, [ScheduledCommand { at_ms: 5_000, command: nap("chen") }]);
-    assert!(matches!(violation, Violation::StaleWriteAccepted { token: 7, newest_granted: 8, resource_had_seen_newer: true, .. }));
+    assert!(matches!(
+        violation,
+        Violation::StaleWriteAccepted { token: 7, newest_granted: 8, resource_had_seen_newer: true, .. }
+    ));
     eprintln!("fencing off: found after {} runs", out.states_visited);
 }
 
@@ -98,7 +101,9 @@ fn the_owner_check_is_what_keeps_a_late_release_harmless() {
     let mut config = common::builtin("lock-late-del").config;
     config.events.clear();
     config.until_ms = 20_000;
-    let naps = |ids: &[&str]| ids.iter().map(|id| Command::Pause { node: (*id).into(), for_ms: Some(7_000) }).collect::<Vec<_>>();
+    let naps = |ids: &[&str]| {
+        ids.iter().map(|id| Command::Pause { node: (*id).into(), for_ms: Some(7_000) }).collect::<Vec<_>>()
+    };
     let deleted = |v: &Violation| matches!(v, Violation::LockDeletedByNonOwner { .. });
     let small = |candidates| Bounds { grid_ms: 1_000, max_interventions: 2, candidates, max_states: 20_000 };
     let out = shortest_violation(&config, &small(naps(&["a", "b", "c"])), deleted).expect("valid");

@@ -18,7 +18,11 @@ fn c3_a_deposed_41_is_refused_or_accepted_by_arrival_order() {
         assert_eq!(grants, [("a", 41), ("b", 42)], "the same grants in both runs");
     }
     let late = |r: &leaselab::scenario::Report| {
-        r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000).cloned().expect("A writes on waking")
+        r.writes
+            .iter()
+            .find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000)
+            .cloned()
+            .expect("A writes on waking")
     };
     let (r41, a41) = (late(&refused), late(&accepted));
     assert_eq!((r41.token, r41.outcome, r41.high_water_after), (Some(json!(41)), WriteOutcome::RejectedStale, 42));
@@ -56,7 +60,13 @@ fn c21_a_lost_high_water_mark_lets_the_old_leader_back_in() {
     // finding says it forgot, not that it had not seen the newer term yet.
     assert!(matches!(
         r.violations[0].violation,
-        Violation::StaleWriteAccepted { token: 4, newest_granted: 5, resource_had_seen_newer: false, resource_forgot_newer: true, .. }
+        Violation::StaleWriteAccepted {
+            token: 4,
+            newest_granted: 5,
+            resource_had_seen_newer: false,
+            resource_forgot_newer: true,
+            ..
+        }
     ));
 
     let mut durable = s.clone();
@@ -74,7 +84,8 @@ fn c20_a_rolled_back_issuer_is_a_liveness_failure() {
     let r = report(&builtin("issuer-rollback"));
     let grants: Vec<(&str, u64)> = r.grants.iter().map(|g| (g.node.as_str(), g.token)).collect();
     assert_eq!(grants, [("a", 1000), ("b", 905)]);
-    let b: Vec<&leaselab::scenario::report::Write> = r.writes.iter().filter(|w| w.from.as_deref() == Some("b")).collect();
+    let b: Vec<&leaselab::scenario::report::Write> =
+        r.writes.iter().filter(|w| w.from.as_deref() == Some("b")).collect();
     assert!(b.len() >= 5 && b.iter().all(|w| w.outcome == WriteOutcome::RejectedStale));
     // Each of those refusals shuts out the newest term, and the report says so.
     assert!(b.iter().all(|w| w.blocked == Some(leaselab::engine::Blocked::IssuerBehind)));
@@ -99,7 +110,11 @@ fn c19_a_retried_write_needs_deduplication_not_fencing() {
     let outcomes: Vec<WriteOutcome> = r.writes.iter().map(|w| w.outcome).collect();
     assert_eq!(outcomes, [WriteOutcome::Accepted; 3]);
     assert_eq!(kinds(&r), ["duplicate_side_effect"]);
-    assert_eq!((r.violations[0].write, r.violations[0].earlier_writes.clone()), (Some(1), vec![0]), "the retry, and the first application");
+    assert_eq!(
+        (r.violations[0].write, r.violations[0].earlier_writes.clone()),
+        (Some(1), vec![0]),
+        "the retry, and the first application"
+    );
 
     let mut dedupe = s.clone();
     dedupe.config.resource.equal_token = leaselab::engine::EqualTokenPolicy::Dedupe;
@@ -143,7 +158,12 @@ fn c4_an_equality_fence_locks_out_the_newer_holder() {
     use WriteOutcome::*;
     assert_eq!(
         got,
-        [("client 2", Accepted), ("client 1 (revoked)", RejectedStale), ("client 3", RejectedStale), ("client 2 again", Accepted)]
+        [
+            ("client 2", Accepted),
+            ("client 1 (revoked)", RejectedStale),
+            ("client 3", RejectedStale),
+            ("client 2 again", Accepted)
+        ]
     );
     let mut ordered = s.clone();
     ordered.config.resource.token_check = leaselab::engine::TokenCheck::Ordered;
@@ -214,7 +234,10 @@ fn a_ttl_near_the_latency_churns() {
 
     let long = report(&builtin("ttl-too-long"));
     let long_idle: u64 = long.leader_gaps.iter().map(|g| g.length_ms).sum();
-    assert!(long_idle * 100 / long.until_ms < idle * 100 / r.until_ms, "the short TTL wastes a larger share of the run");
+    assert!(
+        long_idle * 100 / long.until_ms < idle * 100 / r.until_ms,
+        "the short TTL wastes a larger share of the run"
+    );
 }
 
 /// The epoch barrier (seed `002`'s window, KAFKA-6082's epoch znode): the run of
@@ -225,7 +248,8 @@ fn an_epoch_barrier_refuses_the_41_that_arrives_first() {
     let r = report(&builtin("deposed-41-barrier"));
     let grants: Vec<u64> = r.grants.iter().map(|g| g.token).collect();
     assert_eq!(grants, [41, 42]);
-    let late = r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000).expect("A writes on waking");
+    let late =
+        r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 16_000).expect("A writes on waking");
     let first_42 = r.writes.iter().find(|w| w.token == Some(json!(42))).expect("B writes");
     assert!(late.arrived_ms < first_42.arrived_ms, "the 41 still arrives first");
     assert_eq!((late.outcome, late.high_water_after), (WriteOutcome::RejectedStale, 42));
@@ -251,7 +275,8 @@ fn c8_a_plain_del_deletes_another_clients_lock_and_the_owner_check_does_not() {
     assert_eq!((del.grants[2].node.as_str(), del.grants[2].token), ("c", 3));
     assert!(del.grants[2].at_ms > first.at_ms);
     // A's own stale write on waking was refused by the fence: the mark was already 2.
-    let woke = del.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 8_000).expect("A's prepared write");
+    let woke =
+        del.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 8_000).expect("A's prepared write");
     assert_eq!((woke.token.clone(), woke.outcome), (Some(json!(1)), WriteOutcome::RejectedStale));
 
     let owner = report(&builtin("lock-owner-release"));
@@ -294,9 +319,10 @@ fn c9_a_store_clock_jump_expires_the_lock_at_once() {
 fn c1_a_late_grant_after_the_session_expired() {
     let fixed = builtin("lock-session-expired");
     let sim = run(&fixed);
-    let gave_up = events(&sim, |e| {
-        matches!(e, TraceEvent::SteppedDown { node, token: 2, reason: StepDownReason::SessionExpired } if node == "b")
-    });
+    let gave_up = events(
+        &sim,
+        |e| matches!(e, TraceEvent::SteppedDown { node, token: 2, reason: StepDownReason::SessionExpired } if node == "b"),
+    );
     assert_eq!(gave_up.len(), 1);
     // It never believed it held the lock: no became_leader for B with 2.
     let believed = events(&sim, |e| matches!(e, TraceEvent::BecameLeader { node, token: 2 } if node == "b"));
@@ -338,8 +364,15 @@ fn observer_expiry_tolerates_offset_but_not_rate_skew() {
     let skew = report(&builtin("observer-rate-skew"));
     let lin = skew.grants.iter().find(|g| g.node == "lin").expect("Lin takes over early");
     assert!(lin.at_ms > 20_300 && lin.at_ms < 29_300, "during Chen's freeze (at {})", lin.at_ms);
-    assert!(skew.dual_beliefs.iter().any(|d| d.nodes.contains(&"chen".to_owned()) && d.nodes.contains(&"lin".to_owned())));
-    let woke = skew.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 29_300).expect("Chen's prepared write");
+    assert!(skew
+        .dual_beliefs
+        .iter()
+        .any(|d| d.nodes.contains(&"chen".to_owned()) && d.nodes.contains(&"lin".to_owned())));
+    let woke = skew
+        .writes
+        .iter()
+        .find(|w| w.from.as_deref() == Some("chen") && w.sent_ms >= 29_300)
+        .expect("Chen's prepared write");
     assert_eq!(woke.outcome, WriteOutcome::RejectedStale);
 
     let offset = report(&builtin("observer-offset"));
@@ -359,7 +392,8 @@ fn c12_a_shared_identity_makes_two_leaders() {
     let both: u64 = r.dual_beliefs.iter().map(|d| d.length_ms).sum();
     assert!(both > (s.config.until_ms - 3_200) * 9 / 10, "both lead for almost the whole run ({both} ms)");
     for node in ["master-1", "master-2"] {
-        let accepted = r.writes.iter().filter(|w| w.from.as_deref() == Some(node) && w.outcome == WriteOutcome::Accepted).count();
+        let accepted =
+            r.writes.iter().filter(|w| w.from.as_deref() == Some(node) && w.outcome == WriteOutcome::Accepted).count();
         assert!(accepted >= 5, "{node} does its work unhindered");
     }
 }
@@ -369,7 +403,8 @@ fn c12_a_shared_identity_makes_two_leaders() {
 #[test]
 fn c13_a_counter_reset_to_zero_is_refused() {
     let r = report(&builtin("counter-reset"));
-    let seen: Vec<(&str, WriteOutcome, u64)> = r.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
+    let seen: Vec<(&str, WriteOutcome, u64)> =
+        r.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
     assert_eq!(
         seen,
         [
@@ -388,9 +423,10 @@ fn c13_a_counter_reset_to_zero_is_refused() {
 fn c14_work_that_outlives_its_lease_is_fenced() {
     let s = builtin("work-outlives-lease");
     let sim = run(&s);
-    let gave_up = events(&sim, |e| {
-        matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "chen")
-    });
+    let gave_up = events(
+        &sim,
+        |e| matches!(e, TraceEvent::SteppedDown { node, reason: StepDownReason::RenewDeadline, .. } if node == "chen"),
+    );
     // Cut from the coordinator at 10 s: no renewal confirmed after the one sent at about 10 s -
     // 5 s, so the 10 s renew deadline passes at about 15 s, and the work goes on.
     assert!((14_000..=16_000).contains(&gave_up[0].at_ms), "gave up at {}", gave_up[0].at_ms);
@@ -399,7 +435,8 @@ fn c14_work_that_outlives_its_lease_is_fenced() {
     let lin = r.grants.iter().find(|g| g.node == "lin").expect("Lin takes over");
     assert_eq!(lin.token, 2);
     let lin_first = r.writes.iter().find(|w| w.from.as_deref() == Some("lin")).expect("Lin writes").arrived_ms;
-    let zombie: Vec<_> = r.writes.iter().filter(|w| w.from.as_deref() == Some("chen") && w.arrived_ms > lin_first).collect();
+    let zombie: Vec<_> =
+        r.writes.iter().filter(|w| w.from.as_deref() == Some("chen") && w.arrived_ms > lin_first).collect();
     assert!(zombie.len() >= 5, "Chen's work goes on");
     assert!(zombie.iter().all(|w| w.outcome == WriteOutcome::RejectedStale));
     assert!(r.violations.is_empty());
@@ -427,14 +464,28 @@ fn c23_tokens_are_scoped_to_their_lock() {
     let per_lock = report(&builtin("foreign-token-per-lock"));
     let seen: Vec<(&str, WriteOutcome, u64)> =
         per_lock.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
-    assert_eq!(seen, [("x-50", WriteOutcome::Accepted, 50), ("y-51", WriteOutcome::RejectedForeignLock, 50), ("x-50b", WriteOutcome::Accepted, 50)]);
+    assert_eq!(
+        seen,
+        [
+            ("x-50", WriteOutcome::Accepted, 50),
+            ("y-51", WriteOutcome::RejectedForeignLock, 50),
+            ("x-50b", WriteOutcome::Accepted, 50)
+        ]
+    );
     assert_eq!(per_lock.writes[1].lock.as_deref(), Some("invoices"));
     assert!(per_lock.violations.is_empty());
 
     let global = report(&builtin("foreign-token-global"));
     let seen: Vec<(&str, WriteOutcome, u64)> =
         global.writes.iter().map(|w| (w.op_id.as_str(), w.outcome, w.high_water_after)).collect();
-    assert_eq!(seen, [("x-50", WriteOutcome::Accepted, 50), ("y-51", WriteOutcome::Accepted, 51), ("x-50b", WriteOutcome::RejectedStale, 51)]);
+    assert_eq!(
+        seen,
+        [
+            ("x-50", WriteOutcome::Accepted, 50),
+            ("y-51", WriteOutcome::Accepted, 51),
+            ("x-50b", WriteOutcome::RejectedStale, 51)
+        ]
+    );
     assert_eq!(kinds(&global), ["foreign_token_accepted"]);
     // The orders holder's refusal is the invoices lock's doing, and the report names it.
     let blocked = leaselab::engine::Blocked::ForeignMark { lock: "invoices".into() };

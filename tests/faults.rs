@@ -65,7 +65,10 @@ fn a_rolled_back_issuer_locks_the_new_holder_out() {
     assert_eq!(r.final_state.high_water, 1000);
     assert!(r.violations.is_empty(), "safe, but stuck");
     let sim = run(&s);
-    assert_eq!(events(&sim, |e| matches!(e, TraceEvent::IssuerRolledBack { next_token_before: 1001, next_token: 905 })).len(), 1);
+    assert_eq!(
+        events(&sim, |e| matches!(e, TraceEvent::IssuerRolledBack { next_token_before: 1001, next_token: 905 })).len(),
+        1
+    );
 }
 
 /// C19 (yugabyte/yugabyte-db#33653): a retried write with the same token and op id. Fencing

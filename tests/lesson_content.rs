@@ -142,7 +142,11 @@ fn lantern_the_return_hour_is_moved_on_in_person() {
     assert_eq!(p.event["expires_ms"], json!(p.at_ms + lease.duration_ms), "the hour moves one TTL on from the renewal");
     let (led_ms, _) = p.run_of("became_leader")[0];
     let max = p.scenario.config.network.latency_max_ms;
-    assert!((led_ms + lease.renew_every_ms..=led_ms + lease.renew_every_ms + 2 * max).contains(&p.at_ms), "{}", p.at_ms);
+    assert!(
+        (led_ms + lease.renew_every_ms..=led_ms + lease.renew_every_ms + 2 * max).contains(&p.at_ms),
+        "{}",
+        p.at_ms
+    );
     assert!(!p.window_of("acquire_refused").is_empty(), "Wang keeps trying the clasp and is refused");
     assert!(p.window_of("acquire_refused").iter().all(|(_, e)| e["holder"] == "xiu"));
 }
@@ -160,18 +164,35 @@ fn lantern_after_a_twisted_ankle_the_lantern_is_free_only_after_her_return_hour(
     assert_eq!(p.start_ms, 10_000, "the question is asked once she has fallen");
     let lease = &p.scenario.config.lease;
     assert_eq!(lease.duration_ms, 12_000);
-    let (last_renewal_ms, _) =
-        *p.run_of("lease_renewed").iter().filter(|(t, e)| *t < 10_000 && e["node"] == "xiu").next_back().expect("she renewed before she fell");
+    let (last_renewal_ms, _) = *p
+        .run_of("lease_renewed")
+        .iter()
+        .filter(|(t, e)| *t < 10_000 && e["node"] == "xiu")
+        .next_back()
+        .expect("she renewed before she fell");
     let return_hour = last_renewal_ms + lease.duration_ms;
     let expired = p.window_of("lease_expired");
     assert_eq!(expired.len(), 1);
-    assert_eq!((expired[0].0, &expired[0].1["holder"], &expired[0].1["token"]), (return_hour, &json!("xiu"), &json!(1)));
+    assert_eq!(
+        (expired[0].0, &expired[0].1["holder"], &expired[0].1["token"]),
+        (return_hour, &json!("xiu"), &json!(1))
+    );
     // Until then every try at the clasp found her name.
     let refused = p.window_of("acquire_refused");
-    assert!(!refused.is_empty() && refused.iter().all(|(t, e)| *t < return_hour && e["holder"] == "xiu"), "{refused:?}");
-    assert_eq!((&p.event["node"], &p.event["token"], &p.event["lease_transitions"]), (&json!("wang"), &json!(2), &json!(1)));
+    assert!(
+        !refused.is_empty() && refused.iter().all(|(t, e)| *t < return_hour && e["holder"] == "xiu"),
+        "{refused:?}"
+    );
+    assert_eq!(
+        (&p.event["node"], &p.event["token"], &p.event["lease_transitions"]),
+        (&json!("wang"), &json!(2), &json!(1))
+    );
     let max = p.scenario.config.network.latency_max_ms;
-    assert!(p.at_ms >= return_hour && p.at_ms <= return_hour + lease.retry_every_ms + 2 * max, "{} vs {return_hour}", p.at_ms);
+    assert!(
+        p.at_ms >= return_hour && p.at_ms <= return_hour + lease.retry_every_ms + 2 * max,
+        "{} vs {return_hour}",
+        p.at_ms
+    );
 }
 
 /// "You are holding a dead lantern and can do nothing with it." lantern-ankle: her errand sent
@@ -180,7 +201,11 @@ fn lantern_after_a_twisted_ankle_the_lantern_is_free_only_after_her_return_hour(
 fn lantern_the_stale_wick_is_turned_back_at_the_granary() {
     let p = played(LANTERN, "A burnt-out wick at the granary door");
     let e = &p.event;
-    assert_eq!((&e["from"], &e["token"]["raw"], &e["outcome"]), (&json!("xiu"), &json!(1), &json!("rejected_stale")), "{e}");
+    assert_eq!(
+        (&e["from"], &e["token"]["raw"], &e["outcome"]),
+        (&json!("xiu"), &json!(1), &json!("rejected_stale")),
+        "{e}"
+    );
     assert_eq!((&e["high_water_before"], &e["high_water_after"]), (&json!(2), &json!(2)));
     // Sent while she still held the lantern, before the crash at 10 s, delayed 20 s from 9 s.
     let sent = e["sent_ms"].as_u64().expect("sent_ms");
@@ -204,8 +229,12 @@ fn lantern_without_a_keeper_she_falls_into_the_ditch() {
     );
     assert_eq!(v["resource_had_seen_newer"], true);
     assert!(p.at_ms >= 30_000, "after her 20 s doze from 10 s");
-    let also: Vec<&Value> =
-        p.run.iter().filter(|(t, e)| *t == p.at_ms && e["type"] == "violation_found").map(|(_, e)| &e["violation"]["kind"]).collect();
+    let also: Vec<&Value> = p
+        .run
+        .iter()
+        .filter(|(t, e)| *t == p.at_ms && e["type"] == "violation_found")
+        .map(|(_, e)| &e["violation"]["kind"])
+        .collect();
     assert_eq!(also, [&json!("stale_write_accepted"), &json!("token_regression")]);
 }
 
@@ -226,7 +255,12 @@ fn lantern_a_release_must_read_the_name_first() {
 
     let q = played(LANTERN, "Read the name first");
     assert_eq!(q.at_ms, p.at_ms, "the same seed, the same moment");
-    assert_eq!((&q.event["node"], &q.event["outcome"]), (&json!("a"), &json!({"kind": "not_owner", "holder": "b"})), "{}", q.event);
+    assert_eq!(
+        (&q.event["node"], &q.event["outcome"]),
+        (&json!("a"), &json!({"kind": "not_owner", "holder": "b"})),
+        "{}",
+        q.event
+    );
     assert!(q.run_of("violation_found").is_empty(), "nothing is wiped, all night");
 }
 
@@ -241,7 +275,8 @@ fn lantern_a_long_return_hour_means_a_long_wait() {
     assert_eq!((&p.event["node"], &p.event["token"]), (&json!("lin"), &json!(2)));
     let max = p.scenario.config.network.latency_max_ms;
     assert!(
-        p.at_ms >= first_grant_ms + lease.duration_ms && p.at_ms <= first_grant_ms + lease.duration_ms + lease.retry_every_ms + 2 * max
+        p.at_ms >= first_grant_ms + lease.duration_ms
+            && p.at_ms <= first_grant_ms + lease.duration_ms + lease.retry_every_ms + 2 * max
     );
     assert!(p.at_ms - 10_000 > 50_000 - 1_000, "about 50 s with nobody at work");
 }
@@ -289,7 +324,8 @@ fn fencing_a_stale_token_passes_until_the_resource_has_seen_the_newer_one_and_a_
         "{v}"
     );
     assert_eq!(v["resource_had_seen_newer"], false);
-    let granted_42 = p.window_of("lease_granted").into_iter().find(|(_, g)| g["token"] == 42).expect("42 granted first").0;
+    let granted_42 =
+        p.window_of("lease_granted").into_iter().find(|(_, g)| g["token"] == 42).expect("42 granted first").0;
     assert!(granted_42 < p.at_ms, "42 had been granted");
     assert!(p.window_of("write_judged").iter().all(|(_, w)| w["token"]["raw"] != 42), "but never seen by the resource");
 
@@ -297,7 +333,11 @@ fn fencing_a_stale_token_passes_until_the_resource_has_seen_the_newer_one_and_a_
     assert!(b.scenario.config.resource.epoch_barrier);
     assert_eq!(b.at_ms, p.at_ms, "the same seed, the same arrival");
     assert_eq!((&b.event["token"]["raw"], &b.event["high_water_before"]), (&json!(41), &json!(42)), "{}", b.event);
-    let raised = b.window_of("epoch_barrier_raised").into_iter().find(|(_, e)| e["token"] == 42).expect("the grant raises the mark");
+    let raised = b
+        .window_of("epoch_barrier_raised")
+        .into_iter()
+        .find(|(_, e)| e["token"] == 42)
+        .expect("the grant raises the mark");
     assert_eq!(raised.0, granted_42, "in the grant's own transaction");
     assert!(b.window_of("write_judged").iter().all(|(_, w)| w["from"] != "b"), "before any write of B");
     assert!(b.run_of("violation_found").is_empty(), "no stale write at all");
@@ -330,7 +370,9 @@ fn fencing_the_field_notes_model_equal_tokens_malformed_tokens_and_3_fences_2() 
     let judged: Vec<(Value, Value, Value, Value)> = q
         .window_of("write_judged")
         .iter()
-        .map(|(_, w)| (w["token"].clone(), w["outcome"].clone(), w["high_water_before"].clone(), w["high_water_after"].clone()))
+        .map(|(_, w)| {
+            (w["token"].clone(), w["outcome"].clone(), w["high_water_before"].clone(), w["high_water_after"].clone())
+        })
         .collect();
     assert_eq!(
         judged,
@@ -351,13 +393,26 @@ fn fencing_the_field_notes_model_equal_tokens_malformed_tokens_and_3_fences_2() 
 #[test]
 fn fencing_is_not_idempotency_an_operation_id_is() {
     let p = played(FENCING, "A retry under a plain fence");
-    assert_eq!((&p.event["violation"]["kind"], &p.event["violation"]["op_id"]), (&json!("duplicate_side_effect"), &json!("R1")));
-    let r1: Vec<&Value> = p.window_of("write_judged").into_iter().filter(|(_, w)| w["op_id"] == "R1").map(|(_, w)| &w["outcome"]).collect();
+    assert_eq!(
+        (&p.event["violation"]["kind"], &p.event["violation"]["op_id"]),
+        (&json!("duplicate_side_effect"), &json!("R1"))
+    );
+    let r1: Vec<&Value> = p
+        .window_of("write_judged")
+        .into_iter()
+        .filter(|(_, w)| w["op_id"] == "R1")
+        .map(|(_, w)| &w["outcome"])
+        .collect();
     assert_eq!(r1, [&json!("accepted"), &json!("accepted")], "the same op, the same token 9, applied twice");
 
     let q = played(FENCING, "An operation id, remembered");
     assert_eq!(q.event["outcome"], "accepted", "R2 is a new operation");
-    let r1: Vec<&Value> = q.window_of("write_judged").into_iter().filter(|(_, w)| w["op_id"] == "R1").map(|(_, w)| &w["outcome"]).collect();
+    let r1: Vec<&Value> = q
+        .window_of("write_judged")
+        .into_iter()
+        .filter(|(_, w)| w["op_id"] == "R1")
+        .map(|(_, w)| &w["outcome"])
+        .collect();
     assert_eq!(r1, [&json!("accepted"), &json!("duplicate")]);
     assert!(q.run_of("violation_found").is_empty());
 }
@@ -373,10 +428,17 @@ fn fencing_a_rolled_back_issuer_locks_the_new_holder_out() {
     let grant = p.window_of("lease_granted").into_iter().find(|(_, g)| g["node"] == "b").expect("B is granted");
     assert_eq!((&grant.1["token"], &grant.1["lease_transitions"]), (&json!(905), &json!(1)));
     let e = &p.event;
-    assert_eq!((&e["token"]["raw"], &e["outcome"], &e["high_water_before"]), (&json!(905), &json!("rejected_stale"), &json!(1000)), "{e}");
+    assert_eq!(
+        (&e["token"]["raw"], &e["outcome"], &e["high_water_before"]),
+        (&json!(905), &json!("rejected_stale"), &json!(1000)),
+        "{e}"
+    );
     let b_writes: Vec<&Value> =
         p.run_of("write_judged").into_iter().filter(|(_, w)| w["from"] == "b").map(|(_, w)| &w["outcome"]).collect();
-    assert!(b_writes.len() > 1 && b_writes.iter().all(|o| **o == "rejected_stale"), "refused for as long as B holds: {b_writes:?}");
+    assert!(
+        b_writes.len() > 1 && b_writes.iter().all(|o| **o == "rejected_stale"),
+        "refused for as long as B holds: {b_writes:?}"
+    );
 }
 
 /// Seed 002: "资源丢失持久化高水位，也可能重新接受旧世代" (a resource that loses its mark accepts
@@ -402,7 +464,8 @@ fn fencing_a_forgotten_high_water_mark_lets_the_old_epoch_in() {
 #[test]
 fn fencing_tokens_are_per_lock() {
     let p = played(FENCING, "Tokens belong to one lock");
-    let foreign = p.window_of("write_judged").into_iter().find(|(_, w)| w["lock"] == "invoices").expect("the invoices write");
+    let foreign =
+        p.window_of("write_judged").into_iter().find(|(_, w)| w["lock"] == "invoices").expect("the invoices write");
     assert_eq!(
         (&foreign.1["token"]["raw"], &foreign.1["outcome"], &foreign.1["high_water_after"]),
         (&json!(51), &json!("accepted"), &json!(51))

@@ -9,8 +9,8 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::runner;
-use leaselab::engine::{Sim, TraceEvent, WireToken, WriteOutcome};
 use leaselab::engine::timeline::Timeline;
+use leaselab::engine::{Sim, TraceEvent, WireToken, WriteOutcome};
 use leaselab::scenario::lesson::{self, Element, EVENT_TYPES};
 use leaselab::scenario::library;
 
@@ -164,7 +164,9 @@ fn until_matches_fields_and_nested_objects() {
 fn broken_lesson_files_name_the_field() {
     let step = r#"{"title": {"en": "a", "zh": "甲"}, "text": {"en": "b", "zh": "乙"}, "scenario": "harbor-zombie"}"#;
     let lesson = |steps: &str| {
-        format!(r#"{{"format": "leaselab.lesson/1", "id": "t", "title": {{"en": "T", "zh": "题"}}, "steps": [{steps}]}}"#)
+        format!(
+            r#"{{"format": "leaselab.lesson/1", "id": "t", "title": {{"en": "T", "zh": "题"}}, "steps": [{steps}]}}"#
+        )
     };
     let with = |extra: &str| lesson(&step.replacen('{', &format!("{{{extra}, "), 1));
     let cases: Vec<(String, &str, &str)> = vec![
@@ -185,25 +187,37 @@ fn broken_lesson_files_name_the_field() {
         (with(r#""until": {"type": "lease_expiring"}"#), "steps[0].until.type", "not an event"),
         (with(r#""hold": true"#), "steps[0].hold", "until"),
         (with(r#""do": [{"do": "pause"}]"#), "steps[0].do[0].node", "required"),
-        (with(r#""do": [{"at_ms": 5, "do": "pause", "node": "chen"}]"#), "steps[0].do[0].at_ms", "when the step begins"),
+        (
+            with(r#""do": [{"at_ms": 5, "do": "pause", "node": "chen"}]"#),
+            "steps[0].do[0].at_ms",
+            "when the step begins",
+        ),
         (with(r#""point": ["hourglass"]"#), "steps[0].point[0]", "not an element"),
         (
-            with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "b", "text": {"en": "y", "zh": "y"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#),
+            with(
+                r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "b", "text": {"en": "y", "zh": "y"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#,
+            ),
             "steps[0].ask",
             "needs \"until\"",
         ),
         (
-            with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#),
+            with(
+                r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#,
+            ),
             "steps[0].ask.choices",
             "2 to 6",
         ),
         (
-            with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "b", "text": {"en": "y", "zh": "y"}}], "answer": "c", "why": {"en": "w", "zh": "因"}}"#),
+            with(
+                r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "b", "text": {"en": "y", "zh": "y"}}], "answer": "c", "why": {"en": "w", "zh": "因"}}"#,
+            ),
             "steps[0].ask.answer",
             "\"c\"",
         ),
         (
-            with(r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "a", "text": {"en": "y", "zh": "y"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#),
+            with(
+                r#""ask": {"question": {"en": "q", "zh": "问"}, "choices": [{"id": "a", "text": {"en": "x", "zh": "x"}}, {"id": "a", "text": {"en": "y", "zh": "y"}}], "answer": "a", "why": {"en": "w", "zh": "因"}}"#,
+            ),
             "steps[0].ask.choices[1].id",
             "another choice",
         ),
@@ -235,7 +249,11 @@ fn broken_lesson_files_name_the_field() {
     // The runner: exit 2, the path on stderr.
     let out = runner(&["lesson", "-"], &with(r#""speed": 3"#));
     assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8_lossy(&out.stderr).contains("steps[0].speed"), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("steps[0].speed"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let out = runner(&["lesson", "-"], &with(r#""until": {"type": "lease_granted", "node": "ghost"}"#));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("steps[0].until"));
@@ -269,8 +287,20 @@ fn progress_round_trips_and_rejects_what_does_not_fit() {
 #[test]
 fn element_codes_round_trip() {
     let codes = [
-        "holder", "token", "ttl", "renewals", "store", "clasp", "resource", "outcome", "shared", "node:chen", "diagram",
-        "lane:store", "log", "violations",
+        "holder",
+        "token",
+        "ttl",
+        "renewals",
+        "store",
+        "clasp",
+        "resource",
+        "outcome",
+        "shared",
+        "node:chen",
+        "diagram",
+        "lane:store",
+        "log",
+        "violations",
     ];
     for code in codes {
         assert_eq!(Element::from_code(code).map(|e| e.code()).as_deref(), Some(code));

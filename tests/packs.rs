@@ -33,7 +33,10 @@ fn a_pack_is_read_in_declaration_order() {
     assert_eq!(en[Ui::Play as usize], "Play");
     assert_eq!(zh[Ui::Play as usize], "播放");
     let [story, technical] = Line::LeaseExpired.text(Lang::Zh);
-    assert_eq!((zh[packs::line_index(Line::LeaseExpired)], zh[packs::line_index(Line::LeaseExpired) + 1]), (story, technical));
+    assert_eq!(
+        (zh[packs::line_index(Line::LeaseExpired)], zh[packs::line_index(Line::LeaseExpired) + 1]),
+        (story, technical)
+    );
     assert_eq!(en[packs::lantern_index(Line::RunEnded)], Line::RunEnded.lantern_story(Lang::En));
     assert_eq!(packs::lantern_index(Line::ALL[Line::ALL.len() - 1]), packs::COUNT - 1);
 }

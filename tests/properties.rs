@@ -27,7 +27,10 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
         8 => Command::DelayNextWrite { node, by_ms: by },
         // Node clocks: steps either way and rates from 0.25× to 4×.
         // Never 0: a jump of nothing is not a jump.
-        9 => Command::ClockJump { target: node, by_ms: i64::try_from(by).unwrap_or(1) - 10_000 + i64::from(by == 10_000) },
+        9 => Command::ClockJump {
+            target: node,
+            by_ms: i64::try_from(by).unwrap_or(1) - 10_000 + i64::from(by == 10_000),
+        },
         10 => Command::ClockRate { target: node, rate_ppm: RATE_ONE_PPM / 4 + by * 187 },
         11 => Command::RollbackIssuer { next_token: by / 3 + 1 },
         12 => Command::RestoreResource { high_water: by / 7 },

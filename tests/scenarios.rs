@@ -31,8 +31,11 @@ fn harbor_zombie_chen_seven_is_voided_after_lin_eight() {
 
     // Chen's flags before the nap all counted; the one he waves on waking, carrying 7, is void.
     let chen: Vec<_> = r.writes.iter().filter(|w| w.from.as_deref() == Some("chen")).collect();
-    let (woke, before): (Vec<&&leaselab::scenario::report::Write>, Vec<_>) = chen.iter().partition(|w| w.sent_ms >= 60_000);
-    assert!(!before.is_empty() && before.iter().all(|w| w.outcome == WriteOutcome::Accepted && w.token == Some(json!(7))));
+    let (woke, before): (Vec<&&leaselab::scenario::report::Write>, Vec<_>) =
+        chen.iter().partition(|w| w.sent_ms >= 60_000);
+    assert!(
+        !before.is_empty() && before.iter().all(|w| w.outcome == WriteOutcome::Accepted && w.token == Some(json!(7)))
+    );
     assert_eq!(woke.len(), 1, "Chen waves exactly one flag on waking, then learns he was replaced");
     assert_eq!(woke[0].sent_ms, 60_000, "the prepared flag goes out the moment he wakes");
     assert_eq!(woke[0].token, Some(json!(7)));
@@ -77,7 +80,10 @@ fn harbor_without_fencing_obeys_the_stale_flag_and_the_oracle_says_so() {
     assert!(r.violations.iter().all(|v| v.at_ms == woke.arrived_ms));
     match &r.violations[0].violation {
         Violation::StaleWriteAccepted { from, token, newest_granted, resource_had_seen_newer, .. } => {
-            assert_eq!((from.as_deref(), *token, *newest_granted, *resource_had_seen_newer), (Some("chen"), 7, 8, true));
+            assert_eq!(
+                (from.as_deref(), *token, *newest_granted, *resource_had_seen_newer),
+                (Some("chen"), 7, 8, true)
+            );
         }
         other => panic!("unexpected violation {other:?}"),
     }
@@ -138,9 +144,13 @@ fn gc_pause_41_42_timeline() {
     assert!(expiry[0].at_ms <= r.grants[1].at_ms, "t3 comes after t2");
     let b_first = r.writes.iter().find(|w| w.from.as_deref() == Some("b")).expect("B writes");
     assert_eq!((b_first.token.clone(), b_first.outcome), (Some(json!(42)), WriteOutcome::Accepted));
-    let a_late = r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 34_000).expect("A writes on resume");
+    let a_late =
+        r.writes.iter().find(|w| w.from.as_deref() == Some("a") && w.sent_ms >= 34_000).expect("A writes on resume");
     assert_eq!(a_late.sent_ms, 34_000, "A resumes after exactly 30 s and sends at once");
-    assert_eq!((a_late.token.clone(), a_late.outcome, a_late.high_water_after), (Some(json!(41)), WriteOutcome::RejectedStale, 42));
+    assert_eq!(
+        (a_late.token.clone(), a_late.outcome, a_late.high_water_after),
+        (Some(json!(41)), WriteOutcome::RejectedStale, 42)
+    );
     assert!(a_late.arrived_ms > b_first.arrived_ms);
     assert!(r.violations.is_empty());
     assert_eq!((r.final_state.holder.as_deref(), r.final_state.high_water), (Some("b"), 42));

@@ -85,7 +85,9 @@ fn waking_chen_earlier_forks_the_run() {
 fn playing_on_after_a_seek_back_replays_the_future() {
     let scenario = builtin("harbor-zombie");
     let mut timeline = Timeline::new(scenario.config.clone()).expect("valid");
-    timeline.intervene(20_000, Command::Partition { node: "lin".into(), from: leaselab::engine::Link::All }).expect("valid");
+    timeline
+        .intervene(20_000, Command::Partition { node: "lin".into(), from: leaselab::engine::Link::All })
+        .expect("valid");
     timeline.intervene(50_000, Command::SetFencing { on: false }).expect("valid");
     let end = scenario.config.until_ms;
     let straight = timeline.seek(end);
@@ -144,7 +146,10 @@ fn stepping_never_steps_over_an_intervention_ahead() {
             timeline.step(&mut sim);
             let n = sim.trace().len();
             assert_eq!(sim.trace(), &whole.trace()[..n], "stepping from {from} left the run at {} ms", sim.now_ms());
-            woke |= sim.trace().iter().any(|e| matches!(&e.event, TraceEvent::Resumed { node } if node == "chen") && e.at_ms == 25_000);
+            woke |= sim
+                .trace()
+                .iter()
+                .any(|e| matches!(&e.event, TraceEvent::Resumed { node } if node == "chen") && e.at_ms == 25_000);
             if sim.finished() {
                 break;
             }

@@ -128,7 +128,11 @@ mod cli {
             Cmd::Run { file, builtin, compact } => match load(file, builtin) {
                 Ok(s) => match Report::run(&s) {
                     Ok(report) => {
-                        let json = if compact { serde_json::to_string(&report) } else { serde_json::to_string_pretty(&report) };
+                        let json = if compact {
+                            serde_json::to_string(&report)
+                        } else {
+                            serde_json::to_string_pretty(&report)
+                        };
                         match json {
                             Ok(text) => print(&format!("{text}\n")),
                             Err(e) => fail(&format!("could not write the report: {e}")),
@@ -182,7 +186,9 @@ mod cli {
         let mut text = format!("lesson {}: {} steps; every awaited event happens\n", lesson.id, plan.len());
         for (i, (step, planned)) in lesson.steps.iter().zip(&plan).enumerate() {
             let waits = match (&step.until, planned.until) {
-                (Some(u), Some((t, seq))) => format!("until {} at {t} ms (trace entry {seq})", serde_json::Value::Object(u.pattern().clone())),
+                (Some(u), Some((t, seq))) => {
+                    format!("until {} at {t} ms (trace entry {seq})", serde_json::Value::Object(u.pattern().clone()))
+                }
                 _ => "until Next".to_owned(),
             };
             let ask = if step.ask.is_some() { ", asks first" } else { "" };

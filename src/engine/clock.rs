@@ -43,7 +43,10 @@ impl ClockConfig {
     /// `(field, message)` naming `offset_ms` or `rate`.
     pub fn check(&self) -> Result<(), (&'static str, String)> {
         if self.offset_ms.abs() > MAX_CLOCK_SHIFT_MS {
-            return Err(("offset_ms", format!("must be between -{MAX_CLOCK_SHIFT_MS} and {MAX_CLOCK_SHIFT_MS} (24 h)")));
+            return Err((
+                "offset_ms",
+                format!("must be between -{MAX_CLOCK_SHIFT_MS} and {MAX_CLOCK_SHIFT_MS} (24 h)"),
+            ));
         }
         check_rate(self.rate_ppm).map_err(|m| ("rate", m))
     }

@@ -120,7 +120,9 @@ impl Command {
             Command::DelayNextWrite { by_ms, .. } if *by_ms == 0 || *by_ms > MAX_COMMAND_MS => {
                 Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
             }
-            Command::RollbackIssuer { next_token: 0 } => Err(("next_token", "must be at least 1 (0 means \"no token\")".into())),
+            Command::RollbackIssuer { next_token: 0 } => {
+                Err(("next_token", "must be at least 1 (0 means \"no token\")".into()))
+            }
             Command::ClockJump { by_ms, .. } if *by_ms == 0 || by_ms.unsigned_abs() > MAX_COMMAND_MS => {
                 Err(("by_ms", "must be between -86400000 and 86400000 (24 h), and not 0".into()))
             }
@@ -130,7 +132,10 @@ impl Command {
                     || lock.len() > 32
                     || !lock.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) =>
             {
-                Err(("lock", "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.', '/' (as lock.name)".into()))
+                Err((
+                    "lock",
+                    "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.', '/' (as lock.name)".into(),
+                ))
             }
             Command::RawWrite { value, op_id, .. } => {
                 if value.len() > 200 {

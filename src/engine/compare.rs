@@ -7,7 +7,8 @@
 //! difference, what the resource did with the write is.
 
 use super::{
-    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome,
+    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry,
+    TraceEvent, WriteOutcome,
 };
 
 /// A setting a comparison flips.
@@ -34,7 +35,9 @@ impl Setting {
     pub fn applies(self, config: &Config) -> bool {
         match self {
             Setting::Fencing => true,
-            Setting::EpochBarrier => config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept,
+            Setting::EpochBarrier => {
+                config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept
+            }
             Setting::ReleaseCheck => config.protocol == Protocol::Lock,
             Setting::Expiry => config.protocol == Protocol::Lease,
         }
@@ -143,4 +146,3 @@ pub fn tally(trace: &[TraceEntry]) -> [usize; 3] {
     }
     n
 }
-

@@ -340,7 +340,10 @@ impl Config {
                 return Err(err(format!("nodes[{i}].id"), "\"store\" names the store's clock; choose another id"));
             }
             if node.identity.is_empty() || node.identity.len() > 64 || node.identity.chars().any(char::is_control) {
-                return Err(err(format!("nodes[{i}].identity"), "must be 1 to 64 characters, none of them control characters"));
+                return Err(err(
+                    format!("nodes[{i}].identity"),
+                    "must be 1 to 64 characters, none of them control characters",
+                ));
             }
             node.clock.check().map_err(|(field, message)| err(format!("nodes[{i}].clock.{field}"), message))?;
             if node.start_ms > MAX_UNTIL_MS {
@@ -370,19 +373,26 @@ impl Config {
         }
         if l.expiry == Expiry::Observer {
             if self.protocol == Protocol::Lock {
-                return Err(err("lease.expiry", "\"observer\" is a mode of the lease protocol; a lock's expiry is judged by the store"));
+                return Err(err(
+                    "lease.expiry",
+                    "\"observer\" is a mode of the lease protocol; a lock's expiry is judged by the store",
+                ));
             }
             // client-go's NewLeaderElector: LeaseDuration > RenewDeadline > JitterFactor × RetryPeriod.
             if u128::from(l.renew_deadline_ms) * 10 <= u128::from(l.retry_every_ms) * 12 {
                 return Err(err(
                     "lease.renew_deadline_ms",
-                    format!("must be greater than 1.2 × lease.retry_every_ms ({} ms), as client-go requires", l.retry_every_ms),
+                    format!(
+                        "must be greater than 1.2 × lease.retry_every_ms ({} ms), as client-go requires",
+                        l.retry_every_ms
+                    ),
                 ));
             }
         }
         self.store_clock.check().map_err(|(field, message)| err(format!("store_clock.{field}"), message))?;
         let name = &self.lock.name;
-        if name.is_empty() || name.len() > 32 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)) {
+        if name.is_empty() || name.len() > 32 || !name.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c))
+        {
             return Err(err("lock.name", "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.', '/'"));
         }
         if let Some(hold) = self.lock.hold_ms {
@@ -412,10 +422,9 @@ impl Config {
             return Err(err("issuer.first_token", "is too large to leave room for later tokens"));
         }
         for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
-            if let Some(i) = items
-                .iter()
-                .position(|e| matches!(e.command, super::Command::RollbackIssuer { next_token } if next_token > u64::MAX / 2))
-            {
+            if let Some(i) = items.iter().position(
+                |e| matches!(e.command, super::Command::RollbackIssuer { next_token } if next_token > u64::MAX / 2),
+            ) {
                 return Err(err(format!("{list}[{i}].next_token"), "is too large to leave room for later tokens"));
             }
         }

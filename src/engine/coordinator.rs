@@ -212,7 +212,10 @@ mod tests {
         c.acquire("chen", StoreNow::at(1_000), None);
         assert_eq!(c.acquire("lin", StoreNow::at(15_999), None), AcquireResult::Refused { holder: "chen".into() });
         // Expiry is exclusive: at renewTime + duration the lease is free.
-        assert_eq!(c.acquire("lin", StoreNow::at(16_000), None), AcquireResult::Granted { token: 8, lease_transitions: 1 });
+        assert_eq!(
+            c.acquire("lin", StoreNow::at(16_000), None),
+            AcquireResult::Granted { token: 8, lease_transitions: 1 }
+        );
         assert_eq!(c.acquire_time_ms, Some(16_000));
     }
 
@@ -231,10 +234,19 @@ mod tests {
     fn same_identity_taking_the_lease_back_gets_a_new_token() {
         let mut c = Coordinator::new(10_000, 1);
         c.acquire("a", StoreNow::at(0), None);
-        assert_eq!(c.acquire("a", StoreNow::at(10_000), None), AcquireResult::Granted { token: 2, lease_transitions: 0 });
+        assert_eq!(
+            c.acquire("a", StoreNow::at(10_000), None),
+            AcquireResult::Granted { token: 2, lease_transitions: 0 }
+        );
         c.revoke();
-        assert_eq!(c.acquire("a", StoreNow::at(10_001), None), AcquireResult::Granted { token: 3, lease_transitions: 0 });
-        assert_eq!(c.acquire("b", StoreNow::at(20_001), None), AcquireResult::Granted { token: 4, lease_transitions: 1 });
+        assert_eq!(
+            c.acquire("a", StoreNow::at(10_001), None),
+            AcquireResult::Granted { token: 3, lease_transitions: 0 }
+        );
+        assert_eq!(
+            c.acquire("b", StoreNow::at(20_001), None),
+            AcquireResult::Granted { token: 4, lease_transitions: 1 }
+        );
     }
 
     #[test]
@@ -267,7 +279,10 @@ mod tests {
         assert!(c.renew("a", 1, StoreNow::at(100_001)), "a renews: a new version");
         assert_eq!(c.acquire("b", StoreNow::at(100_002), Some(seen)), AcquireResult::Refused { holder: "a".into() });
         let seen = c.version;
-        assert_eq!(c.acquire("b", StoreNow::at(100_003), Some(seen)), AcquireResult::Granted { token: 2, lease_transitions: 1 });
+        assert_eq!(
+            c.acquire("b", StoreNow::at(100_003), Some(seen)),
+            AcquireResult::Granted { token: 2, lease_transitions: 1 }
+        );
         assert!(!c.renew("a", 1, StoreNow::at(100_004)), "the old holder's renewal is refused");
     }
 
@@ -278,9 +293,15 @@ mod tests {
         c.acquire("a", StoreNow::at(0), None);
         assert_eq!(c.acquire("a", StoreNow::at(10), None), AcquireResult::Refused { holder: "a".into() }, "SET NX");
         c.acquire("b", StoreNow::at(5_000), None);
-        assert_eq!(c.release("a", 1, ReleaseCheck::Owner, StoreNow::at(6_000)), ReleaseOutcome::NotOwner { holder: Some("b".into()) });
+        assert_eq!(
+            c.release("a", 1, ReleaseCheck::Owner, StoreNow::at(6_000)),
+            ReleaseOutcome::NotOwner { holder: Some("b".into()) }
+        );
         assert_eq!(c.holder.as_deref(), Some("b"));
-        assert_eq!(c.release("a", 1, ReleaseCheck::None, StoreNow::at(6_001)), ReleaseOutcome::DeletedOthers { holder: "b".into(), token: 2 });
+        assert_eq!(
+            c.release("a", 1, ReleaseCheck::None, StoreNow::at(6_001)),
+            ReleaseOutcome::DeletedOthers { holder: "b".into(), token: 2 }
+        );
         assert_eq!(c.holder, None);
         assert_eq!(c.release("b", 2, ReleaseCheck::Owner, StoreNow::at(6_002)), ReleaseOutcome::AlreadyFree);
         c.acquire("c", StoreNow::at(6_003), None);

@@ -8,7 +8,6 @@
 
 use super::{Command, Config, ConfigError, ScheduledCommand, Sim, TraceEvent, Violation};
 
-
 /// The question to explore.
 #[derive(Clone, Debug)]
 pub struct Bounds {

@@ -36,8 +36,8 @@ pub mod trace;
 
 use std::collections::BTreeMap;
 
-pub use command::{Command, Link, ScheduledCommand};
 pub use clock::{ClockConfig, RATE_ONE_PPM};
+pub use command::{Command, Link, ScheduledCommand};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
     Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
@@ -45,7 +45,8 @@ pub use config::{
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
-    Blocked, Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WriteOutcome,
+    Blocked, Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation,
+    WriteOutcome,
 };
 
 use clock::Clock;
@@ -77,13 +78,41 @@ struct Message {
 enum Body {
     /// `observed_expired`: under observer expiry, the record version the candidate saw and
     /// judged expired on its own clock.
-    AcquireRequest { node: usize, incarnation: u32, observed_expired: Option<u64> },
+    AcquireRequest {
+        node: usize,
+        incarnation: u32,
+        observed_expired: Option<u64>,
+    },
     /// Carries the record as the store has it now (what a client-go `Get` returns).
-    AcquireReply { node: usize, incarnation: u32, request_sent_ms: u64, token: Option<u64>, record: Record },
-    RenewRequest { node: usize, incarnation: u32, token: u64 },
-    RenewReply { node: usize, incarnation: u32, request_sent_ms: u64, token: u64, ok: bool },
-    Write { node: usize, op_id: String, value: String, token: u64 },
-    ReleaseRequest { node: usize, token: u64 },
+    AcquireReply {
+        node: usize,
+        incarnation: u32,
+        request_sent_ms: u64,
+        token: Option<u64>,
+        record: Record,
+    },
+    RenewRequest {
+        node: usize,
+        incarnation: u32,
+        token: u64,
+    },
+    RenewReply {
+        node: usize,
+        incarnation: u32,
+        request_sent_ms: u64,
+        token: u64,
+        ok: bool,
+    },
+    Write {
+        node: usize,
+        op_id: String,
+        value: String,
+        token: u64,
+    },
+    ReleaseRequest {
+        node: usize,
+        token: u64,
+    },
 }
 
 /// The parts of the record a reply shows the candidate.
@@ -138,14 +167,30 @@ impl Body {
 /// Something scheduled to happen at a virtual time.
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Item {
-    Start { node: usize },
-    Timer { node: usize, incarnation: u32, kind: TimerKind, generation: u64 },
+    Start {
+        node: usize,
+    },
+    Timer {
+        node: usize,
+        incarnation: u32,
+        kind: TimerKind,
+        generation: u64,
+    },
     Deliver(Message),
-    Scheduled { index: usize },
+    Scheduled {
+        index: usize,
+    },
     /// `config.interventions[index]`, keyed after everything else at its millisecond.
-    Intervention { index: usize },
-    AutoResume { node: usize, pause: u64 },
-    ExpiryCheck { renew_time_ms: u64 },
+    Intervention {
+        index: usize,
+    },
+    AutoResume {
+        node: usize,
+        pause: u64,
+    },
+    ExpiryCheck {
+        renew_time_ms: u64,
+    },
     End,
 }
 
@@ -911,7 +956,15 @@ impl Sim {
             Body::Write { ref op_id, ref value, token, .. } => {
                 let id = self.nodes[node].id.clone();
                 let (sent_ms, message) = (message.sent_ms, Some(message.id));
-                self.judge_write(Some(id), WireToken::Number(token), value.clone(), op_id.clone(), sent_ms, None, message);
+                self.judge_write(
+                    Some(id),
+                    WireToken::Number(token),
+                    value.clone(),
+                    op_id.clone(),
+                    sent_ms,
+                    None,
+                    message,
+                );
             }
             _ => {}
         }
@@ -1033,7 +1086,9 @@ impl Sim {
             (WriteOutcome::RejectedStale, _) if j.foreign_mark => {
                 self.resource.mark_lock.clone().map(|lock| Blocked::ForeignMark { lock })
             }
-            (WriteOutcome::RejectedStale, Some(t)) if lock.is_none() && Some(t) == newest && t < j.high_water_before => {
+            (WriteOutcome::RejectedStale, Some(t))
+                if lock.is_none() && Some(t) == newest && t < j.high_water_before =>
+            {
                 Some(Blocked::IssuerBehind)
             }
             _ => None,

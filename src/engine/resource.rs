@@ -209,7 +209,11 @@ mod tests {
         assert_eq!((j.high_water_after, r.value.as_deref()), (2, Some("from-new-leader")));
         assert_eq!(r.write(&n(2), "second-write-in-same-epoch", "d", None).outcome, Accepted);
         assert_eq!(r.high_water, 2);
-        for bad in [WireToken::Malformed("null".into()), WireToken::Malformed("\"2\"".into()), WireToken::Malformed("true".into())] {
+        for bad in [
+            WireToken::Malformed("null".into()),
+            WireToken::Malformed("\"2\"".into()),
+            WireToken::Malformed("true".into()),
+        ] {
             assert_eq!(r.write(&bad, "must-not-land", "x", None).outcome, RejectedInvalid);
             assert_eq!((r.high_water, r.value.as_deref()), (2, Some("second-write-in-same-epoch")));
         }

@@ -48,7 +48,9 @@ mod tests {
 
     #[test]
     fn different_seeds_differ_and_all_values_reachable() {
-        let draws = |seed| (0..64).map(|_| 0).scan(Rng::new(seed), |r, _: i32| Some(r.range_inclusive(0, 3))).collect::<Vec<_>>();
+        let draws = |seed| {
+            (0..64).map(|_| 0).scan(Rng::new(seed), |r, _: i32| Some(r.range_inclusive(0, 3))).collect::<Vec<_>>()
+        };
         assert_ne!(draws(1), draws(2));
         let seen: std::collections::BTreeSet<u64> = draws(3).into_iter().collect();
         assert_eq!(seen.len(), 4, "every value of a small range must be drawn");

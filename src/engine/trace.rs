@@ -170,52 +170,134 @@ pub enum IgnoredBecause {
 #[serde(rename_all = "snake_case", tag = "type")]
 pub enum TraceEvent {
     /// A node process started (at its `start_ms`, or on restart) as a candidate.
-    NodeStarted { node: String },
+    NodeStarted {
+        node: String,
+    },
     /// A message left its sender; it arrives at `arrive_ms` unless dropped.
-    MessageSent { id: u64, kind: MessageKind, from: Endpoint, to: Endpoint, arrive_ms: u64, token: Option<WireToken> },
+    MessageSent {
+        id: u64,
+        kind: MessageKind,
+        from: Endpoint,
+        to: Endpoint,
+        arrive_ms: u64,
+        token: Option<WireToken>,
+    },
     /// A message was lost: its sender or receiver was cut off, or the receiver had crashed.
-    MessageDropped { id: u64, kind: MessageKind },
+    MessageDropped {
+        id: u64,
+        kind: MessageKind,
+    },
     /// The coordinator's compare-and-swap succeeded: a new term with a new token.
-    LeaseGranted { node: String, token: u64, lease_transitions: u32, expires_ms: u64 },
+    LeaseGranted {
+        node: String,
+        token: u64,
+        lease_transitions: u32,
+        expires_ms: u64,
+    },
     /// The lease holder asked again while still holding it: same term, same token, renewTime moved.
-    LeaseReacquired { node: String, token: u64, expires_ms: u64 },
+    LeaseReacquired {
+        node: String,
+        token: u64,
+        expires_ms: u64,
+    },
     /// The compare-and-swap failed: someone else holds an unexpired lease.
-    AcquireRefused { node: String, holder: String, expires_ms: u64 },
+    AcquireRefused {
+        node: String,
+        holder: String,
+        expires_ms: u64,
+    },
     /// A renewal succeeded: renewTime moved (a fresh mark carved, the hourglass flipped).
-    LeaseRenewed { node: String, token: u64, expires_ms: u64 },
+    LeaseRenewed {
+        node: String,
+        token: u64,
+        expires_ms: u64,
+    },
     /// A renewal was refused (not the holder, not the current token, or already expired).
-    RenewRefused { node: String, token: u64, holder: Option<String> },
+    RenewRefused {
+        node: String,
+        token: u64,
+        holder: Option<String>,
+    },
     /// The coordinator's clock passed `renewTime + leaseDuration` with no renewal: the sand ran out.
-    LeaseExpired { holder: String, token: u64 },
+    LeaseExpired {
+        holder: String,
+        token: u64,
+    },
     /// The coordinator struck the holder's name on command.
-    LeaseRevoked { holder: Option<String>, token: u64 },
+    LeaseRevoked {
+        holder: Option<String>,
+        token: u64,
+    },
     /// A node learned it won and now believes it leads.
-    BecameLeader { node: String, token: u64 },
+    BecameLeader {
+        node: String,
+        token: u64,
+    },
     /// A node stopped believing it leads.
-    SteppedDown { node: String, token: u64, reason: StepDownReason },
+    SteppedDown {
+        node: String,
+        token: u64,
+        reason: StepDownReason,
+    },
     /// The node stopped leading but its work goes on writing with `token` (`work.stops_with_lease`
     /// is false).
-    WorkContinues { node: String, token: u64 },
+    WorkContinues {
+        node: String,
+        token: u64,
+    },
     /// Lock protocol: the store handled a release of `node`, which believed it held `token`.
-    LockReleased { node: String, token: u64, outcome: ReleaseOutcome },
+    LockReleased {
+        node: String,
+        token: u64,
+        outcome: ReleaseOutcome,
+    },
     /// A new term raised the resource's high-water mark in the grant's own transaction
     /// (`resource.epoch_barrier`).
-    EpochBarrierRaised { token: u64, high_water_before: u64, high_water_after: u64 },
+    EpochBarrierRaised {
+        token: u64,
+        high_water_before: u64,
+        high_water_after: u64,
+    },
     /// Observer expiry: `node` saw a new version of the record (another holder, or a renewal) and
     /// starts its own wait of `lease_duration_ms` on its clock from now.
-    RecordObserved { node: String, holder: Option<String>, version: u64, lease_duration_ms: u64 },
+    RecordObserved {
+        node: String,
+        holder: Option<String>,
+        version: u64,
+        lease_duration_ms: u64,
+    },
     /// A clock was stepped: `target` is a node id or `store`; `reads_ms` is its reading after.
-    ClockJumped { target: String, by_ms: i64, reads_ms: i64 },
+    ClockJumped {
+        target: String,
+        by_ms: i64,
+        reads_ms: i64,
+    },
     /// A clock's rate changed, in parts per million of true time.
-    ClockRateSet { target: String, rate_ppm: u64 },
+    ClockRateSet {
+        target: String,
+        rate_ppm: u64,
+    },
     /// A paused leader had checked its belief and prepared this write just before freezing.
-    WritePrepared { node: String, op_id: String, token: u64 },
+    WritePrepared {
+        node: String,
+        op_id: String,
+        token: u64,
+    },
     /// The coordinator's token counter was restored from an old backup.
-    IssuerRolledBack { next_token_before: u64, next_token: u64 },
+    IssuerRolledBack {
+        next_token_before: u64,
+        next_token: u64,
+    },
     /// The resource was restored from a backup with a (possibly lower) high-water mark.
-    ResourceRestored { high_water_before: u64, high_water_after: u64 },
+    ResourceRestored {
+        high_water_before: u64,
+        high_water_after: u64,
+    },
     /// The resource process restarted; `high_water_after` is 0 when the mark was in memory only.
-    ResourceRestarted { high_water_before: u64, high_water_after: u64 },
+    ResourceRestarted {
+        high_water_before: u64,
+        high_water_after: u64,
+    },
     /// A write reached the resource and was judged, atomically with applying it.
     WriteJudged {
         op_id: String,
@@ -239,26 +321,53 @@ pub enum TraceEvent {
         blocked: Option<Blocked>,
     },
     /// The oracle found a violation.
-    ViolationFound { violation: Violation },
-    Paused { node: String },
-    Resumed { node: String },
-    Crashed { node: String },
-    Restarted { node: String },
-    Partitioned { node: String },
+    ViolationFound {
+        violation: Violation,
+    },
+    Paused {
+        node: String,
+    },
+    Resumed {
+        node: String,
+    },
+    Crashed {
+        node: String,
+    },
+    Restarted {
+        node: String,
+    },
+    Partitioned {
+        node: String,
+    },
     /// A partition cut only one of the node's links (`coordinator` or `resource`).
-    PartitionedFrom { node: String, from: super::command::Link },
-    Healed { node: String },
-    FencingSet { on: bool },
+    PartitionedFrom {
+        node: String,
+        from: super::command::Link,
+    },
+    Healed {
+        node: String,
+    },
+    FencingSet {
+        on: bool,
+    },
     /// The next write of `node` will be held up by `by_ms`.
-    WriteDelayArmed { node: String, by_ms: u64 },
+    WriteDelayArmed {
+        node: String,
+        by_ms: u64,
+    },
     /// A command was ignored because it made no sense in the current state (e.g. resuming a node
     /// that is not paused). `command` is the command as JSON.
-    CommandIgnored { command: String, why: IgnoredBecause },
+    CommandIgnored {
+        command: String,
+        why: IgnoredBecause,
+    },
     /// The run reached `until_ms`.
     RunEnded,
     /// The run produced [`super::MAX_TRACE_ENTRIES`] entries and stopped early, at this
     /// entry's time (a `run_ended` follows).
-    TraceLimitReached { entries: usize },
+    TraceLimitReached {
+        entries: usize,
+    },
 }
 
 /// 64-bit FNV-1a over the canonical JSON of each trace entry.

@@ -288,7 +288,9 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
     let mut text = |name: &str| -> Result<String, Rejected> {
         match take(name) {
             Some(Field::Text(s)) => Ok(s),
-            Some(Field::Other(what)) if what.starts_with("a string") => Err(fail(["\"", name, "\" is ", what].concat())),
+            Some(Field::Other(what)) if what.starts_with("a string") => {
+                Err(fail(["\"", name, "\" is ", what].concat()))
+            }
             Some(_) => Err(fail(["\"", name, "\" must be a string"].concat())),
             None => Err(fail(["\"", name, "\" is required"].concat())),
         }
@@ -316,7 +318,14 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
                 Some(Field::Text(id)) => match library::builtin(id.trim()) {
                     Some(b) => Request::LoadBuiltin { id: b.id, fable },
                     None => {
-                        return Err(fail(["no built-in scenario \"", &echo(&id, ECHO_CHARS), "\" (send a scenario object to load your own)"].concat()))
+                        return Err(fail(
+                            [
+                                "no built-in scenario \"",
+                                &echo(&id, ECHO_CHARS),
+                                "\" (send a scenario object to load your own)",
+                            ]
+                            .concat(),
+                        ))
                     }
                 },
                 // The same validation as the runner's: field paths, ranges, the engine's rules.
@@ -489,7 +498,11 @@ fn quote(out: &mut String, value: &str) {
 
 /// The `ready` event: the protocol version, the scenario shown and every built-in id.
 pub fn ready(scenario: &str) -> String {
-    Json::event("ready").number("protocol", Some(PROTOCOL)).text("scenario", scenario).texts("scenarios", library::ids()).end()
+    Json::event("ready")
+        .number("protocol", Some(PROTOCOL))
+        .text("scenario", scenario)
+        .texts("scenarios", library::ids())
+        .end()
 }
 
 /// The `state` event.
@@ -526,10 +539,13 @@ pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> 
                 .number("at_ms", Some(entry.at_ms))
                 .opt_text("from", from.as_deref())
                 .text("op_id", op_id)
-                .number("token", match token {
-                    WireToken::Number(n) => Some(*n),
-                    _ => None,
-                })
+                .number(
+                    "token",
+                    match token {
+                        WireToken::Number(n) => Some(*n),
+                        _ => None,
+                    },
+                )
                 .text("token_text", &token.label())
                 .text("verdict", outcome.code())
                 .number("high_water_mark", Some(*high_water_after))
@@ -564,7 +580,10 @@ impl Throttle {
             Some(last) if last == state => false,
             Some(last) => {
                 let only_time = State { time_ms: state.time_ms, ..last.clone() } == *state;
-                !only_time || !state.playing || real_ms - self.last_real_ms >= STATE_EVERY_MS || real_ms < self.last_real_ms
+                !only_time
+                    || !state.playing
+                    || real_ms - self.last_real_ms >= STATE_EVERY_MS
+                    || real_ms < self.last_real_ms
             }
         };
         if send {
@@ -588,7 +607,9 @@ mod tests {
             map.into_iter()
                 .map(|(k, v)| {
                     let field = match v {
-                        Value::String(s) if s.encode_utf16().count() > MAX_TEXT as usize => Field::Other("a string of more than 200 characters"),
+                        Value::String(s) if s.encode_utf16().count() > MAX_TEXT as usize => {
+                            Field::Other("a string of more than 200 characters")
+                        }
                         Value::String(s) => Field::Text(s),
                         Value::Number(n) => Field::Number(n.as_f64().unwrap_or(f64::NAN)),
                         o @ Value::Object(_) if k == "scenario" => Field::Object(o.to_string()),
@@ -619,7 +640,10 @@ mod tests {
         assert_eq!(request(r#"{"leaselab":1,"type":"play"}"#), Ok(Some(Request::Play)));
         assert_eq!(request(r#"{"leaselab":1,"type":"pause"}"#), Ok(Some(Request::Pause)));
         assert_eq!(request(r#"{"leaselab":1,"type":"seek","t_ms":31000}"#), Ok(Some(Request::Seek { t_ms: 31_000 })));
-        assert_eq!(request(r#"{"leaselab":1,"type":"lang","lang":"zh-CN"}"#), Ok(Some(Request::Lang { lang: Lang::Zh })));
+        assert_eq!(
+            request(r#"{"leaselab":1,"type":"lang","lang":"zh-CN"}"#),
+            Ok(Some(Request::Lang { lang: Lang::Zh }))
+        );
         assert_eq!(
             request(r#"{"type":"intervene","do":"p.chen.30000","leaselab":1}"#),
             Ok(Some(Request::Intervene { command: Command::Pause { node: "chen".into(), for_ms: Some(30_000) } }))
@@ -656,7 +680,11 @@ mod tests {
         let e = rejected(r#"{"leaselab":1,"type":"load","scenario":true}"#);
         assert!(e.why.ends_with("not a boolean"), "{}", e.why);
         let too_large = Field::Other("an object of more than 1 MiB of JSON");
-        let e = read(vec![("leaselab".into(), Field::Number(1.0)), ("type".into(), Field::Text("load".into())), ("scenario".into(), too_large)]);
+        let e = read(vec![
+            ("leaselab".into(), Field::Number(1.0)),
+            ("type".into(), Field::Text("load".into())),
+            ("scenario".into(), too_large),
+        ]);
         assert!(e.expect_err("too large").why.contains("more than 1 MiB"));
     }
 
@@ -684,7 +712,11 @@ mod tests {
             (r#"{"leaselab":1,"type":"seek","t_ms":null}"#, "seek", "whole number"),
             (r#"{"leaselab":1,"type":"load","scenario":"no-such"}"#, "load", "no built-in scenario"),
             (r#"{"leaselab":1,"type":"load","scenario":7}"#, "load", "built-in id or a scenario object"),
-            (r#"{"leaselab":1,"type":"load","scenario":["harbor-zombie"]}"#, "load", "built-in id or a scenario object"),
+            (
+                r#"{"leaselab":1,"type":"load","scenario":["harbor-zombie"]}"#,
+                "load",
+                "built-in id or a scenario object",
+            ),
             (r#"{"leaselab":1,"type":"load","scenario":"harbor-zombie","fable":"moon"}"#, "load", "unknown fable"),
             (r#"{"leaselab":1,"type":"intervene","do":"p.chen,r.chen"}"#, "intervene", "one intervention"),
             (r#"{"leaselab":1,"type":"intervene","do":"q.chen"}"#, "intervene", "not an intervention"),
@@ -706,7 +738,9 @@ mod tests {
         let huge = format!(r#"{{"leaselab":1,"type":"lang","lang":"{}"}}"#, "x".repeat(100_000));
         assert!(rejected(&huge).why.contains("more than 200"));
         let many: String = (0..MAX_FIELDS + 1).map(|i| format!(",\"f{i}\":1")).collect();
-        assert!(rejected(&format!(r#"{{"leaselab":1,"type":"play"{many}}}"#)).why.contains(&format!("at most {MAX_FIELDS}")));
+        assert!(rejected(&format!(r#"{{"leaselab":1,"type":"play"{many}}}"#))
+            .why
+            .contains(&format!("at most {MAX_FIELDS}")));
         // A long type with markup, control and direction characters is echoed short and clean.
         let sneaky = format!("<img src=x onerror=alert(1)>\u{202e}\u{0007}{}", "y".repeat(150));
         let e = rejected(&serde_json::json!({"leaselab":1,"type":sneaky}).to_string());
@@ -725,10 +759,23 @@ mod tests {
         assert_eq!(origin("https://docs.example.org:443"), Some("https://docs.example.org".into()));
         assert_eq!(origin("http://127.0.0.1:8124"), Some("http://127.0.0.1:8124".into()));
         assert_eq!(origin("http://[::1]:8080"), Some("http://[::1]:8080".into()));
-        for bad in ["null", "*.example.org", "https://a.org/docs", "https://a.org?x", "javascript:alert(1)", "https://", "https://a.org:99999", "ftp://a.org", "https://a b.org"] {
+        for bad in [
+            "null",
+            "*.example.org",
+            "https://a.org/docs",
+            "https://a.org?x",
+            "javascript:alert(1)",
+            "https://",
+            "https://a.org:99999",
+            "ftp://a.org",
+            "https://a b.org",
+        ] {
             assert_eq!(origin(bad), None, "{bad}");
         }
-        assert_eq!(origin_of_url("https://docs.example.org/guide/leases.html?x#y"), Some("https://docs.example.org".into()));
+        assert_eq!(
+            origin_of_url("https://docs.example.org/guide/leases.html?x#y"),
+            Some("https://docs.example.org".into())
+        );
         assert_eq!(origin_of_url("https://user:pw@evil.org/"), None);
         assert_eq!(origin_of_url(""), None);
     }
@@ -736,12 +783,19 @@ mod tests {
     #[test]
     fn the_allowed_origins_default_to_the_parent_only() {
         let parent = Some("https://docs.example.org".to_owned());
-        assert_eq!(allowed_origins(&[], parent.clone()), (Allowed::Only(vec!["https://docs.example.org".into()]), vec![]));
+        assert_eq!(
+            allowed_origins(&[], parent.clone()),
+            (Allowed::Only(vec!["https://docs.example.org".into()]), vec![])
+        );
         assert_eq!(allowed_origins(&[], None), (Allowed::Only(vec![]), vec![]));
         let (allowed, bad) = allowed_origins(&["https://a.org, http://b.org:81".into()], parent.clone());
         assert_eq!(allowed, Allowed::Only(vec!["https://a.org".into(), "http://b.org:81".into()]));
         assert!(bad.is_empty());
-        assert!(allowed.accepts("https://a.org") && !allowed.accepts("https://docs.example.org") && !allowed.accepts("null"));
+        assert!(
+            allowed.accepts("https://a.org")
+                && !allowed.accepts("https://docs.example.org")
+                && !allowed.accepts("null")
+        );
         // Nothing usable given: the parent, and the page says what was not understood.
         let (allowed, bad) = allowed_origins(&["https://a.org/path".into()], parent.clone());
         assert_eq!(allowed, Allowed::Only(vec!["https://docs.example.org".into()]));
@@ -799,13 +853,17 @@ mod tests {
     fn events_are_json_with_the_envelope() {
         let json: Value = serde_json::from_str(&state(&sample(1200, false, Some(8)))).expect("JSON");
         assert_eq!((json["leaselab"].as_u64(), json["type"].as_str()), (Some(1), Some("state")));
-        assert_eq!((json["token"].as_u64(), json["holder"].as_str(), json["time_ms"].as_u64()), (Some(8), Some("chen"), Some(1200)));
+        assert_eq!(
+            (json["token"].as_u64(), json["holder"].as_str(), json["time_ms"].as_u64()),
+            (Some(8), Some("chen"), Some(1200))
+        );
         assert_eq!(json["playing"], false);
         let json: Value = serde_json::from_str(&state(&sample(0, true, None))).expect("JSON");
         assert!(json["token"].is_null() && json["holder"].is_null());
         let json: Value = serde_json::from_str(&ready("harbor-zombie")).expect("JSON");
         assert_eq!(json["scenarios"].as_array().map(Vec::len), Some(library::ids().count()));
-        let tricky = Rejected { what: "x".into(), why: "a \"quote\", a \\ backslash, a\nnewline, \u{1} and 中文".into() };
+        let tricky =
+            Rejected { what: "x".into(), why: "a \"quote\", a \\ backslash, a\nnewline, \u{1} and 中文".into() };
         let json: Value = serde_json::from_str(&error(&tricky)).expect("JSON");
         assert_eq!(json["why"].as_str(), Some(tricky.why.as_str()));
     }
@@ -830,7 +888,10 @@ mod tests {
         assert!(fenced.iter().all(|e| e["type"] == "write"), "no violation with fencing on");
         let unfenced = events("harbor-no-fencing");
         let v = unfenced.iter().find(|e| e["type"] == "violation").expect("a violation");
-        assert_eq!((v["kind"].as_str(), v["from"].as_str(), v["text"].as_str()), (Some("stale_write_accepted"), Some("chen"), Some("text")));
+        assert_eq!(
+            (v["kind"].as_str(), v["from"].as_str(), v["text"].as_str()),
+            (Some("stale_write_accepted"), Some("chen"), Some("text"))
+        );
         // Raw writes carry tokens that are not numbers: the text says what arrived.
         let raw = events("missing-token");
         assert!(raw.iter().any(|e| e["token"].is_null() && e["token_text"] == "∅"), "{raw:?}");

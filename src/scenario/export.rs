@@ -143,7 +143,9 @@ fn event(i: &ScheduledCommand) -> String {
         Command::RollbackIssuer { next_token } => ("rollback_issuer", format!(r#","next_token":{next_token}"#)),
         Command::RestoreResource { high_water } => ("restore_resource", format!(r#","high_water":{high_water}"#)),
         Command::RestartResource => ("restart_resource", String::new()),
-        Command::ClockJump { target, by_ms } => ("clock_jump", format!(r#","target":{},"by_ms":{by_ms}"#, quote(target))),
+        Command::ClockJump { target, by_ms } => {
+            ("clock_jump", format!(r#","target":{},"by_ms":{by_ms}"#, quote(target)))
+        }
         Command::ClockRate { target, rate_ppm } => (
             "clock_rate",
             format!(r#","target":{},"rate":{}.{:06}"#, quote(target), rate_ppm / RATE_ONE_PPM, rate_ppm % RATE_ONE_PPM),
@@ -186,7 +188,10 @@ pub fn to_link(source: &str) -> Result<String, ScenarioError> {
         }
     }
     if out.len() > MAX_LINK_SCENARIO_CHARS {
-        return Err(whole(format!("the scenario is too large for a link ({} characters; at most {MAX_LINK_SCENARIO_CHARS})", out.len())));
+        return Err(whole(format!(
+            "the scenario is too large for a link ({} characters; at most {MAX_LINK_SCENARIO_CHARS})",
+            out.len()
+        )));
     }
     Ok(out)
 }
@@ -199,7 +204,10 @@ pub fn to_link(source: &str) -> Result<String, ScenarioError> {
 pub fn from_link(value: &str) -> Result<(Scenario, String), ScenarioError> {
     let value = value.trim();
     if value.len() > MAX_LINK_SCENARIO_CHARS {
-        return Err(whole(format!("the scenario in the link is {} characters long; at most {MAX_LINK_SCENARIO_CHARS} are read", value.len())));
+        return Err(whole(format!(
+            "the scenario in the link is {} characters long; at most {MAX_LINK_SCENARIO_CHARS} are read",
+            value.len()
+        )));
     }
     let mut bytes = Vec::with_capacity(value.len() * 3 / 4);
     let (mut n, mut bits) = (0u32, 0u32);

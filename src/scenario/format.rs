@@ -9,7 +9,7 @@ use serde_json::{Map, Value};
 
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
-    ClockConfig, Command, Config, Link, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig,
+    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
     NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, TokenCheck, TokenScope, WireToken,
     WorkConfig, RATE_ONE_PPM,
 };
@@ -90,14 +90,18 @@ impl<'a> Obj<'a> {
 
     pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
         self.get(key)
-            .map(|v| v.as_u64().ok_or_else(|| error(self.at(key), "must be a whole number from 0 to 18446744073709551615")))
+            .map(|v| {
+                v.as_u64().ok_or_else(|| error(self.at(key), "must be a whole number from 0 to 18446744073709551615"))
+            })
             .transpose()
     }
 
     pub(crate) fn i64(&self, key: &str) -> Result<Option<i64>, ScenarioError> {
         self.get(key)
             .map(|v| {
-                v.as_i64().ok_or_else(|| error(self.at(key), "must be a whole number from -9223372036854775808 to 9223372036854775807"))
+                v.as_i64().ok_or_else(|| {
+                    error(self.at(key), "must be a whole number from -9223372036854775808 to 9223372036854775807")
+                })
             })
             .transpose()
     }
@@ -133,7 +137,10 @@ impl<'a> Obj<'a> {
             let s = t.required_str(lang)?;
             if let Some(max) = limit {
                 if s.trim().is_empty() {
-                    return Err(error(t.at(lang), "must not be empty: every text is given in English and Simplified Chinese"));
+                    return Err(error(
+                        t.at(lang),
+                        "must not be empty: every text is given in English and Simplified Chinese",
+                    ));
                 }
                 if s.chars().count() > max {
                     return Err(error(t.at(lang), format!("is longer than {max} characters")));
@@ -156,11 +163,8 @@ fn path_at(json: &str, line: usize, column: usize) -> String {
         Object(Option<String>, bool),
         Array(usize),
     }
-    let line_start = if line <= 1 {
-        0
-    } else {
-        json.match_indices('\n').nth(line - 2).map_or(json.len(), |(i, _)| i + 1)
-    };
+    let line_start =
+        if line <= 1 { 0 } else { json.match_indices('\n').nth(line - 2).map_or(json.len(), |(i, _)| i + 1) };
     let end = line_start.saturating_add(column).min(json.len());
     let bytes = &json.as_bytes()[..end];
     let mut open: Vec<Open> = Vec::new();
@@ -245,8 +249,24 @@ pub(crate) fn read(json: &str, max_bytes: usize, not_an_object: &str) -> Result<
 }
 
 const FILE_FIELDS: &[&str] = &[
-    "format", "id", "fable", "protocol", "lock", "store_clock", "title", "summary", "seed", "until_ms", "nodes", "lease", "network",
-    "resource", "work", "issuer", "events", "interventions",
+    "format",
+    "id",
+    "fable",
+    "protocol",
+    "lock",
+    "store_clock",
+    "title",
+    "summary",
+    "seed",
+    "until_ms",
+    "nodes",
+    "lease",
+    "network",
+    "resource",
+    "work",
+    "issuer",
+    "events",
+    "interventions",
 ];
 const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
 
@@ -258,12 +278,20 @@ const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
 /// or a broken rule of [`Config::check`] (zero durations, `renew_deadline_ms` not below
 /// `duration_ms`, unknown or duplicate node ids, more than 8 nodes, `until_ms` above 24 h).
 pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
-    let root = read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
+    let root =
+        read(json, MAX_BYTES, "a scenario file holds one JSON object: { \"format\": \"leaselab.scenario/1\", … }")?;
     // Another format is named before its fields are (a lesson's `steps` are not unknown fields
     // of a scenario: the file is of another kind).
     if let Some(found) = root.get("format").and_then(Value::as_str).filter(|f| *f != FORMAT) {
-        let lesson = if found.starts_with("leaselab.lesson/") { " (a lesson file: `leaselab lesson FILE` checks it)" } else { "" };
-        return Err(error("format", format!("must be \"{FORMAT}\", found \"{}\"{lesson}", found.chars().take(64).collect::<String>())));
+        let lesson = if found.starts_with("leaselab.lesson/") {
+            " (a lesson file: `leaselab lesson FILE` checks it)"
+        } else {
+            ""
+        };
+        return Err(error(
+            "format",
+            format!("must be \"{FORMAT}\", found \"{}\"{lesson}", found.chars().take(64).collect::<String>()),
+        ));
     }
     let file = Obj::new(&root, String::new(), FILE_FIELDS)?;
     // Present and a string (its value was checked above).
@@ -303,7 +331,12 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     match file.get("nodes") {
         None => {
             for id in ["chen", "lin"] {
-                nodes.push(NodeConfig { id: id.into(), identity: id.into(), start_ms: 0, clock: ClockConfig::default() });
+                nodes.push(NodeConfig {
+                    id: id.into(),
+                    identity: id.into(),
+                    start_ms: 0,
+                    clock: ClockConfig::default(),
+                });
                 node_names.push(None);
             }
         }
@@ -334,7 +367,8 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             session_check: l.bool("session_check", lock_defaults.session_check)?,
         },
     };
-    let lease_file = file.obj("lease", &["duration_ms", "renew_every_ms", "renew_deadline_ms", "retry_every_ms", "expiry"])?;
+    let lease_file =
+        file.obj("lease", &["duration_ms", "renew_every_ms", "renew_deadline_ms", "retry_every_ms", "expiry"])?;
     let lease = {
         let get = |key: &str| lease_file.as_ref().map_or(Ok(None), |l| l.u64(key));
         let defaults = LeaseConfig::with_duration(get("duration_ms")?.unwrap_or(LeaseConfig::default().duration_ms));
@@ -347,14 +381,22 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             expiry: if expiry == Some(1) { Expiry::Observer } else { Expiry::Coordinator },
         }
     };
-    let network = match file.obj("network", &["latency_ms"])?.map(|n| n.obj("latency_ms", &["min", "max"])).transpose()?.flatten() {
+    let network = match file
+        .obj("network", &["latency_ms"])?
+        .map(|n| n.obj("latency_ms", &["min", "max"]))
+        .transpose()?
+        .flatten()
+    {
         None => NetworkConfig::default(),
         Some(l) => {
             let bound = |key: &str| l.u64(key)?.ok_or_else(|| error(l.path.clone(), format!("missing field `{key}`")));
             NetworkConfig { latency_min_ms: bound("min")?, latency_max_ms: bound("max")? }
         }
     };
-    let r = file.obj("resource", &["fencing", "equal_token", "persist_high_water", "token_check", "epoch_barrier", "token_scope"])?;
+    let r = file.obj(
+        "resource",
+        &["fencing", "equal_token", "persist_high_water", "token_check", "epoch_barrier", "token_scope"],
+    )?;
     let resource = match r {
         None => ResourceConfig::default(),
         Some(r) => ResourceConfig {
@@ -385,7 +427,9 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     };
     let issuer = match file.obj("issuer", &["first_token"])? {
         None => IssuerConfig::default(),
-        Some(i) => IssuerConfig { first_token: i.u64("first_token")?.ok_or_else(|| error("issuer", "missing field `first_token`"))? },
+        Some(i) => IssuerConfig {
+            first_token: i.u64("first_token")?.ok_or_else(|| error("issuer", "missing field `first_token`"))?,
+        },
     };
     let list = |name: &str, raw: &[Value]| -> Result<Vec<ScheduledCommand>, ScenarioError> {
         raw.iter().enumerate().map(|(i, v)| event(&EventFile::read(v, format!("{name}[{i}]"))?, true)).collect()
@@ -451,7 +495,20 @@ const ACTIONS: &[&str] = &[
 ];
 
 const EVENT_FIELDS: &[&str] = &[
-    "at_ms", "do", "node", "target", "for_ms", "by_ms", "rate", "lock", "from", "on", "token", "value", "op_id", "next_token",
+    "at_ms",
+    "do",
+    "node",
+    "target",
+    "for_ms",
+    "by_ms",
+    "rate",
+    "lock",
+    "from",
+    "on",
+    "token",
+    "value",
+    "op_id",
+    "next_token",
     "high_water",
 ];
 
@@ -522,7 +579,9 @@ impl EventFile {
             by_ms: e.i64("by_ms")?,
             rate: e.f64("rate")?,
             lock: string("lock")?,
-            from: e.choice("from", &["all", "coordinator", "resource"])?.map(|k| [LinkFile::All, LinkFile::Coordinator, LinkFile::Resource][k]),
+            from: e
+                .choice("from", &["all", "coordinator", "resource"])?
+                .map(|k| [LinkFile::All, LinkFile::Coordinator, LinkFile::Resource][k]),
             on: match e.get("on") {
                 None => None,
                 Some(_) => Some(e.bool("on", false)?),
@@ -546,7 +605,9 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         (Some(t), true) => t,
         (None, false) => 0,
         (None, true) => return Err(error(at("at_ms"), "is required: the virtual time of the event, in ms")),
-        (Some(_), false) => return Err(error(at("at_ms"), "does not apply here: a step's actions happen when the step begins")),
+        (Some(_), false) => {
+            return Err(error(at("at_ms"), "does not apply here: a step's actions happen when the step begins"))
+        }
     };
 
     let given: [(&str, bool); 13] = [
@@ -592,7 +653,10 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         }
     }
     if e.action == Action::ClockRate && e.node.is_some() == e.target.is_some() {
-        return Err(error(at("target"), "\"do\": \"clock_rate\" takes either \"node\" or \"target\" (a node id or \"store\")"));
+        return Err(error(
+            at("target"),
+            "\"do\": \"clock_rate\" takes either \"node\" or \"target\" (a node id or \"store\")",
+        ));
     }
     let delay = |by: Option<i64>| -> Result<u64, ScenarioError> {
         u64::try_from(by.unwrap_or(0)).map_err(|_| error(at("by_ms"), "must not be negative for \"delay_next_write\""))
@@ -624,7 +688,9 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         Action::RollbackIssuer => Command::RollbackIssuer { next_token: e.next_token.unwrap_or(1) },
         Action::RestoreResource => Command::RestoreResource { high_water: e.high_water.unwrap_or(0) },
         Action::RestartResource => Command::RestartResource,
-        Action::ClockJump => Command::ClockJump { target: e.target.clone().unwrap_or_default(), by_ms: e.by_ms.unwrap_or(0) },
+        Action::ClockJump => {
+            Command::ClockJump { target: e.target.clone().unwrap_or_default(), by_ms: e.by_ms.unwrap_or(0) }
+        }
         Action::ClockRate => Command::ClockRate {
             target: e.target.clone().or_else(|| e.node.clone()).unwrap_or_default(),
             rate_ppm: rate_ppm(e.rate.unwrap_or(1.0)).map_err(|m| error(at("rate"), m))?,
@@ -669,11 +735,14 @@ mod tests {
         let e = parse(json).expect_err("for_ms is not a number");
         assert_eq!(e.path, "events[1].for_ms");
         // Malformed JSON: the line and column, and the path where reading stopped.
-        let e = parse("{\"format\": \"leaselab.scenario/1\",\n \"events\": [{\"at_ms\": 1,\n \"do\": }]}").expect_err("no value");
+        let e = parse("{\"format\": \"leaselab.scenario/1\",\n \"events\": [{\"at_ms\": 1,\n \"do\": }]}")
+            .expect_err("no value");
         assert_eq!((e.path.as_str(), e.line_column.map(|l| l.0)), ("events[0]", Some(3)));
-        let e = parse("{\"format\": \"leaselab.scenario/1\", \"lease\": {\"duration_ms\": 5, \"x\": 1}}").expect_err("unknown");
+        let e = parse("{\"format\": \"leaselab.scenario/1\", \"lease\": {\"duration_ms\": 5, \"x\": 1}}")
+            .expect_err("unknown");
         assert_eq!(e.path, "lease.x");
-        let e = parse("{\"format\": \"leaselab.scenario/1\", \"network\": {\"latency_ms\": {\"min\": 1}}}").expect_err("missing");
+        let e = parse("{\"format\": \"leaselab.scenario/1\", \"network\": {\"latency_ms\": {\"min\": 1}}}")
+            .expect_err("missing");
         assert_eq!(e.path, "network.latency_ms");
         assert!(e.message.contains("max"), "{}", e.message);
         let e = parse("{\"format\": \"leaselab.scenario/1\"} x").expect_err("trailing");

@@ -297,7 +297,8 @@ fn element(value: &Value, path: String) -> Result<Element, ScenarioError> {
 }
 
 const LESSON_FIELDS: &[&str] = &["format", "id", "title", "summary", "fable", "steps", "metaphors"];
-const STEP_FIELDS: &[&str] = &["title", "text", "scenario", "do", "speed", "until", "hold", "ask", "point", "metaphors"];
+const STEP_FIELDS: &[&str] =
+    &["title", "text", "scenario", "do", "speed", "until", "hold", "ask", "point", "metaphors"];
 const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown_s"];
 
 /// Parse and validate a lesson file. Scenario ids, node ids and whether every awaited event
@@ -310,7 +311,8 @@ const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown
 /// 64, an `until` that is not an object with a known `type`, a question whose `answer` is not
 /// one of its 2 to 6 choices, an unknown element in `point` or `metaphors`.
 pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
-    let root: Value = read(json, MAX_BYTES, "a lesson file holds one JSON object: { \"format\": \"leaselab.lesson/1\", … }")?;
+    let root: Value =
+        read(json, MAX_BYTES, "a lesson file holds one JSON object: { \"format\": \"leaselab.lesson/1\", … }")?;
     let file = Obj::new(&root, String::new(), LESSON_FIELDS)?;
     let format = file.required_str("format")?;
     if format != LESSON_FORMAT {
@@ -353,11 +355,17 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
     let text = required_text(&s, "text")?;
     let scenario = s.str("scenario")?.map(str::to_owned);
     if i == 0 && scenario.is_none() {
-        return Err(error(s.at("scenario"), "is required in the first step: the built-in scenario the lesson starts on"));
+        return Err(error(
+            s.at("scenario"),
+            "is required in the first step: the built-in scenario the lesson starts on",
+        ));
     }
     let raw_actions = s.array("do")?;
     if raw_actions.len() > MAX_ACTIONS {
-        return Err(error(s.at("do"), format!("has {} actions; at most {MAX_ACTIONS} are accepted", raw_actions.len())));
+        return Err(error(
+            s.at("do"),
+            format!("has {} actions; at most {MAX_ACTIONS} are accepted", raw_actions.len()),
+        ));
     }
     let list = s.at("do");
     let mut actions = Vec::with_capacity(raw_actions.len());
@@ -369,7 +377,11 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
         None => None,
         Some(v) => {
             let x = v.as_f64();
-            Some((-2..=6).find(|k: &i32| Some(2f64.powi(*k)) == x).ok_or_else(|| error(s.at("speed"), "must be 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"))?)
+            Some(
+                (-2..=6)
+                    .find(|k: &i32| Some(2f64.powi(*k)) == x)
+                    .ok_or_else(|| error(s.at("speed"), "must be 0.25, 0.5, 1, 2, 4, 8, 16, 32 or 64"))?,
+            )
         }
     };
     let hold = s.bool("hold", false)?;
@@ -379,16 +391,32 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
             match pattern.get("type") {
                 Some(Value::String(t)) if EVENT_TYPES.contains(&t.as_str()) => {}
                 Some(Value::String(t)) => {
-                    return Err(error(s.at("until.type"), format!("\"{t}\" is not an event of the trace (see `leaselab trace` or docs/lesson-format.md)")))
+                    return Err(error(
+                        s.at("until.type"),
+                        format!("\"{t}\" is not an event of the trace (see `leaselab trace` or docs/lesson-format.md)"),
+                    ))
                 }
-                _ => return Err(error(s.at("until.type"), "is required: the trace event to wait for, e.g. \"lease_expired\"")),
+                _ => {
+                    return Err(error(
+                        s.at("until.type"),
+                        "is required: the trace event to wait for, e.g. \"lease_expired\"",
+                    ))
+                }
             }
             Some(Until { pattern: pattern.clone() })
         }
-        Some(_) => return Err(error(s.at("until"), "must be an object such as { \"type\": \"lease_granted\", \"node\": \"lin\" }")),
+        Some(_) => {
+            return Err(error(
+                s.at("until"),
+                "must be an object such as { \"type\": \"lease_granted\", \"node\": \"lin\" }",
+            ))
+        }
     };
     if hold && until.is_none() {
-        return Err(error(s.at("hold"), "needs \"until\": a step without an awaited event always waits for the learner"));
+        return Err(error(
+            s.at("hold"),
+            "needs \"until\": a step without an awaited event always waits for the learner",
+        ));
     }
     let ask = match s.get("ask") {
         None => None,
@@ -431,10 +459,9 @@ fn ask(a: &Obj) -> Result<Ask, ScenarioError> {
     let countdown_s = match a.get("countdown_s") {
         None => None,
         Some(v) => Some(
-            v.as_u64()
-                .and_then(|c| u32::try_from(c).ok())
-                .filter(|c| (1..=MAX_COUNTDOWN_S).contains(c))
-                .ok_or_else(|| error(a.at("countdown_s"), format!("must be a whole number of seconds from 1 to {MAX_COUNTDOWN_S}")))?,
+            v.as_u64().and_then(|c| u32::try_from(c).ok()).filter(|c| (1..=MAX_COUNTDOWN_S).contains(c)).ok_or_else(
+                || error(a.at("countdown_s"), format!("must be a whole number of seconds from 1 to {MAX_COUNTDOWN_S}")),
+            )?,
         ),
     };
     Ok(Ask { question, choices, answer, why, countdown_s })
@@ -484,12 +511,18 @@ pub fn plan(
         let at = |field: &str| format!("steps[{i}].{field}");
         if let Some(id) = &step.scenario {
             let loaded = match scenario(id) {
-                None => return Err(error(at("scenario"), format!("\"{id}\" is not a built-in scenario (see `leaselab list`)"))),
+                None => {
+                    return Err(error(
+                        at("scenario"),
+                        format!("\"{id}\" is not a built-in scenario (see `leaselab list`)"),
+                    ))
+                }
                 Some(Err(e)) => return Err(error(at("scenario"), format!("\"{id}\" does not load: {e}"))),
                 Some(Ok(s)) => s,
             };
             let nodes = loaded.config.nodes.iter().map(|n| n.id.clone()).collect();
-            let mut sim = Sim::new(loaded.config).map_err(|e| error(at("scenario"), format!("\"{id}\" is refused by the engine: {e}")))?;
+            let mut sim = Sim::new(loaded.config)
+                .map_err(|e| error(at("scenario"), format!("\"{id}\" is refused by the engine: {e}")))?;
             sim.advance_to(0);
             current = Some((id.clone(), nodes, sim));
         }
@@ -502,7 +535,8 @@ pub fn plan(
         }
         for (k, e) in step.point.iter().enumerate() {
             if let Element::Node(n) | Element::Lane(n) = e {
-                let known = nodes.iter().any(|x| x == n) || (matches!(e, Element::Lane(_)) && (n == "store" || n == "resource"));
+                let known = nodes.iter().any(|x| x == n)
+                    || (matches!(e, Element::Lane(_)) && (n == "store" || n == "resource"));
                 if !known {
                     return Err(error(format!("steps[{i}].point[{k}]"), format!("\"{n}\" is not a node of \"{id}\"")));
                 }
@@ -540,7 +574,10 @@ pub fn plan(
         if let Element::Node(n) = &m.element {
             let known = current.as_ref().is_some_and(|(_, nodes, _)| nodes.iter().any(|x| x == n));
             if !known {
-                return Err(error(format!("metaphors[{i}].element"), format!("\"{n}\" is not a node of the lesson's last scenario")));
+                return Err(error(
+                    format!("metaphors[{i}].element"),
+                    format!("\"{n}\" is not a node of the lesson's last scenario"),
+                ));
             }
         }
     }

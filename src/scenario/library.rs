@@ -63,4 +63,3 @@ pub mod lessons {
         FILES.iter().find(|(i, _)| *i == id).map(|(_, json)| parse(json))
     }
 }
-

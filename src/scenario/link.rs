@@ -89,7 +89,10 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
 pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
     let whole = |message: String| LinkError { item: 0, message };
     if value.len() > MAX_LINK_BYTES {
-        return Err(whole(format!("the interventions are {} bytes long; at most {MAX_LINK_BYTES} are read", value.len())));
+        return Err(whole(format!(
+            "the interventions are {} bytes long; at most {MAX_LINK_BYTES} are read",
+            value.len()
+        )));
     }
     if value.trim().is_empty() {
         return Ok(Vec::new());

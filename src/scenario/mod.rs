@@ -6,11 +6,11 @@
 //! (`lease.renew_deadline_ms`, `events[2].node`) so a typo never passes silently. The format is
 //! documented field by field in `docs/scenario-format.md`.
 
+pub mod embed;
 pub mod export;
 mod format;
-pub mod embed;
-pub mod library;
 pub mod lesson;
+pub mod library;
 pub mod link;
 pub mod report;
 

@@ -143,21 +143,28 @@ impl Report {
                     lease_transitions: *lease_transitions,
                 }),
                 TraceEvent::WriteJudged {
-                    op_id, from, token, value, sent_ms, outcome, high_water_after, lock, blocked, ..
-                } => {
-                    writes.push(Write {
-                        from: from.clone(),
-                        token: token_json(token),
-                        value: value.clone(),
-                        op_id: op_id.clone(),
-                        sent_ms: *sent_ms,
-                        arrived_ms: entry.at_ms,
-                        outcome: *outcome,
-                        high_water_after: *high_water_after,
-                        lock: lock.clone(),
-                        blocked: blocked.clone(),
-                    })
-                }
+                    op_id,
+                    from,
+                    token,
+                    value,
+                    sent_ms,
+                    outcome,
+                    high_water_after,
+                    lock,
+                    blocked,
+                    ..
+                } => writes.push(Write {
+                    from: from.clone(),
+                    token: token_json(token),
+                    value: value.clone(),
+                    op_id: op_id.clone(),
+                    sent_ms: *sent_ms,
+                    arrived_ms: entry.at_ms,
+                    outcome: *outcome,
+                    high_water_after: *high_water_after,
+                    lock: lock.clone(),
+                    blocked: blocked.clone(),
+                }),
                 TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {
                     at_ms: entry.at_ms,
                     node: node.clone(),

@@ -7,7 +7,9 @@
 //! the store lane's *holds* bar (who the store says holds the lease): where a node believes and
 //! the store says otherwise, a stale write can be on its way.
 
-use crate::engine::{Endpoint, MessageKind, ReleaseOutcome, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome};
+use crate::engine::{
+    Endpoint, MessageKind, ReleaseOutcome, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
+};
 
 /// Which lane.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -152,7 +154,13 @@ impl Open {
 
     fn end_term(&mut self, store: usize, at: u64, out: &mut Vec<Bar>) {
         if let Some((from_ms, holder, token, _)) = self.held.take() {
-            out.push(Bar { lane: store, kind: BarKind::Holds { holder, token }, from_ms, to_ms: at.max(from_ms), open: false });
+            out.push(Bar {
+                lane: store,
+                kind: BarKind::Holds { holder, token },
+                from_ms,
+                to_ms: at.max(from_ms),
+                open: false,
+            });
         }
     }
 }
@@ -329,7 +337,13 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
     }
     if let Some((from_ms, holder, token, expires)) = open.held {
         let to_ms = if store_judges_expiry { expires.min(now_ms) } else { now_ms };
-        bars.push(Bar { lane: store, kind: BarKind::Holds { holder, token }, from_ms, to_ms: to_ms.max(from_ms), open: true });
+        bars.push(Bar {
+            lane: store,
+            kind: BarKind::Holds { holder, token },
+            from_ms,
+            to_ms: to_ms.max(from_ms),
+            open: true,
+        });
     }
     bars.sort_by_key(|b| (b.lane, b.from_ms));
     Diagram { lanes, bars, arrows, marks, now_ms }
@@ -374,24 +388,33 @@ mod tests {
             .bars
             .iter()
             .filter_map(|b| match &b.kind {
-                BarKind::Holds { holder, token } if b.lane == store => Some((holder.clone(), *token, b.from_ms, b.to_ms)),
+                BarKind::Holds { holder, token } if b.lane == store => {
+                    Some((holder.clone(), *token, b.from_ms, b.to_ms))
+                }
                 _ => None,
             })
             .collect();
         assert_eq!(terms.iter().map(|t| (t.0.as_str(), t.1)).collect::<Vec<_>>(), [("chen", 7), ("lin", 8)]);
         assert!(terms[0].3 <= terms[1].2, "one holder at a time: {terms:?}");
         assert!(terms[0].3 < chen7.to_ms, "Chen believes after the store stopped saying so");
-        let grants: Vec<u64> = d.marks.iter().filter_map(|m| match m.kind {
-            MarkKind::Grant { token } => Some(token),
-            _ => None,
-        }).collect();
+        let grants: Vec<u64> = d
+            .marks
+            .iter()
+            .filter_map(|m| match m.kind {
+                MarkKind::Grant { token } => Some(token),
+                _ => None,
+            })
+            .collect();
         assert_eq!(grants, [7, 8]);
         let stale = d
             .arrows
             .iter()
             .find(|a| a.kind == MessageKind::Write && a.from_lane == chen && a.sent_ms >= 60_000)
             .expect("Chen's flag on waking");
-        assert_eq!((stale.token.as_deref(), stale.outcome, stale.to_lane), (Some("7"), Some(WriteOutcome::RejectedStale), store + 1));
+        assert_eq!(
+            (stale.token.as_deref(), stale.outcome, stale.to_lane),
+            (Some("7"), Some(WriteOutcome::RejectedStale), store + 1)
+        );
         assert!(!stale.violation);
     }
 

@@ -160,6 +160,8 @@ mod tests {
             keys.dedup();
             assert_eq!(keys.len(), key.len(), "{fable:?}: keys are unique");
         }
-        assert!(legend(Fable::Lantern).iter().all(|(a, b, _)| a.told(Fable::Lantern) == *a && b.told(Fable::Lantern) == *b));
+        assert!(legend(Fable::Lantern)
+            .iter()
+            .all(|(a, b, _)| a.told(Fable::Lantern) == *a && b.told(Fable::Lantern) == *b));
     }
 }

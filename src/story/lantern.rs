@@ -131,7 +131,13 @@ impl LanternMemory {
         // Every request that should have arrived by now has been answered or dropped.
         self.asking.retain(|a| a.arrive_ms >= at);
         match &entry.event {
-            TraceEvent::MessageSent { id, kind: MessageKind::AcquireRequest, from: Endpoint::Node(node), arrive_ms, .. } => {
+            TraceEvent::MessageSent {
+                id,
+                kind: MessageKind::AcquireRequest,
+                from: Endpoint::Node(node),
+                arrive_ms,
+                ..
+            } => {
                 self.asking.push(Asking { id: *id, node: node.clone(), sent_ms: at, arrive_ms: *arrive_ms });
             }
             TraceEvent::MessageDropped { id, .. } => self.asking.retain(|a| a.id != *id),
@@ -151,8 +157,12 @@ impl LanternMemory {
                 let asked = self.arrived(node, at);
                 if let (Some(asked), Some(latch)) = (asked, &self.latch) {
                     if asked.sent_ms <= latch.at_ms && &latch.node == holder {
-                        self.too_late =
-                            Some(TooLate { node: node.clone(), holder: holder.clone(), sent_ms: asked.sent_ms, at_ms: at });
+                        self.too_late = Some(TooLate {
+                            node: node.clone(),
+                            holder: holder.clone(),
+                            sent_ms: asked.sent_ms,
+                            at_ms: at,
+                        });
                     }
                 }
             }
@@ -524,7 +534,8 @@ mod tests {
         assert!(l.tablet.lantern_on_pillar() && !l.clasp.latched && l.clasp.too_late.is_none());
         assert_eq!(l.wick.state, WickState::Unlit);
         // Both asked at 0 ms: two requests on their way to the tablet.
-        let asking: Vec<&Way> = l.errands.iter().filter(|e| e.kind == MessageKind::AcquireRequest).map(|e| &e.way).collect();
+        let asking: Vec<&Way> =
+            l.errands.iter().filter(|e| e.kind == MessageKind::AcquireRequest).map(|e| &e.way).collect();
         assert_eq!(asking.len(), 2, "{:?}", l.errands);
 
         s.advance_to(200);
@@ -541,7 +552,10 @@ mod tests {
             .expect("the other finds the clasp held");
         assert!(refusal.at_ms >= latched_at, "refused only once it was latched");
         assert!(refusal.at_ms - latched_at <= 5, "they arrived at nearly the same time");
-        assert_eq!((l.tablet.face, l.tablet.holder.as_deref(), l.tablet.wick_number), (Face::Taken, Some(winner.as_str()), Some(token)));
+        assert_eq!(
+            (l.tablet.face, l.tablet.holder.as_deref(), l.tablet.wick_number),
+            (Face::Taken, Some(winner.as_str()), Some(token))
+        );
         assert!(l.clasp.latched);
         assert_eq!(l.clasp.by.as_deref(), Some(winner.as_str()));
         let too_late = l.clasp.too_late.clone().expect("a step too late");
@@ -621,14 +635,18 @@ mod tests {
         assert_eq!(g.len(), 2);
         assert!(g[1].0 >= return_ms, "the next borrower latched only after the hour");
         assert_eq!((g[1].1.as_str(), g[1].2), ("wang", 2), "a fresh wick with a higher number");
-        assert_eq!((l.tablet.face, l.tablet.holder.as_deref(), l.tablet.wick_number), (Face::Taken, Some("wang"), Some(2)));
+        assert_eq!(
+            (l.tablet.face, l.tablet.holder.as_deref(), l.tablet.wick_number),
+            (Face::Taken, Some("wang"), Some(2))
+        );
         assert!(borrower(&l, "wang").lit);
         assert_eq!(l.keeper.only_counts, 2);
 
         s.run_to_end();
         let l = look(&s, &mut m);
         let turned_back: Vec<&Verdict> = m.verdicts.iter().filter(|v| v.from.as_deref() == Some("xiu")).collect();
-        let late = turned_back.iter().find(|v| v.outcome == WriteOutcome::RejectedStale).expect("her late errand is judged");
+        let late =
+            turned_back.iter().find(|v| v.outcome == WriteOutcome::RejectedStale).expect("her late errand is judged");
         assert_eq!((late.token.as_str(), late.high_water_after), ("1", 2));
         assert!(l.keeper.on_duty && l.granary.fall.is_none(), "the keeper kept everyone out of the ditch");
         assert_eq!(l.granary.last_token.as_deref(), Some("2"));
@@ -654,9 +672,9 @@ mod tests {
         let fall = l.granary.fall.expect("into the ditch");
         assert_eq!((fall.from.as_deref(), fall.token, fall.newer), (Some("xiu"), 1, 2));
         let oracle = s.trace().iter().find_map(|e| match &e.event {
-            TraceEvent::ViolationFound { violation: crate::engine::Violation::StaleWriteAccepted { from, token, resource_had_seen_newer, .. } } => {
-                Some((e.at_ms, from.clone(), *token, *resource_had_seen_newer))
-            }
+            TraceEvent::ViolationFound {
+                violation: crate::engine::Violation::StaleWriteAccepted { from, token, resource_had_seen_newer, .. },
+            } => Some((e.at_ms, from.clone(), *token, *resource_had_seen_newer)),
             _ => None,
         });
         assert_eq!(oracle, Some((fall.at_ms, Some("xiu".to_owned()), 1, true)), "the same moment the oracle names");
@@ -696,7 +714,11 @@ mod tests {
         s.advance_to(25_000);
         let l = look(&s, &mut m);
         let chen = borrower(&l, "chen");
-        assert_eq!((chen.posture, chen.lantern, chen.lit), (Posture::Dozing, Some(7), true), "dozing, his wick still burns");
+        assert_eq!(
+            (chen.posture, chen.lantern, chen.lit),
+            (Posture::Dozing, Some(7), true),
+            "dozing, his wick still burns"
+        );
 
         s.advance_to(40_000);
         let l = look(&s, &mut m);
@@ -766,7 +788,11 @@ mod tests {
                 assert_eq!((&l.tablet.holder, l.tablet.wick_number), (&h.plaque.holder, h.plaque.token), "{id} at {t}");
                 assert_eq!(l.keeper.only_counts, h.verifier.only_counts, "{id}");
                 assert_eq!(l.wick.remaining_ms, h.hourglass.remaining_ms, "{id}");
-                assert_eq!(l.granary.fall.as_ref().map(|f| (f.token, f.newer)), h.boat.aground.as_ref().map(|a| (a.token, a.newer)), "{id}");
+                assert_eq!(
+                    l.granary.fall.as_ref().map(|f| (f.token, f.newer)),
+                    h.boat.aground.as_ref().map(|a| (a.token, a.newer)),
+                    "{id}"
+                );
                 assert_eq!(l.keeper.recent, h.verifier.recent, "{id}");
             }
         }

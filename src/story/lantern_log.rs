@@ -324,7 +324,11 @@ mod tests {
                         assert!(narrate(entry, &lantern, lang).is_none(), "{id}: told in one fable only");
                         continue;
                     };
-                    assert_eq!((h.kind, h.tone, h.minor, &h.technical), (l.kind, l.tone, l.minor, &l.technical), "{id}");
+                    assert_eq!(
+                        (h.kind, h.tone, h.minor, &h.technical),
+                        (l.kind, l.tone, l.minor, &l.technical),
+                        "{id}"
+                    );
                     assert!(!l.story.contains('{') && !l.story.contains('}'), "{id}: unfilled {}", l.story);
                 }
             }

@@ -524,7 +524,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::NodeStarted { node: id } => out("node-started", Line::NodeStarted, Tone::Info, false, node(id)),
         TraceEvent::MessageDropped { id, kind } => {
             let what = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
-            out("message-dropped", Line::MessageDropped, Tone::Warn, true, vec![("msg", id.to_string()), ("what", what)])
+            out(
+                "message-dropped",
+                Line::MessageDropped,
+                Tone::Warn,
+                true,
+                vec![("msg", id.to_string()), ("what", what)],
+            )
         }
         TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms } => out(
             "lease-granted",
@@ -564,15 +570,27 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         ),
         TraceEvent::RenewRefused { node: id, token, holder } => {
             let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
-            out("renew-refused", Line::RenewRefused, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("holder_id", holder_id)]))
+            out(
+                "renew-refused",
+                Line::RenewRefused,
+                Tone::Warn,
+                false,
+                with(node(id), &[("token", token.to_string()), ("holder_id", holder_id)]),
+            )
         }
-        TraceEvent::LeaseExpired { holder, token } => {
-            out("lease-expired", Line::LeaseExpired, Tone::Warn, false, with(node(holder), &[("token", token.to_string())]))
-        }
+        TraceEvent::LeaseExpired { holder, token } => out(
+            "lease-expired",
+            Line::LeaseExpired,
+            Tone::Warn,
+            false,
+            with(node(holder), &[("token", token.to_string())]),
+        ),
         TraceEvent::LeaseRevoked { holder: Some(h), token } => {
             out("lease-revoked", Line::LeaseRevoked, Tone::Warn, false, with(node(h), &[("token", token.to_string())]))
         }
-        TraceEvent::LeaseRevoked { holder: None, .. } => out("lease-revoked", Line::LeaseRevokedEmpty, Tone::Info, false, vec![]),
+        TraceEvent::LeaseRevoked { holder: None, .. } => {
+            out("lease-revoked", Line::LeaseRevokedEmpty, Tone::Info, false, vec![])
+        }
         TraceEvent::BecameLeader { node: id, token } => {
             out("became-leader", Line::BecameLeader, Tone::Good, false, with(node(id), &[("token", token.to_string())]))
         }
@@ -584,7 +602,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 StepDownReason::SessionExpired => Line::SteppedDownSessionExpired,
             };
             let deadline = cast.renew_deadline_ms().to_string();
-            out("stepped-down", line, Tone::Warn, false, with(node(id), &[("token", token.to_string()), ("deadline", deadline)]))
+            out(
+                "stepped-down",
+                line,
+                Tone::Warn,
+                false,
+                with(node(id), &[("token", token.to_string()), ("deadline", deadline)]),
+            )
         }
         TraceEvent::WritePrepared { node: id, op_id, token } => out(
             "write-prepared",
@@ -594,11 +618,23 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
         ),
         TraceEvent::WriteJudged {
-            op_id, from, token, outcome, high_water_before, high_water_after, fencing, lock, blocked, ..
+            op_id,
+            from,
+            token,
+            outcome,
+            high_water_before,
+            high_water_after,
+            fencing,
+            lock,
+            blocked,
+            ..
         } => {
             let sender = match from {
                 Some(id) => node(id),
-                None => vec![("name", Line::Outsider.story(fable, lang).to_owned()), ("id", Line::Outsider.text(lang)[1].to_owned())],
+                None => vec![
+                    ("name", Line::Outsider.story(fable, lang).to_owned()),
+                    ("id", Line::Outsider.text(lang)[1].to_owned()),
+                ],
             };
             let values = with(
                 sender,
@@ -651,7 +687,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             }
         }
         TraceEvent::ViolationFound { violation } => match violation {
-            Violation::StaleWriteAccepted { op_id, from, token, newest_granted, resource_had_seen_newer, resource_forgot_newer } => {
+            Violation::StaleWriteAccepted {
+                op_id,
+                from,
+                token,
+                newest_granted,
+                resource_had_seen_newer,
+                resource_forgot_newer,
+            } => {
                 let who = from.as_deref().map(name).unwrap_or_else(|| Line::Outsider.story(fable, lang).to_owned());
                 let line = match (resource_had_seen_newer, resource_forgot_newer) {
                     (true, _) => Line::ViolationStaleSeenNewer,
@@ -663,7 +706,12 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     line,
                     Tone::Bad,
                     false,
-                    vec![("name", who), ("token", token.to_string()), ("newest", newest_granted.to_string()), ("op", op_id.clone())],
+                    vec![
+                        ("name", who),
+                        ("token", token.to_string()),
+                        ("newest", newest_granted.to_string()),
+                        ("op", op_id.clone()),
+                    ],
                 )
             }
             Violation::TokenRegression { op_id, token, highest_before, .. } => out(
@@ -688,7 +736,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ViolationLockDeleted,
                 Tone::Bad,
                 false,
-                with(node(id), &[("holder", name(holder)), ("holder_id", holder.clone()), ("holder_token", holder_token.to_string())]),
+                with(
+                    node(id),
+                    &[
+                        ("holder", name(holder)),
+                        ("holder_id", holder.clone()),
+                        ("holder_token", holder_token.to_string()),
+                    ],
+                ),
             ),
             Violation::ForeignTokenAccepted { op_id, token, lock, .. } => out(
                 "violation",
@@ -698,25 +753,44 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 vec![("token", token.to_string()), ("lock", lock.clone()), ("op", op_id.clone())],
             ),
         },
-        TraceEvent::WorkContinues { node: id, token } => {
-            out("work-continues", Line::WorkContinues, Tone::Bad, false, with(node(id), &[("token", token.to_string())]))
-        }
+        TraceEvent::WorkContinues { node: id, token } => out(
+            "work-continues",
+            Line::WorkContinues,
+            Tone::Bad,
+            false,
+            with(node(id), &[("token", token.to_string())]),
+        ),
         TraceEvent::LockReleased { node: id, token, outcome } => {
             let values = with(node(id), &[("token", token.to_string())]);
             match outcome {
                 ReleaseOutcome::Released => out("lock-released", Line::LockReleased, Tone::Good, false, values),
                 ReleaseOutcome::NotOwner { holder } => {
                     let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
-                    out("lock-release-not-owner", Line::LockReleaseNotOwner, Tone::Good, false, with(values, &[("holder_id", holder_id)]))
+                    out(
+                        "lock-release-not-owner",
+                        Line::LockReleaseNotOwner,
+                        Tone::Good,
+                        false,
+                        with(values, &[("holder_id", holder_id)]),
+                    )
                 }
                 ReleaseOutcome::DeletedOthers { holder, token: holder_token } => out(
                     "lock-release-deleted-others",
                     Line::LockReleaseDeletedOthers,
                     Tone::Bad,
                     false,
-                    with(values, &[("holder", name(holder)), ("holder_id", holder.clone()), ("holder_token", holder_token.to_string())]),
+                    with(
+                        values,
+                        &[
+                            ("holder", name(holder)),
+                            ("holder_id", holder.clone()),
+                            ("holder_token", holder_token.to_string()),
+                        ],
+                    ),
                 ),
-                ReleaseOutcome::AlreadyFree => out("lock-release-already-free", Line::LockReleaseAlreadyFree, Tone::Info, true, values),
+                ReleaseOutcome::AlreadyFree => {
+                    out("lock-release-already-free", Line::LockReleaseAlreadyFree, Tone::Info, true, values)
+                }
             }
         }
         TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after } => out(
@@ -724,7 +798,11 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::EpochBarrierRaised,
             Tone::Good,
             false,
-            vec![("token", token.to_string()), ("before", high_water_before.to_string()), ("hwm", high_water_after.to_string())],
+            vec![
+                ("token", token.to_string()),
+                ("before", high_water_before.to_string()),
+                ("hwm", high_water_after.to_string()),
+            ],
         ),
         TraceEvent::RecordObserved { node: id, holder, version, lease_duration_ms } => {
             let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
@@ -733,7 +811,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::RecordObserved,
                 Tone::Info,
                 true,
-                with(node(id), &[("holder_id", holder_id), ("version", version.to_string()), ("duration", secs(*lease_duration_ms))]),
+                with(
+                    node(id),
+                    &[
+                        ("holder_id", holder_id),
+                        ("version", version.to_string()),
+                        ("duration", secs(*lease_duration_ms)),
+                    ],
+                ),
             )
         }
         TraceEvent::ClockJumped { target, by_ms, reads_ms } => {
@@ -741,13 +826,23 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             let target = clock_target(target, cast, lang);
             let sign = if *by_ms < 0 { "-" } else { "+" };
             let by = format!("{sign}{}", secs(by_ms.unsigned_abs()));
-            let reads = if *reads_ms < 0 { format!("-{}", secs(reads_ms.unsigned_abs())) } else { secs(reads_ms.unsigned_abs()) };
+            let reads = if *reads_ms < 0 {
+                format!("-{}", secs(reads_ms.unsigned_abs()))
+            } else {
+                secs(reads_ms.unsigned_abs())
+            };
             out(
                 "clock-jumped",
                 Line::ClockJumped,
                 Tone::Warn,
                 false,
-                vec![("target", target), ("target_id", target_id), ("by", by), ("by_ms", by_ms.to_string()), ("reads", reads)],
+                vec![
+                    ("target", target),
+                    ("target_id", target_id),
+                    ("by", by),
+                    ("by_ms", by_ms.to_string()),
+                    ("reads", reads),
+                ],
             )
         }
         TraceEvent::ClockRateSet { target, rate_ppm } => {
@@ -812,7 +907,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 IgnoredBecause::NotPartitioned => "not_partitioned",
                 IgnoredBecause::UnknownNode => "unknown_node",
             };
-            out("command-ignored", Line::CommandIgnored, Tone::Info, true, vec![("why", why.to_owned()), ("command", command.clone())])
+            out(
+                "command-ignored",
+                Line::CommandIgnored,
+                Tone::Info,
+                true,
+                vec![("why", why.to_owned()), ("command", command.clone())],
+            )
         }
         TraceEvent::TraceLimitReached { entries } => {
             out("trace-limit", Line::TraceLimitReached, Tone::Warn, false, vec![("entries", entries.to_string())])
@@ -869,7 +970,13 @@ mod tests {
         sim.run_to_end();
         let lines: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)).collect();
         let voided = lines.iter().find(|n| n.kind == "write-rejected-stale").expect("Chen's stale flag is voided");
-        assert!(voided.story.contains("Old Chen") && voided.story.contains("carries 7") && voided.story.contains("only 8 counts"), "{}", voided.story);
+        assert!(
+            voided.story.contains("Old Chen")
+                && voided.story.contains("carries 7")
+                && voided.story.contains("only 8 counts"),
+            "{}",
+            voided.story
+        );
         let zh: Vec<Narration> = sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::Zh)).collect();
         let voided_zh = zh.iter().find(|n| n.kind == "write-rejected-stale").expect("voided in Chinese too");
         assert!(voided_zh.story.contains("老陈") && voided_zh.story.contains("只认编号 8"), "{}", voided_zh.story);

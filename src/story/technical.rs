@@ -206,7 +206,10 @@ fn yaml_scalar(s: &str) -> String {
     let plain = !s.is_empty()
         && s.chars().all(|c| c.is_ascii_alphanumeric() || matches!(c, '-' | '_' | '.' | '/'))
         && s.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
-        && !matches!(s.to_ascii_lowercase().as_str(), "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n");
+        && !matches!(
+            s.to_ascii_lowercase().as_str(),
+            "true" | "false" | "yes" | "no" | "on" | "off" | "null" | "y" | "n"
+        );
     if plain {
         s.to_owned()
     } else {
@@ -712,11 +715,16 @@ mod tests {
         let expired = technical_view(View::K8s, &world(101_000, gone), "harbor-zombie", Lang::En);
         assert!(texts(&expired).contains(&"  holderIdentity: lin"));
         assert!(expired.notes.iter().any(|n| n.contains("passed at T+100.070s") && n.contains("keeps holderIdentity")));
-        let expired_zh = technical_view(View::K8s, &world(101_000, {
-            let mut l = lin_holds();
-            l.expired = true;
-            l
-        }), "harbor-zombie", Lang::Zh);
+        let expired_zh = technical_view(
+            View::K8s,
+            &world(101_000, {
+                let mut l = lin_holds();
+                l.expired = true;
+                l
+            }),
+            "harbor-zombie",
+            Lang::Zh,
+        );
         assert!(expired_zh.notes.iter().any(|n| n.contains("T+100.070s") && n.contains("已过期")));
 
         // Revoked: no holderIdentity line, the rest of the record stays.
@@ -757,10 +765,7 @@ mod tests {
         let held_zh = technical_view(View::Redis, &world(92_728, lin_holds()), "harbor-zombie", Lang::Zh);
         assert!(held_zh.notes[0].contains("令牌 8"), "{}", held_zh.notes[0]);
 
-        for (snap, what) in [
-            (world(0, never_granted()), "free"),
-            (world(100_070, lin_holds()), "expired"),
-        ] {
+        for (snap, what) in [(world(0, never_granted()), "free"), (world(100_070, lin_holds()), "expired")] {
             let v = technical_view(View::Redis, &snap, "harbor-zombie", Lang::En);
             assert_eq!(outputs(&v), ["(nil)", "(integer) -2"], "{what}");
             assert!(v.notes[0].contains("(nil)") && v.notes[0].contains("-2"), "{what}");
@@ -793,10 +798,7 @@ mod tests {
         assert!(held.notes[0].contains("CreateRevision is the fencing token"));
 
         let expired = technical_view(View::Etcd, &world(100_070, lin_holds()), "harbor-zombie", Lang::En);
-        assert_eq!(
-            outputs(&expired),
-            ["\"More\" : false", "\"Count\" : 0", "lease 6c6c000000000008 already expired"]
-        );
+        assert_eq!(outputs(&expired), ["\"More\" : false", "\"Count\" : 0", "lease 6c6c000000000008 already expired"]);
         assert!(expired.notes[0].contains("No key"));
         let expired_zh = technical_view(View::Etcd, &world(100_070, lin_holds()), "harbor-zombie", Lang::Zh);
         assert!(expired_zh.notes[0].contains("没有键"));
@@ -820,7 +822,9 @@ mod tests {
         assert_eq!(lease_state(&start), LeaseState::Free);
 
         sim.advance_to(10_000);
-        assert!(matches!(lease_state(&sim.snapshot()), LeaseState::Held { ref holder, token: 7, .. } if holder == "chen"));
+        assert!(
+            matches!(lease_state(&sim.snapshot()), LeaseState::Held { ref holder, token: 7, .. } if holder == "chen")
+        );
         let redis = technical_view(View::Redis, &sim.snapshot(), &scenario.id, Lang::En);
         assert_eq!(outputs(&redis)[0], "\"chen:7\"");
 
@@ -833,7 +837,10 @@ mod tests {
                 assert_eq!((holder.as_str(), token), ("chen", Some(7)));
                 let k8s = technical_view(View::K8s, &snap, &scenario.id, Lang::En);
                 assert!(texts(&k8s).contains(&"  holderIdentity: chen"));
-                assert_eq!(outputs(&technical_view(View::Redis, &snap, &scenario.id, Lang::En)), ["(nil)", "(integer) -2"]);
+                assert_eq!(
+                    outputs(&technical_view(View::Redis, &snap, &scenario.id, Lang::En)),
+                    ["(nil)", "(integer) -2"]
+                );
                 let etcd = technical_view(View::Etcd, &snap, &scenario.id, Lang::En);
                 assert!(texts(&etcd).contains(&"lease 6c6c000000000007 already expired"));
                 saw_expired = true;
@@ -871,12 +878,8 @@ mod tests {
         assert!(judged > WRITES_KEPT);
         assert_eq!(ledger.writes.len(), WRITES_KEPT);
         // The newest kept write is the last one judged.
-        let last = sim
-            .trace()
-            .iter()
-            .rev()
-            .find(|e| matches!(e.event, TraceEvent::WriteJudged { .. }))
-            .expect("a write");
+        let last =
+            sim.trace().iter().rev().find(|e| matches!(e.event, TraceEvent::WriteJudged { .. })).expect("a write");
         assert_eq!(ledger.writes.back().map(|w| w.seq), Some(last.seq));
         assert!(ledger.writes.iter().zip(ledger.writes.iter().skip(1)).all(|(a, b)| a.seq < b.seq));
         // Fencing off: Chen's 7 is obeyed after Lin's 8, and the oracle says so twice.
@@ -891,7 +894,8 @@ mod tests {
             Violation::StaleWriteAccepted { from: Some(f), token: 7, .. } if f == "chen"
         ));
         // The write that caused them is in the table, accepted, with the mark staying at 8.
-        let chen7 = ledger.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.token == "7").expect("Chen's 7");
+        let chen7 =
+            ledger.writes.iter().find(|w| w.from.as_deref() == Some("chen") && w.token == "7").expect("Chen's 7");
         assert_eq!((chen7.outcome_code(), chen7.mark_change().as_str()), ("accepted", "8 → 8"));
 
         // A new run starts over, under a new generation.

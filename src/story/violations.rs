@@ -90,7 +90,9 @@ pub fn sentence(v: &Violation, at_ms: u64, cast: &Cast, lang: Lang) -> String {
     let who = writer(v).map_or_else(|| Ui::AnOutsideClient.text(lang).to_owned(), |id| cast.name(id, lang));
     let t = seconds(at_ms);
     let (template, values): (Ui, Vec<(&str, String)>) = match v {
-        Violation::StaleWriteAccepted { token, newest_granted, resource_had_seen_newer, resource_forgot_newer, .. } => (
+        Violation::StaleWriteAccepted {
+            token, newest_granted, resource_had_seen_newer, resource_forgot_newer, ..
+        } => (
             match (resource_had_seen_newer, resource_forgot_newer) {
                 (true, _) => Ui::ViolationStaleSeen,
                 (false, true) => Ui::ViolationStaleForgotten,
@@ -103,10 +105,9 @@ pub fn sentence(v: &Violation, at_ms: u64, cast: &Cast, lang: Lang) -> String {
         }
         Violation::DuplicateSideEffect { op_id, .. } => (Ui::ViolationDuplicate, vec![("op", op_id.clone())]),
         Violation::InvalidTokenAccepted { token, .. } => (Ui::ViolationInvalid, vec![("token", token_text(token))]),
-        Violation::LockDeletedByNonOwner { holder, holder_token, .. } => (
-            Ui::ViolationLockDeleted,
-            vec![("holder", cast.name(holder, lang)), ("token", holder_token.to_string())],
-        ),
+        Violation::LockDeletedByNonOwner { holder, holder_token, .. } => {
+            (Ui::ViolationLockDeleted, vec![("holder", cast.name(holder, lang)), ("token", holder_token.to_string())])
+        }
         Violation::ForeignTokenAccepted { token, lock, .. } => {
             (Ui::ViolationForeignToken, vec![("token", token.to_string()), ("lock", lock.clone())])
         }
@@ -147,7 +148,12 @@ mod tests {
         vec![
             stale(false),
             stale(true),
-            Violation::TokenRegression { op_id: "chen-5".into(), from: Some("chen".into()), token: 4, highest_before: 5 },
+            Violation::TokenRegression {
+                op_id: "chen-5".into(),
+                from: Some("chen".into()),
+                token: 4,
+                highest_before: 5,
+            },
             Violation::DuplicateSideEffect { op_id: "w-1".into(), from: None },
             Violation::InvalidTokenAccepted { op_id: "x".into(), from: None, token: WireToken::Missing },
             Violation::LockDeletedByNonOwner { node: "chen".into(), holder: "lin".into(), holder_token: 8 },
@@ -207,7 +213,10 @@ mod tests {
         assert!(unseen.contains("had not seen 8 yet"), "{unseen}");
         assert!(seen.contains("already accepted a newer token") && seen.contains("token 7"), "{seen}");
         assert!(regression.contains("token 4, below 5"), "{regression}");
-        assert!(duplicate.contains("operation w-1 from an outside client") && duplicate.contains("second time"), "{duplicate}");
+        assert!(
+            duplicate.contains("operation w-1 from an outside client") && duplicate.contains("second time"),
+            "{duplicate}"
+        );
         assert!(invalid.contains("no valid token (∅)"), "{invalid}");
 
         let zh: Vec<String> = every_variant().iter().map(|v| sentence(v, 1_000, &cast, Lang::Zh)).collect();
@@ -224,7 +233,8 @@ mod tests {
         assert!(h.lights_node("chen") && !h.lights_node("lin") && h.resource);
         let outside = highlight(&Violation::DuplicateSideEffect { op_id: "w".into(), from: None });
         assert_eq!(outside, Highlight { node: None, harmed: None, resource: true });
-        let deleted = highlight(&Violation::LockDeletedByNonOwner { node: "a".into(), holder: "b".into(), holder_token: 2 });
+        let deleted =
+            highlight(&Violation::LockDeletedByNonOwner { node: "a".into(), holder: "b".into(), holder_token: 2 });
         assert!(deleted.lights_node("a") && deleted.lights_node("b") && !deleted.lights_node("c") && !deleted.resource);
     }
 
@@ -255,7 +265,10 @@ mod tests {
             .collect();
         let (at, first) = found.first().copied().expect("the oracle found the collision");
         assert_eq!(kind(first), "stale_write_accepted");
-        assert!(matches!(first, Violation::StaleWriteAccepted { token: 7, newest_granted: 8, resource_had_seen_newer: true, .. }));
+        assert!(matches!(
+            first,
+            Violation::StaleWriteAccepted { token: 7, newest_granted: 8, resource_had_seen_newer: true, .. }
+        ));
         let s = sentence(first, at, &cast, Lang::En);
         assert!(s.contains("Old Chen with token 7") && s.contains("token 8 had been granted"), "{s}");
         assert!(highlight(first).lights_node("chen"));

@@ -71,7 +71,9 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                 let from = match from {
                     Endpoint::Node(id) => cast.name(id, lang),
                     Endpoint::Coordinator => Ui::DiagramStore.told(cast.fable()).text(lang).to_owned(),
-                    Endpoint::Resource | Endpoint::Outside => Ui::DiagramResource.told(cast.fable()).text(lang).to_owned(),
+                    Endpoint::Resource | Endpoint::Outside => {
+                        Ui::DiagramResource.told(cast.fable()).text(lang).to_owned()
+                    }
                 };
                 let what = super::scene::message_title(*kind).told(cast.fable()).text(lang);
                 fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
@@ -111,7 +113,10 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                     if let (Some(a), Some(b)) = (&d.this, &d.other) {
                         if let Some((field, x, y)) = first_different_field(&a.event, &b.event) {
                             line.push_str(" · ");
-                            line.push_str(&fill(Ui::CompareDiffers.text(lang), &[("field", &field), ("this", &x), ("other", &y)]));
+                            line.push_str(&fill(
+                                Ui::CompareDiffers.text(lang),
+                                &[("field", &field), ("this", &x), ("other", &y)],
+                            ));
                         }
                     }
                 }
@@ -128,7 +133,8 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         let [a, r, v] = app.with_trace(|t, _, _, _| tally(&t[..t.partition_point(|e| e.at_ms <= now)]));
         let [a2, r2, v2] = app.with_other_trace(now, tally);
         let n = |k: usize| k.to_string();
-        let values = [("t", seconds(now)), ("a", n(a)), ("r", n(r)), ("v", n(v)), ("a2", n(a2)), ("r2", n(r2)), ("v2", n(v2))];
+        let values =
+            [("t", seconds(now)), ("a", n(a)), ("r", n(r)), ("v", n(v)), ("a2", n(a2)), ("r2", n(r2)), ("v2", n(v2))];
         let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
         fill(Ui::CompareSummary.text(lang), &values)
     };
@@ -158,7 +164,8 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
 
 /// The first field (in the trace's JSON) in which two events differ, with both values.
 fn first_different_field(a: &TraceEvent, b: &TraceEvent) -> Option<(String, String, String)> {
-    let read = |e: &TraceEvent| serde_json::to_string(e).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let read =
+        |e: &TraceEvent| serde_json::to_string(e).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
     let (serde_json::Value::Object(x), serde_json::Value::Object(y)) = (read(a)?, read(b)?) else { return None };
     let shown = |v: Option<&serde_json::Value>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
     x.keys().chain(y.keys()).find(|k| x.get(*k) != y.get(*k)).map(|k| (k.clone(), shown(x.get(k)), shown(y.get(k))))

@@ -5,8 +5,8 @@ use leptos::prelude::*;
 
 use crate::engine::Command;
 use crate::scenario::{library, Fable};
-use crate::story::{fill, Lang};
 use crate::story::i18n::Ui;
+use crate::story::{fill, Lang};
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 use super::{fable_name, localized, told, tr};

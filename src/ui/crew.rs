@@ -147,7 +147,11 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
         let id = id.clone();
         move |_| {
             let node = id.clone();
-            app.apply(if cut_off() { Command::Heal { node } } else { Command::Partition { node, from: crate::engine::Link::All } });
+            app.apply(if cut_off() {
+                Command::Heal { node }
+            } else {
+                Command::Partition { node, from: crate::engine::Link::All }
+            });
         }
     };
     let lang = app.lang;

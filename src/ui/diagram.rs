@@ -14,8 +14,8 @@ use std::fmt::Write;
 use leptos::prelude::*;
 
 use crate::engine::{MessageKind, WriteOutcome};
-use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
 use crate::scenario::lesson::Element;
+use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
 use crate::story::i18n::Ui;
 use crate::story::technical::escape_html as esc;
 use crate::story::{fill, Cast, Lang};
@@ -317,12 +317,18 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         let x = fr.x(m.at_ms);
         let y = lane_y(m.lane) + 15.0;
         let (class, label, title) = match &m.kind {
-            MarkKind::Grant { token } => ("grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())])),
+            MarkKind::Grant { token } => {
+                ("grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())]))
+            }
             // A plain letter: the hourglass glyph is missing from many systems' fonts.
             MarkKind::Expired => ("expired", "E".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
             MarkKind::Revoked => ("revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
-            MarkKind::Released { by_other: false } => ("released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned()),
-            MarkKind::Released { by_other: true } => ("deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned()),
+            MarkKind::Released { by_other: false } => {
+                ("released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned())
+            }
+            MarkKind::Released { by_other: true } => {
+                ("deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned())
+            }
             MarkKind::RawWrite { token, outcome, violation, blocked } => {
                 let (class, word) = match (outcome, violation) {
                     (_, true) => ("raw violation", Ui::DiagramViolation),
@@ -475,7 +481,9 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     // The element under the pointer or stepped to with the keyboard: (its moment, its details).
     let chosen: RwSignal<Option<Item>> = RwSignal::new(None);
     let detail = move || {
-        chosen.with(|c| c.as_ref().map(|i| i.detail.clone())).unwrap_or_else(|| told(app, Ui::DiagramHint, app.lang.get()).to_owned())
+        chosen
+            .with(|c| c.as_ref().map(|i| i.detail.clone()))
+            .unwrap_or_else(|| told(app, Ui::DiagramHint, app.lang.get()).to_owned())
     };
     let on_span = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
@@ -556,7 +564,8 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 let end = key == "End";
                 let item = drawn.with_untracked(|d| {
                     let keyed = d.items.iter().enumerate().map(|(i, it)| ((it.at_ms, i), it));
-                    if end { keyed.max_by_key(|(k, _)| *k) } else { keyed.min_by_key(|(k, _)| *k) }.map(|(_, it)| it.clone())
+                    if end { keyed.max_by_key(|(k, _)| *k) } else { keyed.min_by_key(|(k, _)| *k) }
+                        .map(|(_, it)| it.clone())
                 });
                 if let Some(item) = item {
                     chosen.set(Some(item));

@@ -27,7 +27,9 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
     // when the browser tells it (a target that does not match is an error in the console).
     let targets: Vec<String> = match &allowed {
         Allowed::Any => vec!["*".into()],
-        Allowed::Only(list) => list.iter().filter(|o| parent_origin.as_ref().is_none_or(|p| p == *o)).cloned().collect(),
+        Allowed::Only(list) => {
+            list.iter().filter(|o| parent_origin.as_ref().is_none_or(|p| p == *o)).cloned().collect()
+        }
     };
     if targets.is_empty() {
         return false;
@@ -151,7 +153,9 @@ fn fields(data: &wasm_bindgen::JsValue) -> Result<Vec<(String, Field)>, embed::R
             Field::Other("an array")
         } else if value.is_object() && name == "scenario" {
             match js_sys::JSON::stringify(&value) {
-                Ok(text) if text.length() > embed::MAX_SCENARIO_CHARS => Field::Other("an object of more than 1 MiB of JSON"),
+                Ok(text) if text.length() > embed::MAX_SCENARIO_CHARS => {
+                    Field::Other("an object of more than 1 MiB of JSON")
+                }
                 Ok(text) => Field::Object(String::from(text)),
                 Err(_) => Field::Other("an object that cannot be read as JSON"),
             }

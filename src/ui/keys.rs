@@ -122,7 +122,8 @@ fn shortcut(app: AppState, key: &str) -> bool {
 /// disclosure): those keys are the control's, not shortcuts.
 fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
-    matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY") || el.get_attribute("role").as_deref() == Some("button")
+    matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
+        || el.get_attribute("role").as_deref() == Some("button")
 }
 
 /// Listens for the shortcuts for the life of the page.
@@ -130,14 +131,22 @@ pub fn listen(app: AppState) {
     let _ = window_event_listener(leptos::ev::keydown, move |ev| {
         // Ctrl, Alt and Meta are the browser's; a key a field or the diagram has handled
         // (its ← → Enter) is theirs.
-        if ev.ctrl_key() || ev.alt_key() || ev.meta_key() || ev.default_prevented() || (ev.key() != "Escape" && typing(&ev)) {
+        if ev.ctrl_key()
+            || ev.alt_key()
+            || ev.meta_key()
+            || ev.default_prevented()
+            || (ev.key() != "Escape" && typing(&ev))
+        {
             return;
         }
         if matches!(ev.key().as_str(), " " | "Enter") && on_control(&ev) {
             return;
         }
         // The arrows move a focused slider (the Time slider, the speed).
-        let slider = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| el.get_attribute("type").as_deref() == Some("range"));
+        let slider = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| el.get_attribute("type").as_deref() == Some("range"));
         if slider && ev.key().starts_with("Arrow") {
             return;
         }
@@ -164,11 +173,17 @@ pub fn Help(app: AppState) -> impl IntoView {
         for (keys, what) in SHORTCUTS {
             out.push_str(&format!("<dt><kbd>{}</kbd></dt><dd>{}</dd>", esc(keys), esc(what.text(lang))));
         }
-        out.push_str(&format!(r#"</dl><button data-testid="help-close" data-close="1">{}</button></div>"#, esc(Ui::Dismiss.text(lang))));
+        out.push_str(&format!(
+            r#"</dl><button data-testid="help-close" data-close="1">{}</button></div>"#,
+            esc(Ui::Dismiss.text(lang))
+        ));
         out
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let close = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()).is_some_and(|el| el.has_attribute("data-close"));
+        let close = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .is_some_and(|el| el.has_attribute("data-close"));
         if close {
             app.help.set(false);
         }
@@ -176,7 +191,9 @@ pub fn Help(app: AppState) -> impl IntoView {
     // The dialog takes the focus when it opens, so Escape and Tab stay in it; closed, it gives
     // the focus back to what had it (else to the `?` button), not to the page.
     let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
-    let html = |selector: &str| document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
+    let html = |selector: &str| {
+        document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    };
     Effect::new(move |was_open: Option<bool>| {
         let open = app.help.get();
         if open {

@@ -19,10 +19,12 @@ use crate::scenario::lesson::Element;
 use crate::engine::{MessageKind, WriteOutcome};
 use crate::story::harbor::Verdict;
 use crate::story::i18n::Ui;
-use crate::story::lantern::{Borrower, Clasp, Errand, Face, Fall, Granary, Keeper, Posture, Tablet, Way, Wick, WickState};
-use crate::story::{fill, Cast, Lang};
+use crate::story::lantern::{
+    Borrower, Clasp, Errand, Face, Fall, Granary, Keeper, Posture, Tablet, Way, Wick, WickState,
+};
 use crate::story::technical::escape_html as esc;
 use crate::story::violations::Highlight;
+use crate::story::{fill, Cast, Lang};
 
 use super::scene::{bezier, coat_colour, fit, fit_font, outcome_name};
 use super::state::AppState;
@@ -75,13 +77,11 @@ const PILLAR_LANTERN: &str = r#"<g transform="translate(108,136)" class="iron-la
 const KEEPER: &str = r##"<path d="M-6 0L-3 -28M6 0L3 -28M12 -62L22 -78" class="limb"/><rect x="-15" y="-70" width="30" height="44" rx="8" fill="#5b4636" stroke="#1e2236" stroke-width="2"/><circle cx="0" cy="-82" r="13" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/><path d="M-15 -88Q0 -104 15 -88Z" fill="#2b2b2b"/><rect x="-22" y="-58" width="22" height="28" rx="2" fill="#f4efe4" stroke="#1e2236" stroke-width="2"/>"##;
 
 /// The keeper's empty stool.
-const STOOL: &str =
-    r##"<g class="stool"><rect x="-16" y="-30" width="32" height="6" fill="#6b4a2b"/><path d="M-12 -24L-14 0M12 -24L14 0" class="limb"/></g>"##;
+const STOOL: &str = r##"<g class="stool"><rect x="-16" y="-30" width="32" height="6" fill="#6b4a2b"/><path d="M-12 -24L-14 0M12 -24L14 0" class="limb"/></g>"##;
 
 fn f(v: f64) -> String {
     coord(v)
 }
-
 
 /// A `<text>` at (`x`, `y`) with `attrs` (already markup), holding `text` (escaped here).
 fn text(out: &mut String, x: f64, y: f64, attrs: &str, content: &str) {
@@ -191,7 +191,8 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
             }
         }
         Element::Node(id) => {
-            let (index, count) = app.lantern.with_untracked(|l| (l.borrowers.iter().position(|b| &b.id == id), l.borrowers.len()));
+            let (index, count) =
+                app.lantern.with_untracked(|l| (l.borrowers.iter().position(|b| &b.id == id), l.borrowers.len()));
             let x = borrower_x(index?, count);
             ((x - 64.0, 286.0, 128.0, 196.0), None)
         }
@@ -234,7 +235,13 @@ fn tablet_svg(t: &Tablet, cast: &Cast, lang: Lang) -> String {
     text(&mut out, 218.0, 146.0, &attrs, &name);
     // Once the hour has passed the name is still written, struck through: it counts as free.
     if let (Some(id), Face::HourPassed) = (&t.holder, t.face) {
-        text(&mut out, 218.0, 166.0, r#"class="tablet-struck" text-anchor="middle""#, &fit(&cast.name(id, lang), 130.0, 15.0));
+        text(
+            &mut out,
+            218.0,
+            166.0,
+            r#"class="tablet-struck" text-anchor="middle""#,
+            &fit(&cast.name(id, lang), 130.0, 15.0),
+        );
     }
     let back = match (t.face, t.return_ms) {
         (Face::Taken, Some(ms)) => fill(Ui::TabletReturnBy.text(lang), &[("s", &seconds(ms))]),
@@ -341,7 +348,10 @@ fn granary_svg(k: &Keeper, g: &Granary, cast: &Cast, lang: Lang) -> String {
     text(&mut out, 890.0, if k.on_duty { 278.0 } else { 264.0 }, &attrs, &sign);
     if !k.on_duty {
         let second = Ui::KeeperLetsAll.text(lang);
-        let attrs = format!(r#"class="sign-text small" text-anchor="middle" font-size="{}""#, f(fit_font(second, 180.0, 16.0, 9.0)));
+        let attrs = format!(
+            r#"class="sign-text small" text-anchor="middle" font-size="{}""#,
+            f(fit_font(second, 180.0, 16.0, 9.0))
+        );
         text(&mut out, 890.0, 290.0, &attrs, second);
     }
     for (age, v) in k.recent.iter().rev().enumerate() {
@@ -349,7 +359,13 @@ fn granary_svg(k: &Keeper, g: &Granary, cast: &Cast, lang: Lang) -> String {
     }
     let _ = write!(out, r#"<g transform="translate(890,{})" data-testid="keeper" data-state="{state}">"#, f(LANE_Y));
     out.push_str(if k.on_duty { KEEPER } else { STOOL });
-    text(&mut out, 0.0, 34.0, r#"class="name-plate" text-anchor="middle""#, &fit(Ui::GranaryKeeper.text(lang), 176.0, 18.0));
+    text(
+        &mut out,
+        0.0,
+        34.0,
+        r#"class="name-plate" text-anchor="middle""#,
+        &fit(Ui::GranaryKeeper.text(lang), 176.0, 18.0),
+    );
     out.push_str("</g>");
     let status = match (&g.fall, &g.last_token) {
         (Some(_), _) => Ui::IntoTheDitch.text(lang).to_owned(),
@@ -357,7 +373,13 @@ fn granary_svg(k: &Keeper, g: &Granary, cast: &Cast, lang: Lang) -> String {
         (None, None) => Ui::GranaryIdle.text(lang).to_owned(),
     };
     let class = if g.fall.is_some() { "granary-status bad" } else { "granary-status" };
-    text(&mut out, 1190.0, 520.0, &format!(r#"class="{class}" text-anchor="end" data-testid="granary-status""#), &status);
+    text(
+        &mut out,
+        1190.0,
+        520.0,
+        &format!(r#"class="{class}" text-anchor="end" data-testid="granary-status""#),
+        &status,
+    );
     ditch_svg(&mut out, g.fall.as_ref(), cast, lang);
     out
 }
@@ -383,10 +405,16 @@ fn verdict_tag(out: &mut String, v: &Verdict, age: usize, cast: &Cast, lang: Lan
         outcome_name(v.outcome),
         f(x)
     );
-    if matches!(v.outcome, WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock) {
-        out.push_str(r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#);
+    if matches!(
+        v.outcome,
+        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock
+    ) {
+        out.push_str(
+            r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#,
+        );
     }
-    let attrs = format!(r#"class="flag-number" text-anchor="middle" font-size="{}""#, f(fit_font(&v.token, 40.0, 22.0, 9.0)));
+    let attrs =
+        format!(r#"class="flag-number" text-anchor="middle" font-size="{}""#, f(fit_font(&v.token, 40.0, 22.0, 9.0)));
     text(out, 24.0, 33.0, &attrs, &v.token);
     // Fit each word to less than the gap between tags, so neighbours never run together.
     text(out, 24.0, 62.0, r#"class="verdict-word" text-anchor="middle""#, &fit(word.text(lang), 54.0, 12.0));
@@ -435,7 +463,13 @@ fn borrowers_svg(borrowers: &[Borrower], lit: Option<&Highlight>, cast: &Cast, l
         if b.lost {
             out.push_str(r#"<g class="dark-lanes"><ellipse cx="-6" cy="-66" rx="46" ry="34"/><ellipse cx="20" cy="-34" rx="40" ry="30"/><ellipse cx="-10" cy="-104" rx="34" ry="24"/></g>"#);
         }
-        text(&mut out, 0.0, 34.0, r#"class="name-plate" text-anchor="middle""#, &fit(&cast.name(&b.id, lang), name_room(count), 20.0));
+        text(
+            &mut out,
+            0.0,
+            34.0,
+            r#"class="name-plate" text-anchor="middle""#,
+            &fit(&cast.name(&b.id, lang), name_room(count), 20.0),
+        );
         out.push_str("</g>");
     }
     out
@@ -450,7 +484,8 @@ fn small_lantern(out: &mut String, n: u64, lit: bool, x: f64, y: f64) {
         out.push_str(r#"<circle cx="15" cy="18" r="44" fill="url(#glow)"/>"#);
     }
     out.push_str(r#"<rect width="30" height="36" rx="5" class="lantern-glass"/>"#);
-    let attrs = format!(r#"class="lantern-number" text-anchor="middle" font-size="{}""#, f(fit_font(&label, 26.0, 16.0, 7.0)));
+    let attrs =
+        format!(r#"class="lantern-number" text-anchor="middle" font-size="{}""#, f(fit_font(&label, 26.0, 16.0, 7.0)));
     text(out, 15.0, 24.0, &attrs, &label);
     out.push_str("</g>");
 }
@@ -555,7 +590,10 @@ fn errands_svg(errands: &[Errand], borrowers: &[String], lang: Lang) -> String {
         );
         if e.kind == MessageKind::Write {
             out.push_str(r#"<circle r="24" fill="url(#glow)"/><rect x="-14" y="-17" width="28" height="32" rx="5" class="lantern-glass"/>"#);
-            let attrs = format!(r#"class="lantern-number" text-anchor="middle" font-size="{}""#, f(fit_font(&label, 24.0, 15.0, 7.0)));
+            let attrs = format!(
+                r#"class="lantern-number" text-anchor="middle" font-size="{}""#,
+                f(fit_font(&label, 24.0, 15.0, 7.0))
+            );
             text(&mut out, 0.0, 5.0, &attrs, &label);
         } else {
             out.push_str(r#"<rect x="-17" y="-12" width="34" height="24" rx="3"/>"#);

@@ -126,7 +126,9 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 fn save_progress(app: AppState) {
-    let kept = app.tutor.get(|t| t.lesson.as_ref().map(|l| (progress_key(&l.id), encode_progress(t.step, t.furthest, &t.answers))));
+    let kept = app
+        .tutor
+        .get(|t| t.lesson.as_ref().map(|l| (progress_key(&l.id), encode_progress(t.step, t.furthest, &t.answers))));
     if let (Some((key, text)), Some(s)) = (kept, storage()) {
         let _ = s.set_item(&key, &text);
     }
@@ -176,7 +178,10 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
                 let first = match step {
                     Some(k) if k < n => k,
                     Some(k) => {
-                        notice = Some(fill(Ui::LessonNoSuchStep.text(lang), &[("step", &(k + 1).to_string()), ("n", &n.to_string())]));
+                        notice = Some(fill(
+                            Ui::LessonNoSuchStep.text(lang),
+                            &[("step", &(k + 1).to_string()), ("n", &n.to_string())],
+                        ));
                         n - 1
                     }
                     None => kept_step,
@@ -194,7 +199,9 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
                 });
                 go(app, first);
             }
-            Err(error) => app.tutor.set(|t| t.notice = Some(fill(Ui::LessonCannotOpen.text(lang), &[("error", &error)]))),
+            Err(error) => {
+                app.tutor.set(|t| t.notice = Some(fill(Ui::LessonCannotOpen.text(lang), &[("error", &error)])))
+            }
         }
     });
 }
@@ -412,9 +419,14 @@ fn watch(app: AppState) {
         app.playing.set(false);
         app.set_stop_at(None);
         let lang = app.lang.get_untracked();
-        let (point, reading) = app.tutor.get(|t| {
-            t.current().map(|(step, _)| (step.point.clone(), reading_ms(if lang == Lang::Zh { &step.text.zh } else { &step.text.en })))
-        }).unwrap_or_default();
+        let (point, reading) = app
+            .tutor
+            .get(|t| {
+                t.current().map(|(step, _)| {
+                    (step.point.clone(), reading_ms(if lang == Lang::Zh { &step.text.zh } else { &step.text.en }))
+                })
+            })
+            .unwrap_or_default();
         app.tutor.set(|t| t.phase = Phase::Reached);
         app.pointed.set(point);
         // The answer and its reason are what the room waits for: bring them into view (inside
@@ -458,15 +470,25 @@ pub(crate) fn announcement(app: AppState, lang: Lang) -> Option<(String, String)
             (Some(ask), true) => {
                 let verdict = match t.answers.get(t.step).copied().flatten() {
                     Some(k) if k == ask.answer => Ui::PredictionRight.text(lang).to_owned(),
-                    Some(k) => fill(Ui::PredictionWrong.text(lang), &[("choice", &ask.choices.get(k).map(|c| pick(&c.text, lang)).unwrap_or_default())]),
+                    Some(k) => fill(
+                        Ui::PredictionWrong.text(lang),
+                        &[("choice", &ask.choices.get(k).map(|c| pick(&c.text, lang)).unwrap_or_default())],
+                    ),
                     None => Ui::PredictionNone.text(lang).to_owned(),
                 };
                 let happened = ask.choices.get(ask.answer).map(|c| pick(&c.text, lang)).unwrap_or_default();
-                format!("{verdict} {} {}", fill(Ui::WhatHappened.text(lang), &[("answer", &happened)]), pick(&ask.why, lang))
+                format!(
+                    "{verdict} {} {}",
+                    fill(Ui::WhatHappened.text(lang), &[("answer", &happened)]),
+                    pick(&ask.why, lang)
+                )
             }
             _ => format!(
                 "{}: {}",
-                fill(Ui::LessonProgress.text(lang), &[("k", &(t.step + 1).to_string()), ("n", &lesson.steps.len().to_string())]),
+                fill(
+                    Ui::LessonProgress.text(lang),
+                    &[("k", &(t.step + 1).to_string()), ("n", &lesson.steps.len().to_string())]
+                ),
                 pick(&step.title, lang)
             ),
         };
@@ -492,9 +514,18 @@ fn keep_focus(app: AppState) {
         if first.is_some() && pointed {
             request_animation_frame(|| {
                 let doc = document();
-                let Some(el) = doc.query_selector(".fable-scene:not([hidden]) .pointer, .spacetime .pointer-ring, [data-highlight=\"true\"]").ok().flatten() else { return };
+                let Some(el) = doc
+                    .query_selector(
+                        ".fable-scene:not([hidden]) .pointer, .spacetime .pointer-ring, [data-highlight=\"true\"]",
+                    )
+                    .ok()
+                    .flatten()
+                else {
+                    return;
+                };
                 let r = el.get_bounding_client_rect();
-                let height = web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+                let height =
+                    web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
                 if r.bottom() < 0.0 || r.top() > height {
                     scroll_to(&el, web_sys::ScrollLogicalPosition::Center);
                 }
@@ -512,7 +543,8 @@ fn keep_focus(app: AppState) {
                 let children = page.children();
                 for k in 0..children.length() {
                     let Some(child) = children.item(k) else { continue };
-                    let layer = child.class_list().contains("help-layer") || child.class_list().contains("audience-layer");
+                    let layer =
+                        child.class_list().contains("help-layer") || child.class_list().contains("audience-layer");
                     if dialog && !layer {
                         let _ = child.set_attribute("inert", "");
                     } else {
@@ -524,7 +556,11 @@ fn keep_focus(app: AppState) {
                 doc.query_selector("[data-testid=audience-reveal]").ok().flatten()
             } else {
                 let lost = doc.active_element().is_none_or(|a| a.tag_name() == "BODY");
-                if lost { doc.query_selector(".lesson:not([hidden]) .step-title").ok().flatten() } else { None }
+                if lost {
+                    doc.query_selector(".lesson:not([hidden]) .step-title").ok().flatten()
+                } else {
+                    None
+                }
             };
             if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
                 let _ = el.focus();
@@ -547,7 +583,11 @@ pub fn LessonPicker(app: AppState) -> impl IntoView {
     let options = move || {
         let lang = app.lang.get();
         let current = app.tutor.0.with(|t| t.lesson.as_ref().map(|l| l.id.clone())).unwrap_or_default();
-        let mut out = format!(r#"<option value=""{}>{}</option>"#, if current.is_empty() { " selected" } else { "" }, esc(Ui::NoLesson.text(lang)));
+        let mut out = format!(
+            r#"<option value=""{}>{}</option>"#,
+            if current.is_empty() { " selected" } else { "" },
+            esc(Ui::NoLesson.text(lang))
+        );
         for b in library::lessons::MENU {
             out.push_str(&format!(
                 r#"<option value="{}"{}>{}</option>"#,
@@ -637,7 +677,10 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
             let (word, right) = match given {
                 Some(k) if k == ask.answer => (Ui::PredictionRight.text(lang).to_owned(), "true"),
                 Some(k) => (
-                    fill(Ui::PredictionWrong.text(lang), &[("choice", &ask.choices.get(k).map(|c| pick(&c.text, lang)).unwrap_or_default())]),
+                    fill(
+                        Ui::PredictionWrong.text(lang),
+                        &[("choice", &ask.choices.get(k).map(|c| pick(&c.text, lang)).unwrap_or_default())],
+                    ),
                     "false",
                 ),
                 None => (Ui::PredictionNone.text(lang).to_owned(), "none"),
@@ -661,7 +704,10 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
                 ui(Ui::Play),
             ));
         } else if on_path {
-            out.push_str(&format!(r#"<p class="lesson-wait" data-testid="lesson-wait">{}</p>"#, ui(Ui::LessonWatching)));
+            out.push_str(&format!(
+                r#"<p class="lesson-wait" data-testid="lesson-wait">{}</p>"#,
+                ui(Ui::LessonWatching)
+            ));
         } else {
             out.push_str(&format!(
                 r#"<p class="lesson-off" data-testid="lesson-off-path" role="status">{} <button data-testid="lesson-back-to-path" data-act="path">{}</button></p>"#,
@@ -704,7 +750,10 @@ fn panel_html(app: AppState, lang: Lang, on_path: bool) -> String {
         !can_next,
         ui(Ui::LessonNext),
     ));
-    out.push_str(&format!(r#"<details class="toc" data-testid="toc"><summary>{}</summary><ol>"#, ui(Ui::LessonContents)));
+    out.push_str(&format!(
+        r#"<details class="toc" data-testid="toc"><summary>{}</summary><ol>"#,
+        ui(Ui::LessonContents)
+    ));
     for (k, s) in lesson.steps.iter().enumerate() {
         out.push_str(&format!(
             r#"<li><a href="{}" data-testid="toc-{}" data-act="go:{k}"{}>{}{}</a></li>"#,
@@ -742,7 +791,11 @@ fn audience_html(app: AppState, lang: Lang) -> String {
         ));
     }
     let left = tour.countdown;
-    let count = if left > 0 { fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())]) } else { Ui::AudienceTimeUp.text(lang).to_owned() };
+    let count = if left > 0 {
+        fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())])
+    } else {
+        Ui::AudienceTimeUp.text(lang).to_owned()
+    };
     out.push_str(&format!(
         r#"</ol><p class="audience-count" data-testid="audience-count">{}</p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal">{}</button></div>"#,
         esc(&count),
@@ -765,7 +818,8 @@ fn act(app: AppState, what: &str) {
         ("reveal", _) => reveal(app),
         ("answer", Some(k)) => answer(app, k),
         ("point", Some(k)) => {
-            let element = app.tutor.get(|t| t.lesson.as_ref().and_then(|l| l.metaphors.get(k).map(|m| m.element.clone())));
+            let element =
+                app.tutor.get(|t| t.lesson.as_ref().and_then(|l| l.metaphors.get(k).map(|m| m.element.clone())));
             if let Some(e) = element {
                 app.pointed.set(vec![e]);
             }
@@ -830,7 +884,10 @@ pub(crate) type Place = ((f64, f64, f64, f64), Option<(f64, f64)>);
 
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,
 /// a dashed ring and the field's term for it (a shape and a word, not a colour alone).
-pub(crate) fn pointers(app: AppState, place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync)) -> impl IntoView {
+pub(crate) fn pointers(
+    app: AppState,
+    place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
+) -> impl IntoView {
     let markup = move || {
         let lang = app.lang.get();
         let mut out = String::new();

@@ -95,7 +95,9 @@ pub fn Narrator(app: AppState) -> impl IntoView {
             let lang = app.lang.get_untracked();
             // A new lesson step, or a revealed prediction, is said first: the panel's words change
             // without the focus moving.
-            if let Some((key, text)) = super::lesson::announcement(app, lang).filter(|(k, _)| *k != step_said.get_value()) {
+            if let Some((key, text)) =
+                super::lesson::announcement(app, lang).filter(|(k, _)| *k != step_said.get_value())
+            {
                 step_said.set_value(key);
                 said.set(text);
                 return;
@@ -111,13 +113,23 @@ pub fn Narrator(app: AppState) -> impl IntoView {
             });
             let Some(newest) = fresh.last() else { return };
             last.set_value((newest.run, newest.entry.seq));
-            let lines: Vec<String> =
-                app.cast.with_untracked(|cast| {
-                    let keep = if fresh.len() <= 4 { fresh.len() } else { 3 };
-                    fresh.iter().rev().take(keep).rev().filter_map(|r| narrate(&r.entry, cast, lang)).map(|n| n.story).collect()
-                });
+            let lines: Vec<String> = app.cast.with_untracked(|cast| {
+                let keep = if fresh.len() <= 4 { fresh.len() } else { 3 };
+                fresh
+                    .iter()
+                    .rev()
+                    .take(keep)
+                    .rev()
+                    .filter_map(|r| narrate(&r.entry, cast, lang))
+                    .map(|n| n.story)
+                    .collect()
+            });
             let earlier = fresh.len().saturating_sub(lines.len());
-            let mut text = if earlier > 0 { fill(Ui::NarratorEarlier.text(lang), &[("n", &earlier.to_string())]) + " " } else { String::new() };
+            let mut text = if earlier > 0 {
+                fill(Ui::NarratorEarlier.text(lang), &[("n", &earlier.to_string())]) + " "
+            } else {
+                String::new()
+            };
             text.push_str(&lines.join(" "));
             said.set(text);
         },

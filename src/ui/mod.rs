@@ -15,13 +15,13 @@
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
 
-mod compare;
 mod catalog;
+mod compare;
 mod controls;
 mod crew;
 mod diagram;
-mod files;
 mod embed;
+mod files;
 mod keys;
 mod lantern;
 mod lesson;
@@ -109,7 +109,8 @@ fn mount(start: url::Start) {
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let mut issues = start.issues.clone();
-        match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
+        match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay))
+        {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
@@ -400,14 +401,17 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::BadScenarioLink { error } => {
                         fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
                     }
-                    UrlIssue::BadFlag { name, value } => fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
+                    UrlIssue::BadFlag { name, value } => {
+                        fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)])
+                    }
                     UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
                     UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
                     UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
                     UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
-                    UrlIssue::BadFable { value } => {
-                        fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
-                    }
+                    UrlIssue::BadFable { value } => fill(
+                        Ui::UrlBadFable.text(lang),
+                        &[("value", value), ("default", fable_name(start_fable, lang))],
+                    ),
                 }
             };
             view! { <li>{line}</li> }

@@ -139,7 +139,8 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
         Element::Resource => ((864.0, 222.0, 334.0, 236.0), Some((870.0, 212.0))),
         Element::Outcome | Element::Shared => ((986.0, 470.0, 212.0, 168.0), Some((740.0, 626.0))),
         Element::Node(id) => {
-            let (index, count) = app.harbor.with_untracked(|h| (h.bearers.iter().position(|b| &b.id == id), h.bearers.len()));
+            let (index, count) =
+                app.harbor.with_untracked(|h| (h.bearers.iter().position(|b| &b.id == id), h.bearers.len()));
             let x = bearer_x(index?, count);
             ((x - 56.0, 262.0, 112.0, 212.0), None)
         }
@@ -656,10 +657,7 @@ fn Channel(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         boat.with(|b| {
             b.aground.as_ref().map(|a| {
-                fill(
-                    Ui::OnTheRocksWhy.text(lang),
-                    &[("old", &a.token.to_string()), ("new", &a.newer.to_string())],
-                )
+                fill(Ui::OnTheRocksWhy.text(lang), &[("old", &a.token.to_string()), ("new", &a.newer.to_string())])
             })
         })
     };

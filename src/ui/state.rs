@@ -15,8 +15,8 @@ use leptos::prelude::*;
 
 use crate::engine::compare::{compare, Divergence, Setting};
 use crate::engine::timeline::Timeline;
-use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::engine::ScheduledCommand;
+use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
 use crate::scenario::{Fable, Report, Scenario};
 use crate::story::harbor::{self, Harbor, HarborMemory};
@@ -461,7 +461,9 @@ impl AppState {
     /// in (see `scenario::export`), and its file name.
     pub fn export_scenario(&self) -> Option<(String, String)> {
         let source = self.source_text()?;
-        let text = self.timeline.with_value(|t| crate::scenario::export::with_interventions(&source, t.interventions()).ok())?;
+        let text = self
+            .timeline
+            .with_value(|t| crate::scenario::export::with_interventions(&source, t.interventions()).ok())?;
         Some((format!("{}.json", self.scenario.with_untracked(|s| s.id.clone())), text))
     }
 
@@ -522,7 +524,11 @@ impl AppState {
     ///
     /// # Errors
     /// The first intervention the engine refuses (an unknown node, a bad argument), by position.
-    pub fn replay_link(&self, interventions: &[crate::engine::ScheduledCommand], at_ms: Option<u64>) -> Result<(), String> {
+    pub fn replay_link(
+        &self,
+        interventions: &[crate::engine::ScheduledCommand],
+        at_ms: Option<u64>,
+    ) -> Result<(), String> {
         if interventions.is_empty() && at_ms.is_none() {
             return Ok(());
         }

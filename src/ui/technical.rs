@@ -25,9 +25,8 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
         app.snapshot.with(|snap| f(&technical_view(view, snap, &snap.lease.lock_name, lang)))
     };
     // One text node for the whole transcript: a line per command or answer, as a terminal shows it.
-    let transcript = Memo::new(move |_| {
-        shown(|v| v.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n"))
-    });
+    let transcript =
+        Memo::new(move |_| shown(|v| v.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n")));
     let notes = Memo::new(move |_| shown(|v| v.notes.iter().map(|n| format!("<li>{}</li>", escape(n))).collect()));
     let on_pick = move |ev| {
         if let Some(view) = View::from_code(&event_target_value(&ev)) {

@@ -17,41 +17,85 @@ use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 /// Something in the address that was not understood.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum UrlIssue {
-    UnknownScenario { value: String },
-    BrokenScenario { value: String, error: String },
-    BadLang { value: String },
-    BadSpeed { value: String },
+    UnknownScenario {
+        value: String,
+    },
+    BrokenScenario {
+        value: String,
+        error: String,
+    },
+    BadLang {
+        value: String,
+    },
+    BadSpeed {
+        value: String,
+    },
     /// A speed between the slider's steps, rounded to the nearest step `used` (e.g. `4×`).
-    SpeedRounded { value: String, used: String },
-    BadAutoplay { value: String },
+    SpeedRounded {
+        value: String,
+        used: String,
+    },
+    BadAutoplay {
+        value: String,
+    },
     /// `view` is not one of the technical view's codes.
-    BadView { value: String },
+    BadView {
+        value: String,
+    },
     /// An unknown fable; the scenario's own is told.
-    BadFable { value: String },
+    BadFable {
+        value: String,
+    },
     /// A share link's interventions could not be read or applied; the scenario plays without them.
-    BadLink { error: String },
+    BadLink {
+        error: String,
+    },
     /// A share link written by a newer LeaseLab (`v` above [`LINK_VERSION`]).
-    NewerLink { value: String },
+    NewerLink {
+        value: String,
+    },
     /// `v` is not a link version at all (not a whole number from 1).
-    BadVersion { value: String },
+    BadVersion {
+        value: String,
+    },
     /// `t` is not a whole number of ms.
-    BadTime { value: String },
+    BadTime {
+        value: String,
+    },
     /// `t` lies after the scenario's `until_ms` (`end`, in seconds); the playhead is at the end.
-    TimeAfterEnd { value: String, end: String },
+    TimeAfterEnd {
+        value: String,
+        end: String,
+    },
     /// `theme` is not `auto`, `light` or `dark`; the system's theme is followed.
-    BadTheme { value: String },
+    BadTheme {
+        value: String,
+    },
     /// The scenario a link carries whole (`s=`) could not be read or is not valid.
-    BadScenarioLink { error: String },
+    BadScenarioLink {
+        error: String,
+    },
     /// `embed`, `diagram`: not 1 or 0 (`name` is the parameter).
-    BadFlag { name: &'static str, value: String },
+    BadFlag {
+        name: &'static str,
+        value: String,
+    },
     /// `controls` is not `none`, `play` or `full`.
-    BadControls { value: String },
+    BadControls {
+        value: String,
+    },
     /// An `origin` value that is not an exact origin such as `https://docs.example.org`.
-    BadOrigin { value: String },
+    BadOrigin {
+        value: String,
+    },
     /// `lesson` names no built-in lesson.
-    BadLesson { value: String },
+    BadLesson {
+        value: String,
+    },
     /// `step` is not a step number (1, 2, …).
-    BadStep { value: String },
+    BadStep {
+        value: String,
+    },
 }
 
 /// How an embedded scene shows itself and whom it talks to (`?embed=1`).
@@ -135,7 +179,10 @@ pub fn read() -> Start {
     // A link whose scenario is not here: the default plays, without the link's interventions and
     // moment, which were made for another run.
     let lost = start.issues.iter().any(|i| {
-        matches!(i, UrlIssue::UnknownScenario { .. } | UrlIssue::BrokenScenario { .. } | UrlIssue::BadScenarioLink { .. })
+        matches!(
+            i,
+            UrlIssue::UnknownScenario { .. } | UrlIssue::BrokenScenario { .. } | UrlIssue::BadScenarioLink { .. }
+        )
     });
     if lost {
         start.interventions.clear();
@@ -147,8 +194,10 @@ pub fn read() -> Start {
         // Present at all, the page is most likely in a frame: only a clear "no" turns it off.
         let on = flag("embed", Some(raw), true, &mut start.issues);
         if on {
-            let origins = params.as_ref().map(|p| p.get_all("origin")).map(|a| a.iter().filter_map(|v| v.as_string()).collect());
-            start.embed = Some(parse_embed(get("controls"), get("diagram"), origins.unwrap_or_default(), &mut start.issues));
+            let origins =
+                params.as_ref().map(|p| p.get_all("origin")).map(|a| a.iter().filter_map(|v| v.as_string()).collect());
+            start.embed =
+                Some(parse_embed(get("controls"), get("diagram"), origins.unwrap_or_default(), &mut start.issues));
         }
     }
     start
@@ -171,7 +220,12 @@ fn flag(name: &'static str, raw: Option<String>, fallback: bool, issues: &mut Ve
 /// The embed options. The embedding page's origin comes from `location.ancestorOrigins` (which
 /// cannot be forged), else from `document.referrer`; a page that is not in a frame has no host to
 /// talk to, so its API stays off.
-fn parse_embed(controls: Option<String>, diagram: Option<String>, origins: Vec<String>, issues: &mut Vec<UrlIssue>) -> EmbedStart {
+fn parse_embed(
+    controls: Option<String>,
+    diagram: Option<String>,
+    origins: Vec<String>,
+    issues: &mut Vec<UrlIssue>,
+) -> EmbedStart {
     let controls = match controls {
         None => Controls::default(),
         Some(raw) => Controls::from_code(&raw).unwrap_or_else(|| {
@@ -245,7 +299,11 @@ fn echo_long(value: &str) -> String {
 
 /// `lesson=ID` (a built-in lesson) and `step=N` (from 1). An unknown lesson opens none; a bad
 /// step opens the lesson where the learner left it. Both with an issue.
-pub fn parse_lesson(lesson: Option<String>, step: Option<String>, issues: &mut Vec<UrlIssue>) -> Option<(String, Option<usize>)> {
+pub fn parse_lesson(
+    lesson: Option<String>,
+    step: Option<String>,
+    issues: &mut Vec<UrlIssue>,
+) -> Option<(String, Option<usize>)> {
     let raw = lesson?;
     let id = raw.trim();
     if library::lessons::builtin(id).is_none() {

@@ -58,7 +58,8 @@ pub fn Violations(app: AppState) -> impl IntoView {
         })
     });
     let light = move |ev: &web_sys::Event| {
-        let lit = row_index(ev).and_then(|i| app.ledger.with_untracked(|l| l.violations.get(i).map(|f| highlight(&f.violation))));
+        let lit = row_index(ev)
+            .and_then(|i| app.ledger.with_untracked(|l| l.violations.get(i).map(|f| highlight(&f.violation))));
         if app.highlight.with_untracked(|h| *h != lit) {
             app.highlight.set(lit);
         }

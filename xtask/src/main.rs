@@ -28,8 +28,7 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// (a debug build with the standard std) keeps the message. Rebuilding std is an unstable cargo
 /// feature (`-Zbuild-std`), enabled on this stable toolchain with `RUSTC_BOOTSTRAP=1` for this
 /// one build only (see [`release_web_env`]).
-const RELEASE_WASM_RUSTFLAGS: &str =
-    "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort";
+const RELEASE_WASM_RUSTFLAGS: &str = "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort";
 /// Where `cargo xtask serve` serves the app.
 const SERVE_ADDRESS: &str = "127.0.0.1";
 const SERVE_PORT: u16 = 8080;
@@ -103,10 +102,7 @@ fn serve() -> Result<()> {
     let url = format!("http://{SERVE_ADDRESS}:{SERVE_PORT}");
     println!("LeaseLab will be at {url} once the first build finishes (Ctrl-C stops the server).");
     println!("{url}");
-    run(trunk()
-        .args(["serve", "--address", SERVE_ADDRESS, "--port"])
-        .arg(SERVE_PORT.to_string())
-        .current_dir(&root))
+    run(trunk().args(["serve", "--address", SERVE_ADDRESS, "--port"]).arg(SERVE_PORT.to_string()).current_dir(&root))
 }
 
 fn test() -> Result<()> {
@@ -117,10 +113,7 @@ fn test() -> Result<()> {
 
     let mut totals = TestTotals::default();
     header("[1/3] Native tests: cargo test -p leaselab");
-    run_tests(
-        cargo().args(["test", "-p", "leaselab"]).current_dir(&root),
-        &mut totals,
-    )?;
+    run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
 
     header("[2/3] Release web build into dist/ (cargo xtask dist)");
     let dist_dir = build_dist(&root)?;
@@ -129,13 +122,7 @@ fn test() -> Result<()> {
     ensure_axe(&root)?;
     run_tests(
         cargo()
-            .args([
-                "test",
-                "-p",
-                "leaselab-browser-tests",
-                "--",
-                "--test-threads=1",
-            ])
+            .args(["test", "-p", "leaselab-browser-tests", "--", "--test-threads=1"])
             .env("LEASELAB_DIST", &dist_dir)
             .env("LEASELAB_CHROMIUM", CHROMIUM)
             .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
@@ -163,10 +150,8 @@ fn run_tests(cmd: &mut Command, totals: &mut TestTotals) -> Result<()> {
     let shown = describe(cmd);
     println!("$ {shown}");
     let _ = std::io::stdout().flush();
-    let mut child = cmd
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .with_context(|| format!("could not start `{shown}`"))?;
+    let mut child =
+        cmd.stdout(std::process::Stdio::piped()).spawn().with_context(|| format!("could not start `{shown}`"))?;
     if let Some(out) = child.stdout.take() {
         for line in std::io::BufReader::new(out).lines() {
             let line = line.context("reading test output")?;
@@ -177,9 +162,7 @@ fn run_tests(cmd: &mut Command, totals: &mut TestTotals) -> Result<()> {
             }
         }
     }
-    let status = child
-        .wait()
-        .with_context(|| format!("waiting for `{shown}`"))?;
+    let status = child.wait().with_context(|| format!("waiting for `{shown}`"))?;
     ensure!(status.success(), "`{shown}` failed ({status})");
     Ok(())
 }
@@ -207,20 +190,10 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     run(cargo().arg("fetch").current_dir(root))?;
     // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
     let std_manifest = std_library_manifest()?;
-    run(release_web_env(
-        cargo()
-            .arg("fetch")
-            .arg("--manifest-path")
-            .arg(&std_manifest),
-    ))?;
+    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
     write_packs(root)?;
     header("Trunk release build into dist/");
-    run(release_web_env(
-        trunk()
-            .args(["build", "--release", "--offline", "--dist"])
-            .arg(&dist_dir)
-            .current_dir(root),
-    ))?;
+    run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;
     check_relative_urls(&dist_dir.join("index.html"))?;
     header("Bundle size");
     size_report(&dist_dir)?;
@@ -255,10 +228,7 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
     if trunk_version.as_deref().map(version_word) == Some(TRUNK_VERSION) {
         println!("ok: trunk {TRUNK_VERSION}");
     } else {
-        println!(
-            "trunk {TRUNK_VERSION} needed (found: {})",
-            trunk_version.as_deref().map(str::trim).unwrap_or("none")
-        );
+        println!("trunk {TRUNK_VERSION} needed (found: {})", trunk_version.as_deref().map(str::trim).unwrap_or("none"));
         run(cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]))?;
     }
 
@@ -274,10 +244,7 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
     if found.as_deref().map(version_word) == Some(wanted.as_str()) {
         println!("ok: wasm-bindgen {wanted}");
     } else {
-        println!(
-            "wasm-bindgen {wanted} needed (found: {})",
-            found.as_deref().map(str::trim).unwrap_or("none")
-        );
+        println!("wasm-bindgen {wanted} needed (found: {})", found.as_deref().map(str::trim).unwrap_or("none"));
         run(cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]))?;
     }
     Ok(())
@@ -291,17 +258,12 @@ fn ensure_axe(root: &Path) -> Result<()> {
         println!("ok: axe-core (tests/browser/node_modules)");
         return Ok(());
     }
-    run(Command::new("npm")
-        .args(["ci", "--no-audit", "--no-fund"])
-        .current_dir(&dir))
-    .context("installing axe-core for the browser tests needs Node.js and npm (Debian: apt-get install nodejs npm)")
+    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))
+        .context("installing axe-core for the browser tests needs Node.js and npm (Debian: apt-get install nodejs npm)")
 }
 
 fn ensure_browser() -> Result<()> {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER]
-        .into_iter()
-        .filter(|p| !Path::new(p).exists())
-        .collect();
+    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
         println!("ok: {CHROMIUM} and {CHROMEDRIVER}");
         return Ok(());
@@ -315,19 +277,13 @@ fn ensure_browser() -> Result<()> {
             missing.join(", ")
         );
     }
-    println!(
-        "missing {}: installing Debian's chromium and chromium-driver",
-        missing.join(", ")
-    );
+    println!("missing {}: installing Debian's chromium and chromium-driver", missing.join(", "));
     run(Command::new("apt-get").arg("update"))?;
     run(Command::new("apt-get")
         .args(["install", "-y", "chromium", "chromium-driver"])
         .env("DEBIAN_FRONTEND", "noninteractive"))?;
     for p in [CHROMIUM, CHROMEDRIVER] {
-        ensure!(
-            Path::new(p).exists(),
-            "{p} is still missing after apt-get install"
-        );
+        ensure!(Path::new(p).exists(), "{p} is still missing after apt-get install");
     }
     Ok(())
 }
@@ -359,8 +315,7 @@ fn version_word(output: &str) -> &str {
 /// The version of the `wasm-bindgen` package in Cargo.lock.
 fn wasm_bindgen_lock_version(root: &Path) -> Result<String> {
     let lock_path = root.join("Cargo.lock");
-    let lock = std::fs::read_to_string(&lock_path)
-        .with_context(|| format!("reading {}", lock_path.display()))?;
+    let lock = std::fs::read_to_string(&lock_path).with_context(|| format!("reading {}", lock_path.display()))?;
     for block in lock.split("[[package]]") {
         let field = |key: &str| {
             block.lines().find_map(|l| {
@@ -378,8 +333,7 @@ fn wasm_bindgen_lock_version(root: &Path) -> Result<String> {
 /// The `wasm_bindgen` version pinned under `[tools]` in Trunk.toml.
 fn trunk_toml_wasm_bindgen(root: &Path) -> Result<String> {
     let path = root.join("Trunk.toml");
-    let text =
-        std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
     let mut in_tools = false;
     for line in text.lines() {
         let line = line.split('#').next().unwrap_or("").trim();
@@ -402,8 +356,7 @@ fn trunk_toml_wasm_bindgen(root: &Path) -> Result<String> {
 /// Fails if the generated index.html refers to its assets with absolute paths or URLs (which
 /// would break serving dist/ from a sub-path), or does not load every asset as `./<file>`.
 fn check_relative_urls(index: &Path) -> Result<()> {
-    let html =
-        std::fs::read_to_string(index).with_context(|| format!("reading {}", index.display()))?;
+    let html = std::fs::read_to_string(index).with_context(|| format!("reading {}", index.display()))?;
     // Values of href=/src= attributes and of the loader's `from '…'` / `module_or_path: '…'`.
     let mut refs = Vec::new();
     for key in ["href=", "src=", "from ", "module_or_path:"] {
@@ -416,50 +369,35 @@ fn check_relative_urls(index: &Path) -> Result<()> {
                 }
                 // Minified HTML leaves simple attribute values unquoted.
                 Some(_) if key.ends_with('=') => {
-                    let end = rest
-                        .find(|c: char| c.is_whitespace() || c == '>')
-                        .unwrap_or(rest.len());
+                    let end = rest.find(|c: char| c.is_whitespace() || c == '>').unwrap_or(rest.len());
                     refs.push(rest[..end].to_string());
                 }
                 _ => {}
             }
         }
     }
-    let absolute: Vec<&String> = refs
-        .iter()
-        .filter(|r| r.starts_with('/') || r.contains("://"))
-        .collect();
+    let absolute: Vec<&String> = refs.iter().filter(|r| r.starts_with('/') || r.contains("://")).collect();
     ensure!(
         absolute.is_empty(),
         "{} uses absolute URLs {absolute:?}; they break serving from a sub-path (check \
          public_url in Trunk.toml)",
         index.display()
     );
-    let dir = index
-        .parent()
-        .context("index.html has a parent directory")?;
+    let dir = index.parent().context("index.html has a parent directory")?;
     for entry in std::fs::read_dir(dir)? {
         let name = entry?.file_name().to_string_lossy().into_owned();
         // Top-level assets; wasm-bindgen snippets live in snippets/ and are imported by the JS.
         if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) {
             let wanted = format!("./{name}");
-            ensure!(
-                refs.contains(&wanted),
-                "{} does not load {wanted} (found references {refs:?})",
-                index.display()
-            );
+            ensure!(refs.contains(&wanted), "{} does not load {wanted} (found references {refs:?})", index.display());
         }
     }
     ensure!(
-        refs.iter()
-            .any(|r| r.starts_with("./leaselab-web-") && r.ends_with(".js")),
+        refs.iter().any(|r| r.starts_with("./leaselab-web-") && r.ends_with(".js")),
         "{} does not load ./leaselab-web-*.js (unexpected Trunk output)",
         index.display()
     );
-    println!(
-        "ok: {} uses relative URLs only (./leaselab-web-…)",
-        index.display()
-    );
+    println!("ok: {} uses relative URLs only (./leaselab-web-…)", index.display());
     Ok(())
 }
 
@@ -511,8 +449,16 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         kb(page[1]),
         kb(BUDGET_GZIP_BYTES)
     );
-    ensure!(page[2] <= BUDGET_BROTLI_BYTES, "the page is {} bytes with brotli, over the {BUDGET_BROTLI_BYTES}-byte budget", page[2]);
-    ensure!(page[1] <= BUDGET_GZIP_BYTES, "the page is {} bytes with gzip, over the {BUDGET_GZIP_BYTES}-byte ceiling", page[1]);
+    ensure!(
+        page[2] <= BUDGET_BROTLI_BYTES,
+        "the page is {} bytes with brotli, over the {BUDGET_BROTLI_BYTES}-byte budget",
+        page[2]
+    );
+    ensure!(
+        page[1] <= BUDGET_GZIP_BYTES,
+        "the page is {} bytes with gzip, over the {BUDGET_GZIP_BYTES}-byte ceiling",
+        page[1]
+    );
     println!("ok: within budget");
     Ok(())
 }
@@ -551,10 +497,7 @@ fn gzip_len(data: &[u8]) -> Result<u64> {
 // Processes
 
 fn workspace_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .parent()
-        .expect("xtask/ lives in the workspace root")
-        .to_path_buf()
+    Path::new(env!("CARGO_MANIFEST_DIR")).parent().expect("xtask/ lives in the workspace root").to_path_buf()
 }
 
 /// Writes the translation packs the page loads (`assets/i18n/*.json`) from the translation
@@ -564,7 +507,10 @@ fn write_packs(root: &Path) -> Result<()> {
     header("Translation packs (leaselab packs)");
     // In the release web build's environment: RUSTC_BOOTSTRAP is part of cargo's fingerprints,
     // and without it the host's proc macros and build scripts would be rebuilt for Trunk's build.
-    run(cargo().args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"]).env("RUSTC_BOOTSTRAP", "1").current_dir(root))
+    run(cargo()
+        .args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"])
+        .env("RUSTC_BOOTSTRAP", "1")
+        .current_dir(root))
 }
 
 /// The environment of the release web build: std rebuilt for wasm32 with
@@ -572,10 +518,7 @@ fn write_packs(root: &Path) -> Result<()> {
 fn release_web_env(cmd: &mut Command) -> &mut Command {
     cmd.env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
-        .env(
-            "CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS",
-            RELEASE_WASM_RUSTFLAGS,
-        )
+        .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RELEASE_WASM_RUSTFLAGS)
 }
 
 /// `library/Cargo.toml` of the toolchain's `rust-src` component (std's own workspace).
@@ -619,9 +562,7 @@ fn run(cmd: &mut Command) -> Result<()> {
     let shown = describe(cmd);
     println!("$ {shown}");
     let _ = std::io::stdout().flush();
-    let status = cmd
-        .status()
-        .with_context(|| format!("could not start `{shown}`"))?;
+    let status = cmd.status().with_context(|| format!("could not start `{shown}`"))?;
     ensure!(status.success(), "`{shown}` failed ({status})");
     Ok(())
 }
@@ -629,9 +570,7 @@ fn run(cmd: &mut Command) -> Result<()> {
 /// Runs a command and returns its stdout; fails unless it exits 0.
 fn capture(cmd: &mut Command) -> Result<String> {
     let shown = describe(cmd);
-    let out = cmd
-        .output()
-        .with_context(|| format!("could not start `{shown}`"))?;
+    let out = cmd.output().with_context(|| format!("could not start `{shown}`"))?;
     ensure!(out.status.success(), "`{shown}` failed ({})", out.status);
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
 }

@@ -50,9 +50,7 @@ pub fn workspace_root() -> PathBuf {
 
 /// The built app: `$LEASELAB_DIST`, else `<root>/dist`.
 pub fn dist_dir() -> PathBuf {
-    std::env::var_os("LEASELAB_DIST")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| workspace_root().join("dist"))
+    std::env::var_os("LEASELAB_DIST").map(PathBuf::from).unwrap_or_else(|| workspace_root().join("dist"))
 }
 
 /// Where screenshots go: `<root>/target/screenshots`.
@@ -61,9 +59,7 @@ pub fn screenshot_dir() -> PathBuf {
 }
 
 fn env_path(var: &str, default: &str) -> PathBuf {
-    std::env::var_os(var)
-        .map(PathBuf::from)
-        .unwrap_or_else(|| PathBuf::from(default))
+    std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -162,9 +158,7 @@ impl Browser {
     // thread and runtime, so a waiting test blocks only itself.
     #[allow(clippy::await_holding_lock)]
     pub async fn start() -> Result<Browser> {
-        let guard = ONE_BROWSER
-            .lock()
-            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let guard = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
         let dist = dist_dir();
         ensure!(
             dist.join("index.html").is_file(),
@@ -215,11 +209,7 @@ impl Browser {
         let deadline = Instant::now() + Duration::from_secs(30);
         let client = loop {
             let connector = hyper_util::client::legacy::connect::HttpConnector::new();
-            match ClientBuilder::new(connector)
-                .capabilities(caps.clone())
-                .connect(&webdriver_url)
-                .await
-            {
+            match ClientBuilder::new(connector).capabilities(caps.clone()).connect(&webdriver_url).await {
                 Ok(c) => break c,
                 Err(e) if Instant::now() < deadline => {
                     last_err = Some(e);
@@ -234,14 +224,7 @@ impl Browser {
                 }
             }
         };
-        Ok(Browser {
-            client,
-            base_url,
-            console_seen: Mutex::new(Vec::new()),
-            driver,
-            server,
-            _one_at_a_time: guard,
-        })
+        Ok(Browser { client, base_url, console_seen: Mutex::new(Vec::new()), driver, server, _one_at_a_time: guard })
     }
 
     /// The raw fantoccini client, for anything the helpers do not cover.
@@ -262,10 +245,7 @@ impl Browser {
     /// Navigates to the app with `query` (e.g. `"?scenario=harbor-zombie&speed=64"`).
     pub async fn open(&self, query: &str) -> Result<()> {
         let url = self.url(query);
-        self.client
-            .goto(&url)
-            .await
-            .with_context(|| format!("opening {url}"))
+        self.client.goto(&url).await.with_context(|| format!("opening {url}"))
     }
 
     /// Runs JavaScript in the page (`arguments[i]` are `args`) and returns its result.
@@ -290,11 +270,7 @@ impl Browser {
         }
         let attrs = v["attrs"]
             .as_object()
-            .map(|m| {
-                m.iter()
-                    .map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string()))
-                    .collect()
-            })
+            .map(|m| m.iter().map(|(k, v)| (k.clone(), v.as_str().unwrap_or_default().to_string())).collect())
             .unwrap_or_default();
         Ok(Some(ElementState {
             tag: v["tag"].as_str().unwrap_or_default().to_string(),
@@ -357,11 +333,7 @@ impl Browser {
 
     /// The text of `[data-testid=<testid>]`; fails if there is no such element.
     pub async fn text_of(&self, testid: &str) -> Result<String> {
-        Ok(self
-            .element(testid)
-            .await?
-            .ok_or_else(|| anyhow!("no element [data-testid={testid}]"))?
-            .text)
+        Ok(self.element(testid).await?.ok_or_else(|| anyhow!("no element [data-testid={testid}]"))?.text)
     }
 
     /// Picks built-in `id` in the scenario picker and waits until the page plays it (its file is
@@ -388,7 +360,10 @@ impl Browser {
     /// `.log > li` in the style sheet, so `innerText` would leave them out).
     pub async fn log_text(&self) -> Result<String> {
         let v = self
-            .eval("const l = document.querySelector('[data-testid=\"event-log\"]'); return l ? l.textContent : '';", vec![])
+            .eval(
+                "const l = document.querySelector('[data-testid=\"event-log\"]'); return l ? l.textContent : '';",
+                vec![],
+            )
             .await?;
         Ok(v.as_str().unwrap_or_default().to_owned())
     }
@@ -416,9 +391,7 @@ impl Browser {
     /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
     pub async fn click(&self, testid: &str) -> Result<()> {
         let el = self.find(testid, "click it").await?;
-        el.click()
-            .await
-            .with_context(|| format!("clicking [data-testid={testid}]"))?;
+        el.click().await.with_context(|| format!("clicking [data-testid={testid}]"))?;
         Ok(())
     }
 
@@ -427,20 +400,13 @@ impl Browser {
     /// `"\u{E012}"` for ←, `"\u{E007}"` for Enter.
     pub async fn press(&self, testid: &str, keys: &str) -> Result<()> {
         let el = self.find(testid, "type into it").await?;
-        el.send_keys(keys)
-            .await
-            .with_context(|| format!("typing into [data-testid={testid}]"))?;
+        el.send_keys(keys).await.with_context(|| format!("typing into [data-testid={testid}]"))?;
         Ok(())
     }
 
     /// Number of elements matching a CSS selector.
     pub async fn count(&self, css: &str) -> Result<usize> {
-        let v = self
-            .eval(
-                "return document.querySelectorAll(arguments[0]).length;",
-                vec![json!(css)],
-            )
-            .await?;
+        let v = self.eval("return document.querySelectorAll(arguments[0]).length;", vec![json!(css)]).await?;
         Ok(v.as_u64().unwrap_or(0) as usize)
     }
 
@@ -455,9 +421,11 @@ impl Browser {
 
     /// Every browser console entry since the session started (any level).
     pub async fn console(&self) -> Result<Vec<LogEntry>> {
-        let fresh = self.client.issue_cmd(GetBrowserLog).await.context(
-            "reading the browser log (POST /session/{id}/se/log) from chromedriver failed",
-        )?;
+        let fresh = self
+            .client
+            .issue_cmd(GetBrowserLog)
+            .await
+            .context("reading the browser log (POST /session/{id}/se/log) from chromedriver failed")?;
         let mut seen = self.console_seen.lock().unwrap_or_else(|p| p.into_inner());
         for e in fresh.as_array().cloned().unwrap_or_default() {
             seen.push(LogEntry {
@@ -472,49 +440,28 @@ impl Browser {
     /// Console errors (level SEVERE: `console.error`, uncaught exceptions, Rust panics, failed
     /// resource loads) since the session started.
     pub async fn console_errors(&self) -> Result<Vec<LogEntry>> {
-        Ok(self
-            .console()
-            .await?
-            .into_iter()
-            .filter(LogEntry::is_error)
-            .collect())
+        Ok(self.console().await?.into_iter().filter(LogEntry::is_error).collect())
     }
 
     /// Fails if the console has any error or any Rust panic.
     pub async fn assert_no_console_errors(&self) -> Result<()> {
-        let bad: Vec<LogEntry> = self
-            .console()
-            .await?
-            .into_iter()
-            .filter(|e| e.is_error() || e.is_panic())
-            .collect();
+        let bad: Vec<LogEntry> = self.console().await?.into_iter().filter(|e| e.is_error() || e.is_panic()).collect();
         ensure!(
             bad.is_empty(),
             "browser console has {} error(s):\n{}",
             bad.len(),
-            bad.iter()
-                .map(|e| format!("  {e}"))
-                .collect::<Vec<_>>()
-                .join("\n")
+            bad.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
         );
         Ok(())
     }
 
     /// Fails if the console shows a Rust panic (other errors are tolerated).
     pub async fn assert_no_panic(&self) -> Result<()> {
-        let bad: Vec<LogEntry> = self
-            .console()
-            .await?
-            .into_iter()
-            .filter(LogEntry::is_panic)
-            .collect();
+        let bad: Vec<LogEntry> = self.console().await?.into_iter().filter(LogEntry::is_panic).collect();
         ensure!(
             bad.is_empty(),
             "the app panicked:\n{}",
-            bad.iter()
-                .map(|e| format!("  {e}"))
-                .collect::<Vec<_>>()
-                .join("\n")
+            bad.iter().map(|e| format!("  {e}")).collect::<Vec<_>>().join("\n")
         );
         Ok(())
     }
@@ -523,9 +470,13 @@ impl Browser {
     /// `playing`, `reached` or `free`).
     pub async fn at_step(&self, n: usize, phase: &str, limit: Duration) -> Result<()> {
         let step = n.to_string();
-        self.wait_for("lesson-step", |el| el.attr("data-step") == Some(step.as_str()) && el.attr("data-phase") == Some(phase), limit)
-            .await
-            .with_context(|| format!("waiting for step {n} ({phase})"))?;
+        self.wait_for(
+            "lesson-step",
+            |el| el.attr("data-step") == Some(step.as_str()) && el.attr("data-phase") == Some(phase),
+            limit,
+        )
+        .await
+        .with_context(|| format!("waiting for step {n} ({phase})"))?;
         Ok(())
     }
 
@@ -545,7 +496,9 @@ impl Browser {
     /// Emulates the CSS media feature `name: value` (e.g. `prefers-reduced-motion: reduce`) for the
     /// pages opened from now on, through Chromium's DevTools.
     pub async fn emulate_media(&self, name: &str, value: &str) -> Result<()> {
-        let body = json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": name, "value": value}]}}).to_string();
+        let body =
+            json!({"cmd": "Emulation.setEmulatedMedia", "params": {"features": [{"name": name, "value": value}]}})
+                .to_string();
         self.client.issue_cmd(Cdp { body }).await.context("Emulation.setEmulatedMedia")?;
         Ok(())
     }
@@ -586,9 +539,12 @@ impl Browser {
     /// the result.
     pub async fn axe_serious(&self, what: &str) -> Result<Vec<String>> {
         let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("node_modules/axe-core/axe.min.js");
-        let source = std::fs::read_to_string(&path)
-            .with_context(|| format!("reading {} (run `npm ci` in tests/browser, as `cargo xtask test` does)", path.display()))?;
-        self.eval(&format!("if (!window.axe) {{ {source}\n }} return true;"), vec![]).await.context("injecting axe-core")?;
+        let source = std::fs::read_to_string(&path).with_context(|| {
+            format!("reading {} (run `npm ci` in tests/browser, as `cargo xtask test` does)", path.display())
+        })?;
+        self.eval(&format!("if (!window.axe) {{ {source}\n }} return true;"), vec![])
+            .await
+            .context("injecting axe-core")?;
         const RUN: &str = r#"
             const done = arguments[arguments.length - 1];
             axe.run(document, { resultTypes: ['violations'] })
@@ -598,7 +554,8 @@ impl Browser {
                         v.nodes.slice(0, 4).map(n => n.target.join(' ')).join(' | '))))
                 .catch(e => done(['axe failed: ' + e]));
         "#;
-        let result = self.client.execute_async(RUN, vec![]).await.with_context(|| format!("running axe-core on {what}"))?;
+        let result =
+            self.client.execute_async(RUN, vec![]).await.with_context(|| format!("running axe-core on {what}"))?;
         Ok(result
             .as_array()
             .map(|a| a.iter().filter_map(|v| v.as_str().map(|s| format!("{what}: {s}"))).collect())
@@ -619,10 +576,7 @@ impl Browser {
 
 /// `[data-testid="…"]`.
 pub fn testid_selector(testid: &str) -> String {
-    format!(
-        "[data-testid=\"{}\"]",
-        testid.replace('\\', "\\\\").replace('"', "\\\"")
-    )
+    format!("[data-testid=\"{}\"]", testid.replace('\\', "\\\\").replace('"', "\\\""))
 }
 
 /// chromedriver's (non-W3C, but supported) endpoint for the browser console log. It returns the
@@ -647,18 +601,11 @@ impl WebDriverCompatibleCommand for Cdp {
 }
 
 impl WebDriverCompatibleCommand for GetBrowserLog {
-    fn endpoint(
-        &self,
-        base: &url::Url,
-        session: Option<&str>,
-    ) -> Result<url::Url, url::ParseError> {
+    fn endpoint(&self, base: &url::Url, session: Option<&str>) -> Result<url::Url, url::ParseError> {
         base.join(&format!("session/{}/se/log", session.unwrap_or_default()))
     }
     fn method_and_body(&self, _url: &url::Url) -> (http::Method, Option<String>) {
-        (
-            http::Method::POST,
-            Some(r#"{"type":"browser"}"#.to_string()),
-        )
+        (http::Method::POST, Some(r#"{"type":"browser"}"#.to_string()))
     }
 }
 
@@ -675,10 +622,7 @@ struct ChromeDriver {
 impl ChromeDriver {
     fn start(binary: &Path) -> Result<ChromeDriver> {
         static COUNTER: AtomicU64 = AtomicU64::new(0);
-        let nanos = SystemTime::now()
-            .duration_since(UNIX_EPOCH)
-            .unwrap_or_default()
-            .as_nanos();
+        let nanos = SystemTime::now().duration_since(UNIX_EPOCH).unwrap_or_default().as_nanos();
         let scratch = std::env::temp_dir().join(format!(
             "leaselab-browser-{}-{}-{nanos}",
             std::process::id(),
@@ -688,10 +632,7 @@ impl ChromeDriver {
         let port = free_port()?;
         let child = Command::new(binary)
             .arg(format!("--port={port}"))
-            .arg(format!(
-                "--log-path={}",
-                scratch.join("chromedriver.log").display()
-            ))
+            .arg(format!("--log-path={}", scratch.join("chromedriver.log").display()))
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::null())
@@ -699,11 +640,7 @@ impl ChromeDriver {
             .process_group(0)
             .spawn()
             .with_context(|| format!("starting {}", binary.display()))?;
-        let driver = ChromeDriver {
-            child,
-            port,
-            scratch,
-        };
+        let driver = ChromeDriver { child, port, scratch };
         let deadline = Instant::now() + Duration::from_secs(20);
         while TcpStream::connect(("127.0.0.1", port)).is_err() {
             ensure!(
@@ -717,8 +654,7 @@ impl ChromeDriver {
     }
 
     fn log_tail(&self) -> String {
-        let log =
-            std::fs::read_to_string(self.scratch.join("chromedriver.log")).unwrap_or_default();
+        let log = std::fs::read_to_string(self.scratch.join("chromedriver.log")).unwrap_or_default();
         let lines: Vec<&str> = log.lines().collect();
         lines[lines.len().saturating_sub(40)..].join("\n")
     }
@@ -746,11 +682,7 @@ fn kill_processes_mentioning(marker: &Path) {
         return;
     };
     for entry in entries.flatten() {
-        let Some(pid) = entry
-            .file_name()
-            .to_str()
-            .and_then(|s| s.parse::<libc::pid_t>().ok())
-        else {
+        let Some(pid) = entry.file_name().to_str().and_then(|s| s.parse::<libc::pid_t>().ok()) else {
             continue;
         };
         let Ok(cmdline) = std::fs::read(entry.path().join("cmdline")) else {
@@ -807,12 +739,7 @@ impl StaticServer {
                 }
             }
         });
-        Ok(StaticServer {
-            port,
-            stop,
-            log,
-            thread: Some(thread),
-        })
+        Ok(StaticServer { port, stop, log, thread: Some(thread) })
     }
 
     /// (path, status) of every request answered so far.
@@ -830,12 +757,7 @@ impl Drop for StaticServer {
     }
 }
 
-fn handle(
-    mut stream: TcpStream,
-    root: &Path,
-    prefix: &str,
-    log: &Mutex<Vec<(String, u16)>>,
-) -> std::io::Result<()> {
+fn handle(mut stream: TcpStream, root: &Path, prefix: &str, log: &Mutex<Vec<(String, u16)>>) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
     stream.set_write_timeout(Some(Duration::from_secs(10)))?;
@@ -863,24 +785,15 @@ fn handle(
         let rel = format!("{rel}{}", if rel.is_empty() || rel.ends_with('/') { "index.html" } else { "" });
         let rel = rel.as_str();
         let rel_path = Path::new(rel);
-        let safe = rel_path
-            .components()
-            .all(|c| matches!(c, Component::Normal(_)));
+        let safe = rel_path.components().all(|c| matches!(c, Component::Normal(_)));
         match safe.then(|| std::fs::read(root.join(rel_path))) {
             Some(Ok(data)) => (200, data, content_type_of(rel), None),
             _ => (404, b"not found".to_vec(), "text/plain", None),
         }
     } else {
-        (
-            404,
-            b"not found (outside the sub-path)".to_vec(),
-            "text/plain",
-            None,
-        )
+        (404, b"not found (outside the sub-path)".to_vec(), "text/plain", None)
     };
-    log.lock()
-        .unwrap_or_else(|p| p.into_inner())
-        .push((path.to_string(), status));
+    log.lock().unwrap_or_else(|p| p.into_inner()).push((path.to_string(), status));
 
     let reason = match status {
         200 => "OK",

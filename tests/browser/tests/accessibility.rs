@@ -13,7 +13,6 @@ const ENTER: char = '\u{E007}';
 const PAGE_DOWN: char = '\u{E00F}';
 const PAGE_UP: char = '\u{E00E}';
 
-
 /// Every screen worth checking, in `width` × `height`: axe's serious and critical findings.
 async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String>> {
     b.client().set_window_size(width, height).await?;
@@ -64,7 +63,12 @@ async fn axe_finds_nothing_serious_on_any_screen_desktop_or_phone() -> Result<()
     with_browser("axe", SECS(420), async |b| {
         let mut found = every_screen(b, 1280, 900).await?;
         found.extend(every_screen(b, 390, 844).await?);
-        ensure!(found.is_empty(), "axe-core found {} serious or critical violations:\n{}", found.len(), found.join("\n"));
+        ensure!(
+            found.is_empty(),
+            "axe-core found {} serious or critical violations:\n{}",
+            found.len(),
+            found.join("\n")
+        );
         Ok(())
     })
     .await
@@ -120,7 +124,10 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         // The metaphor table, row by row.
         b.tab_to("metaphor-0", 120).await?;
         b.keys(&[ENTER]).await?;
-        ensure!(b.attr_of("metaphor-0", "aria-pressed").await?.as_deref() == Some("true"), "Enter on a row lights it up");
+        ensure!(
+            b.attr_of("metaphor-0", "aria-pressed").await?.as_deref() == Some("true"),
+            "Enter on a row lights it up"
+        );
         // The shortcuts overlay opens with ? and closes with Escape.
         b.keys(&['?']).await?;
         b.wait_exists("help", SECS(5)).await?;
@@ -129,7 +136,8 @@ async fn a_whole_lesson_with_the_keyboard_alone() -> Result<()> {
         let inside = b.eval("return !!document.activeElement.closest('[data-testid=\"help\"]');", vec![]).await?;
         ensure!(inside.as_bool() == Some(true), "Tab left the shortcuts list");
         b.keys(&['\u{E00C}']).await?;
-        b.wait_until_js("the overlay closed", "return !document.querySelector('[data-testid=\"help\"]');", SECS(5)).await?;
+        b.wait_until_js("the overlay closed", "return !document.querySelector('[data-testid=\"help\"]');", SECS(5))
+            .await?;
         // Closed, it hands the focus back to where the keyboard was.
         let back = "return document.activeElement.getAttribute('data-testid') === 'metaphor-0';";
         b.wait_until_js("the focus back on the row it came from", back, SECS(3)).await?;
@@ -143,13 +151,20 @@ async fn shortcuts_act_but_not_while_typing() -> Result<()> {
     with_browser("shortcuts", SECS(120), async |b| {
         b.open("?scenario=harbor-zombie").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        let fencing = || async { b.eval("return document.querySelector('[data-testid=\"fencing-toggle\"]').className;", vec![]).await };
+        let fencing = || async {
+            b.eval("return document.querySelector('[data-testid=\"fencing-toggle\"]').className;", vec![]).await
+        };
         let before = fencing().await?;
         // F turns fencing off; Space plays; Space again pauses.
         b.keys(&['f']).await?;
         ensure!(fencing().await? != before, "F flipped fencing: {before} then {}", fencing().await?);
         b.keys(&[' ']).await?;
-        b.wait_for("sim-time", |el| el.attr("data-ms").and_then(|v| v.parse::<u64>().ok()).is_some_and(|t| t > 0), SECS(20)).await?;
+        b.wait_for(
+            "sim-time",
+            |el| el.attr("data-ms").and_then(|v| v.parse::<u64>().ok()).is_some_and(|t| t > 0),
+            SECS(20),
+        )
+        .await?;
         b.keys(&['+', '+']).await?;
         let speed = b.eval("return document.querySelector('.speed-value').textContent;", vec![]).await?;
         ensure!(speed.as_str() == Some("4×"), "+ + from 1×: {speed}");
@@ -164,7 +179,9 @@ async fn shortcuts_act_but_not_while_typing() -> Result<()> {
         let second = leaselab::scenario::library::MENU[1].id;
         b.wait_until_js(
             "the second scenario plays",
-            &format!("return document.querySelector('[data-testid=\"scenario-title\"]').dataset.scenario === '{second}';"),
+            &format!(
+                "return document.querySelector('[data-testid=\"scenario-title\"]').dataset.scenario === '{second}';"
+            ),
             SECS(20),
         )
         .await?;
@@ -184,7 +201,9 @@ async fn the_live_region_narrates_engine_events_at_a_readable_pace() -> Result<(
         b.wait_for("live-narration", |el| !el.text.trim().is_empty(), SECS(20)).await?;
         let mut seen = Vec::new();
         for _ in 0..6 {
-            let text = b.eval("return document.querySelector('[data-testid=\"live-narration\"]').textContent;", vec![]).await?;
+            let text = b
+                .eval("return document.querySelector('[data-testid=\"live-narration\"]').textContent;", vec![])
+                .await?;
             seen.push(text.as_str().unwrap_or_default().to_owned());
             tokio::time::sleep(Duration::from_millis(1_000)).await;
         }
@@ -255,7 +274,10 @@ async fn reduced_motion_moves_the_scene_in_steps() -> Result<()> {
         b.emulate_media("prefers-reduced-motion", "reduce").await?;
         let stepped = distinct_moments(b).await?;
         ensure!(smooth >= 20, "without the preference the scene moves every frame: {smooth} moments in 4 s");
-        ensure!((4..=10).contains(&stepped), "with reduced motion it moves in steps of 0.6 s: {stepped} moments in 4 s");
+        ensure!(
+            (4..=10).contains(&stepped),
+            "with reduced motion it moves in steps of 0.6 s: {stepped} moments in 4 s"
+        );
         b.assert_no_console_errors().await
     })
     .await

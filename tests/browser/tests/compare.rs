@@ -58,7 +58,12 @@ async fn compare_fencing_on_and_off_shows_the_first_difference() -> Result<()> {
         b.wait_exists("scene-harbor", SECS(30)).await?;
         set(b, "compare-setting", "fencing", "change").await?;
         let first = b.wait_for("compare-first-diff", |el| ms(el).is_some(), SECS(10)).await?;
-        ensure!(ms(&first) == Some(d.at_ms), "the page's first difference {:?} is the engine's {}", ms(&first), d.at_ms);
+        ensure!(
+            ms(&first) == Some(d.at_ms),
+            "the page's first difference {:?} is the engine's {}",
+            ms(&first),
+            d.at_ms
+        );
         ensure!(first.text.contains('7'), "it names Chen's 7: {}", first.text);
         ensure!(b.count("[data-testid=\"other-diagram\"]").await? == 1, "the other run's diagram is shown");
         b.eval("document.querySelector('[data-testid=\"space-time\"]').scrollIntoView();", vec![]).await?;
@@ -98,7 +103,10 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
     let dir = std::env::temp_dir().join(format!("leaselab-import-{}", std::process::id()));
     std::fs::create_dir_all(&dir)?;
     let bad = dir.join("bad.json");
-    std::fs::write(&bad, r#"{"format": "leaselab.scenario/1", "events": [{"at_ms": 100, "do": "pause", "node": "ghost"}]}"#)?;
+    std::fs::write(
+        &bad,
+        r#"{"format": "leaselab.scenario/1", "events": [{"at_ms": 100, "do": "pause", "node": "ghost"}]}"#,
+    )?;
     let expected = scenario::parse(&std::fs::read_to_string(&bad)?).expect_err("invalid").to_string();
     let good_json = builtin_json("harbor-zombie")
         .replace("\"harbor-zombie\"", "\"my-harbor\"")
@@ -118,7 +126,11 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
 
         import(b, &bad).await?;
         let error = b.wait_for("import-error", |el| el.attr("hidden").is_none(), SECS(10)).await?;
-        ensure!(error.text.contains(&expected) && error.text.contains("bad.json"), "“{}” shows “{expected}”", error.text);
+        ensure!(
+            error.text.contains(&expected) && error.text.contains("bad.json"),
+            "“{}” shows “{expected}”",
+            error.text
+        );
         ensure!(expected.starts_with("events[0].node"), "the field path: {expected}");
         ensure!(b.text_of("scenario-title").await? == title && hash(b).await? == before, "the run is untouched");
         wait_at(b, "still at 5 s", |t| t == 5_000).await?;
@@ -174,15 +186,18 @@ async fn export_scenario_and_report_match_the_engine() -> Result<()> {
         let shown = hash(b).await?;
         b.click("export-scenario").await?;
         b.click("export-report").await?;
-        let texts = b
-            .eval("return Promise.all(window.__blobs.map(b => b.text()));", vec![])
-            .await?;
+        let texts = b.eval("return Promise.all(window.__blobs.map(b => b.text()));", vec![]).await?;
         let texts: Vec<String> = serde_json::from_value(texts)?;
         ensure!(texts.len() == 2, "two downloads: {}", texts.len());
-        let exported = scenario::parse(&texts[0]).map_err(|e| anyhow::anyhow!("the exported file: {e}\n{}", texts[0]))?;
+        let exported =
+            scenario::parse(&texts[0]).map_err(|e| anyhow::anyhow!("the exported file: {e}\n{}", texts[0]))?;
         ensure!(exported.config.interventions.len() == 1, "Chen's wake-up is in the file: {}", texts[0]);
         let report = Report::run(&exported)?;
-        ensure!(report.trace_hash == shown, "the exported file plays to the page's hash {shown}: {}", report.trace_hash);
+        ensure!(
+            report.trace_hash == shown,
+            "the exported file plays to the page's hash {shown}: {}",
+            report.trace_hash
+        );
         ensure!(texts[1] == serde_json::to_string(&report)? + "\n", "the report is the runner's: {}", texts[1]);
         b.assert_no_console_errors().await
     })

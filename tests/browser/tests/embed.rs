@@ -28,7 +28,20 @@ async fn embed_mode_shows_the_scene_and_no_page_chrome() -> Result<()> {
         b.open("?embed=1&scenario=harbor-zombie").await?;
         b.wait_exists("embed", SECS(30)).await?;
         ensure!(shown(b, "scene-harbor").await?, "the harbor is shown");
-        for chrome in [".top", ".story-head", "lang-toggle", "caption", ".crew", "violations-panel", ".engineer", "event-log", ".below", "space-time", "share", "scenario-picker"] {
+        for chrome in [
+            ".top",
+            ".story-head",
+            "lang-toggle",
+            "caption",
+            ".crew",
+            "violations-panel",
+            ".engineer",
+            "event-log",
+            ".below",
+            "space-time",
+            "share",
+            "scenario-picker",
+        ] {
             ensure!(!shown(b, chrome).await?, "{chrome} is not shown in an embedded scene");
         }
         // controls=play by default: play/pause, step, reset, the clock; not the rest.
@@ -69,8 +82,14 @@ async fn embed_mode_shows_the_scene_and_no_page_chrome() -> Result<()> {
         for bad in ["everything", "maybe", "https://docs.example.org/guide"] {
             ensure!(warning.text.contains(bad), "the note names {bad}: {}", warning.text);
         }
-        ensure!(shown(b, "scene-harbor").await? && shown(b, "play-toggle").await?, "the scene and controls=play are shown");
-        ensure!(!shown(b, "step-back").await? && !shown(b, "space-time").await?, "the defaults: no step back, no diagram");
+        ensure!(
+            shown(b, "scene-harbor").await? && shown(b, "play-toggle").await?,
+            "the scene and controls=play are shown"
+        );
+        ensure!(
+            !shown(b, "step-back").await? && !shown(b, "space-time").await?,
+            "the defaults: no step back, no diagram"
+        );
         ensure!(b.element("embed").await?.is_some(), "still embedded");
         b.assert_no_console_errors().await
     })
@@ -83,7 +102,9 @@ async fn the_full_app_gives_an_iframe_snippet_for_the_run_on_screen() -> Result<
         b.open("?scenario=lantern-ankle&lang=zh").await?;
         b.wait_exists("scene-lantern", SECS(30)).await?;
         b.click("embed-this").await?;
-        let code = b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| v.starts_with("<iframe")), SECS(10)).await?;
+        let code = b
+            .wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| v.starts_with("<iframe")), SECS(10))
+            .await?;
         let code = code.value.unwrap_or_default();
         let src = code
             .split("src=\"")
@@ -119,7 +140,11 @@ async fn event_after(b: &Browser, after: usize, what: &str, pred: impl Fn(&Value
         if let Some(e) = all.iter().skip(after).find(|e| pred(e)) {
             return Ok(e.clone());
         }
-        ensure!(Instant::now() < deadline, "no {what} event arrived; after #{after}: {:?}", &all[after.min(all.len())..]);
+        ensure!(
+            Instant::now() < deadline,
+            "no {what} event arrived; after #{after}: {:?}",
+            &all[after.min(all.len())..]
+        );
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
 }

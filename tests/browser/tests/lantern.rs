@@ -74,7 +74,9 @@ async fn lantern_race_plays_to_its_end_with_one_latch() -> Result<()> {
     let until = until_ms("lantern-race")?;
     with_browser("lantern-race", SECS(90), async |b| {
         b.open("?scenario=lantern-race&speed=64&autoplay=1").await?;
-        wait_shown(b, "scene-lantern", "scene-harbor").await.context("a lantern scenario shows the lantern, not the harbor")?;
+        wait_shown(b, "scene-lantern", "scene-harbor")
+            .await
+            .context("a lantern scenario shows the lantern, not the harbor")?;
         wait_for_end(b, until, "lantern-race").await?;
         let holder = b.element("tablet-holder").await?.context("the tablet")?;
         let winner = holder.attr("data-node").unwrap_or_default().to_owned();
@@ -82,7 +84,10 @@ async fn lantern_race_plays_to_its_end_with_one_latch() -> Result<()> {
         ensure!(holder.attr("data-state") == Some("taken"), "{holder:?}");
         ensure!(b.text_of("tablet-token").await?.trim() == "1", "one grant, one wick: No. 1");
         let clasp = b.element("clasp").await?.context("the clasp")?;
-        ensure!(clasp.attr("data-state") == Some("latched") && clasp.attr("data-by") == Some(winner.as_str()), "{clasp:?}");
+        ensure!(
+            clasp.attr("data-state") == Some("latched") && clasp.attr("data-by") == Some(winner.as_str()),
+            "{clasp:?}"
+        );
         let too_late = b.element("clasp-too-late").await?.context("the other one was a step too late")?;
         let loser = if winner == "xiu" { "wang" } else { "xiu" };
         ensure!(too_late.attr("data-node") == Some(loser), "{too_late:?}");
@@ -115,7 +120,10 @@ async fn lantern_ankle_plays_to_its_end_and_the_late_errand_is_refused() -> Resu
         let holder = b.element("tablet-holder").await?.context("the tablet")?;
         ensure!(at < 20_000, "paused at {at} ms, before her return hour");
         ensure!(xiu.attr("data-state") == Some("hurt"), "{xiu:?}");
-        ensure!(holder.attr("data-node") == Some("xiu") && holder.attr("data-state") == Some("taken"), "at {at} ms: {holder:?}");
+        ensure!(
+            holder.attr("data-node") == Some("xiu") && holder.attr("data-state") == Some("taken"),
+            "at {at} ms: {holder:?}"
+        );
         ensure!(b.attr_of("clasp", "data-state").await?.as_deref() == Some("latched"));
         ensure!(b.attr_of("wick", "data-state").await?.as_deref() == Some("burning"), "her wick burns on");
         b.click("play-toggle").await?;
@@ -134,7 +142,10 @@ async fn lantern_ankle_plays_to_its_end_and_the_late_errand_is_refused() -> Resu
         let refused = b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await?;
         ensure!(refused == 1, "A-Xiu's late errand is refused once, found {refused}");
         let log = b.log_text().await?;
-        ensure!(log.contains("turns A-Xiu back") && log.contains("twists an ankle"), "the log tells the lantern: {log}");
+        ensure!(
+            log.contains("turns A-Xiu back") && log.contains("twists an ankle"),
+            "the log tells the lantern: {log}"
+        );
         ensure!(b.attr_of("ditch", "data-state").await?.as_deref() == Some("clear"));
         let shot = screenshot_dir().join("lantern-ankle.png");
         b.screenshot(&shot).await?;

@@ -35,7 +35,8 @@ fn start_hash(step: &PlannedStep) -> Result<String> {
 /// The trace hash when a step's awaited event has happened (the step stops there).
 fn until_hash(step: &PlannedStep) -> Result<String> {
     let scenario = library::get(&step.start.scenario).context("built-in")?.map_err(|e| anyhow!("{e}"))?;
-    let mut sim = leaselab::engine::Sim::replay(scenario.config, &step.start.interventions).map_err(|e| anyhow!("{e}"))?;
+    let mut sim =
+        leaselab::engine::Sim::replay(scenario.config, &step.start.interventions).map_err(|e| anyhow!("{e}"))?;
     sim.advance_to(step.until.context("the step awaits an event")?.0);
     Ok(sim.trace_hash())
 }
@@ -44,7 +45,6 @@ fn until_hash(step: &PlannedStep) -> Result<String> {
 fn step_titled(lesson: &Lesson, title: &str) -> Result<usize> {
     lesson.steps.iter().position(|s| s.title.en == title).with_context(|| format!("no step {title:?}"))
 }
-
 
 /// The clock: (virtual ms, trace hash).
 async fn clock(b: &Browser) -> Result<(u64, String)> {
@@ -174,7 +174,9 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
         ensure!(notice.contains("99") && notice.contains(&lesson.steps.len().to_string()), "{notice}");
 
         // An unknown lesson, a step that is not a number: the page says so and goes on.
-        for (query, says) in [("?lesson=no-such-lesson", "no-such-lesson"), ("?lesson=harbor-replaced&step=two", "step=two")] {
+        for (query, says) in
+            [("?lesson=no-such-lesson", "no-such-lesson"), ("?lesson=harbor-replaced&step=two", "step=two")]
+        {
             b.open(query).await?;
             let warning = b.wait_exists("url-warning", SECS(30)).await?;
             ensure!(warning.text.contains(says), "{query}: {}", warning.text);
@@ -187,7 +189,12 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
 
         // Leaving: a sandbox again, the address without the lesson.
         b.click("lesson-leave").await?;
-        b.wait_until_js("the lesson is gone", "return document.querySelector('[data-testid=\"lesson\"]').hidden;", SECS(5)).await?;
+        b.wait_until_js(
+            "the lesson is gone",
+            "return document.querySelector('[data-testid=\"lesson\"]').hidden;",
+            SECS(5),
+        )
+        .await?;
         let href = b.eval("return location.search;", vec![]).await?;
         ensure!(href.as_str().is_some_and(|s| !s.contains("lesson")), "the address: {href}");
         b.assert_no_console_errors().await
@@ -198,7 +205,11 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
 #[tokio::test]
 async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
     let (lesson, _) = planned("fencing-in-depth")?;
-    let k = lesson.steps.iter().position(|s| s.ask.as_ref().is_some_and(|a| a.countdown_s.is_some())).context("an audience step")?;
+    let k = lesson
+        .steps
+        .iter()
+        .position(|s| s.ask.as_ref().is_some_and(|a| a.countdown_s.is_some()))
+        .context("an audience step")?;
     let seconds = lesson.steps[k].ask.as_ref().and_then(|a| a.countdown_s).context("its count-down")?;
     with_browser("lesson-audience", SECS(120), async |b| {
         b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
@@ -231,7 +242,10 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
         b.wait_exists("lesson-off-path", SECS(10)).await?;
         let (t, _) = clock(b).await?;
         tokio::time::sleep(Duration::from_millis(1_500)).await;
-        ensure!(b.attr_of("lesson-step", "data-step").await?.as_deref() == Some((belief + 1).to_string().as_str()), "the lesson waits");
+        ensure!(
+            b.attr_of("lesson-step", "data-step").await?.as_deref() == Some((belief + 1).to_string().as_str()),
+            "the lesson waits"
+        );
         ensure!(clock(b).await?.0 > t, "the learner's run plays on, not held at the lesson's moment");
         // Back to the lesson: its start again, on the path to its moment; Next goes on.
         b.click("lesson-back-to-path").await?;
@@ -264,7 +278,10 @@ async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
         ensure!(text.contains(&first_words), "{id} ({lang}) step {n}: the narration is the lesson's: {text}");
         match shown.attr("data-phase") {
             Some("asking") => {
-                ensure!(clock(b).await?.1 == start_hash(planned)?, "{id} step {n}: the question waits at the step's start");
+                ensure!(
+                    clock(b).await?.1 == start_hash(planned)?,
+                    "{id} step {n}: the question waits at the step's start"
+                );
                 let ask = step.ask.as_ref().context("a question")?;
                 b.click(&format!("choice-{}", ask.choices[ask.answer].id)).await?;
                 b.at_step(n, "reached", SECS(90)).await?;
@@ -278,7 +295,10 @@ async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
         }
         if step.until.is_some() && (step.ask.is_some() || step.hold || n == lesson.steps.len()) {
             b.at_step(n, "reached", SECS(90)).await?;
-            ensure!(clock(b).await?.1 == until_hash(planned)?, "{id} step {n}: stopped at the awaited event, the run the lesson plans");
+            ensure!(
+                clock(b).await?.1 == until_hash(planned)?,
+                "{id} step {n}: stopped at the awaited event, the run the lesson plans"
+            );
         }
         if step.metaphors {
             let rows = b.count("[data-testid=\"metaphors\"] tbody tr").await?;

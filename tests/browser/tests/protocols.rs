@@ -94,8 +94,11 @@ async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
         let row = "[data-testid=\"violation\"][data-kind=\"lock_deleted_by_non_owner\"]";
         ensure!(b.count(row).await? >= 1, "the panel lists the deleted lock: {}", b.text_of("violations-panel").await?);
         // The oldest row is A-Xiu's release (the panel lists newest first).
-        b.eval(&format!("const r = document.querySelectorAll('{}'); r[r.length - 1].focus();", row.replace('\'', "\\'")), vec![])
-            .await?;
+        b.eval(
+            &format!("const r = document.querySelectorAll('{}'); r[r.length - 1].focus();", row.replace('\'', "\\'")),
+            vec![],
+        )
+        .await?;
         b.wait_until_js(
             "A-Xiu lit in the lantern",
             "return document.querySelector('[data-testid=\"borrower-a\"]').dataset.highlight === 'true';",
@@ -116,7 +119,10 @@ async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
         b.open("?scenario=x%E2%80%AEemoh-robrah%E2%80%AC&lang=en").await?;
         b.wait_exists("url-warning", SECS(30)).await?;
         let warning = b.text_of("url-warning").await?;
-        ensure!(!warning.contains('\u{202e}') && !warning.contains('\u{202c}'), "direction controls echoed: {warning:?}");
+        ensure!(
+            !warning.contains('\u{202e}') && !warning.contains('\u{202c}'),
+            "direction controls echoed: {warning:?}"
+        );
         ensure!(warning.contains("xemoh-robrah"), "the value is still shown: {warning}");
         b.assert_no_console_errors().await
     })

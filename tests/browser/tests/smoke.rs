@@ -22,29 +22,19 @@ async fn app_loads_from_a_sub_path_without_console_errors() -> anyhow::Result<()
             if mounted.as_bool() == Some(true) {
                 break;
             }
-            anyhow::ensure!(
-                std::time::Instant::now() < deadline,
-                "the app mounted nothing into <body> within 30 s"
-            );
+            anyhow::ensure!(std::time::Instant::now() < deadline, "the app mounted nothing into <body> within 30 s");
             tokio::time::sleep(Duration::from_millis(100)).await;
         }
 
         let title = b.client().title().await?;
         anyhow::ensure!(title == "LeaseLab", "title is {title:?}");
-        let lang = b
-            .eval("return document.documentElement.lang;", vec![])
-            .await?;
-        anyhow::ensure!(
-            lang.as_str().is_some_and(|l| !l.is_empty()),
-            "<html> has no lang attribute: {lang}"
-        );
+        let lang = b.eval("return document.documentElement.lang;", vec![]).await?;
+        anyhow::ensure!(lang.as_str().is_some_and(|l| !l.is_empty()), "<html> has no lang attribute: {lang}");
 
         // Every request stayed under the sub-path and succeeded: the build uses relative URLs.
         let requests = b.requests();
         anyhow::ensure!(
-            requests
-                .iter()
-                .any(|(p, s)| p.ends_with(".wasm") && *s == 200),
+            requests.iter().any(|(p, s)| p.ends_with(".wasm") && *s == 200),
             "the wasm module was not fetched: {requests:?}"
         );
         for (path, status) in &requests {
@@ -65,15 +55,11 @@ async fn app_loads_from_a_sub_path_without_console_errors() -> anyhow::Result<()
 async fn harness_sees_console_errors() -> anyhow::Result<()> {
     with_browser("harness-console", Duration::from_secs(60), async |b| {
         b.open("").await?;
-        b.eval("console.error('leaselab-harness-probe');", vec![])
-            .await?;
+        b.eval("console.error('leaselab-harness-probe');", vec![]).await?;
         let deadline = std::time::Instant::now() + Duration::from_secs(10);
         loop {
             let errors = b.console_errors().await?;
-            if errors
-                .iter()
-                .any(|e| e.message.contains("leaselab-harness-probe"))
-            {
+            if errors.iter().any(|e| e.message.contains("leaselab-harness-probe")) {
                 return Ok(());
             }
             anyhow::ensure!(

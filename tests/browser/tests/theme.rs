@@ -15,7 +15,11 @@ fn luminance(css: &str) -> Option<f64> {
     let c: Vec<f64> = inner.split(',').take(3).map(|v| v.trim().parse::<f64>()).collect::<Result<_, _>>().ok()?;
     let lin = |v: f64| {
         let v = v / 255.0;
-        if v <= 0.04045 { v / 12.92 } else { ((v + 0.055) / 1.055).powf(2.4) }
+        if v <= 0.04045 {
+            v / 12.92
+        } else {
+            ((v + 0.055) / 1.055).powf(2.4)
+        }
     };
     (c.len() == 3).then(|| 0.2126 * lin(c[0]) + 0.7152 * lin(c[1]) + 0.0722 * lin(c[2]))
 }
@@ -47,7 +51,10 @@ async fn page_is_dark(b: &Browser) -> Result<bool> {
     let title = computed(b, "[data-testid=\"scenario-title\"]", "color").await?;
     let dark = page < 0.05 && panel < 0.05 && diagram < 0.05 && text > 0.6 && title > 0.4;
     let light = page > 0.5 && panel > 0.7 && diagram > 0.7 && text < 0.05 && title < 0.1;
-    ensure!(dark || light, "mixed themes: page {page:.3}, panel {panel:.3}, diagram {diagram:.3}, text {text:.3}, title {title:.3}");
+    ensure!(
+        dark || light,
+        "mixed themes: page {page:.3}, panel {panel:.3}, diagram {diagram:.3}, text {text:.3}, title {title:.3}"
+    );
     Ok(dark)
 }
 

@@ -42,7 +42,11 @@ async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
         wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
         // The fable as written: Lin takes 8 and Chen's stale 7 is voided.
-        ensure!(b.text_of("plaque-token").await?.trim() == "8", "the plaque at the end: {}", b.text_of("plaque-token").await?);
+        ensure!(
+            b.text_of("plaque-token").await?.trim() == "8",
+            "the plaque at the end: {}",
+            b.text_of("plaque-token").await?
+        );
         ensure!(voided_rows(b).await? >= 1, "Chen's 7 is voided in the log");
 
         // Back to 21 s: Chen has just fallen asleep (20 s), nothing is voided yet.
@@ -57,7 +61,11 @@ async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
         b.click("play-toggle").await?;
         wait_at(b, "the forked run reached its end", |t| t >= 90_000).await?;
         tokio::time::sleep(Duration::from_millis(300)).await;
-        ensure!(b.text_of("plaque-token").await?.trim() == "7", "awake in time, Chen keeps 7: {}", b.text_of("plaque-token").await?);
+        ensure!(
+            b.text_of("plaque-token").await?.trim() == "7",
+            "awake in time, Chen keeps 7: {}",
+            b.text_of("plaque-token").await?
+        );
         ensure!(voided_rows(b).await? == 0, "nothing of Chen's is voided in the new future");
 
         // Step back from the end: one event earlier, still in the new future.
@@ -228,7 +236,10 @@ async fn a_lost_scenario_drops_the_links_interventions_and_autoplay_plays_on() -
         ensure!(clock.attr("data-ms") == Some("0"), "the default from its start, not the link's moment: {clock:?}");
         b.click("play-toggle").await?;
         wait_at(b, "playing past the link's crash", |t| t >= 2_000).await?;
-        ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() != Some("crashed"), "the link's crash is not applied");
+        ensure!(
+            b.attr_of("node-chen", "data-role").await?.as_deref() != Some("crashed"),
+            "the link's crash is not applied"
+        );
 
         // A link with autoplay plays on from its moment.
         b.open("?scenario=harbor-zombie&t=30000&autoplay=1&speed=4").await?;
@@ -240,7 +251,13 @@ async fn a_lost_scenario_drops_the_links_interventions_and_autoplay_plays_on() -
         b.click("reset").await?;
         let search = b.eval("return location.search;", vec![]).await?;
         let search = search.as_str().unwrap_or_default();
-        ensure!(!search.contains("do=") && !search.contains("t=") && search.contains("scenario=harbor-zombie") && search.contains("lang=en"), "{search}");
+        ensure!(
+            !search.contains("do=")
+                && !search.contains("t=")
+                && search.contains("scenario=harbor-zombie")
+                && search.contains("lang=en"),
+            "{search}"
+        );
         b.assert_no_console_errors().await
     })
     .await

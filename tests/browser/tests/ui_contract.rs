@@ -43,11 +43,7 @@ async fn harbor_zombie_runs_to_the_end() -> Result<()> {
         b.open(HARBOR).await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
         let end = b
-            .wait_for(
-                "sim-time",
-                |el| sim_ms(el).is_some_and(|ms| ms >= HARBOR_END_MS),
-                SECS(60),
-            )
+            .wait_for("sim-time", |el| sim_ms(el).is_some_and(|ms| ms >= HARBOR_END_MS), SECS(60))
             .await
             .context("the run did not reach 90000 ms of virtual time")?;
         println!("sim-time at the end: {:?}", sim_ms(&end));
@@ -58,25 +54,14 @@ async fn harbor_zombie_runs_to_the_end() -> Result<()> {
         println!("screenshot: {}", shot.display());
 
         let plaque = b.text_of("plaque-token").await?;
-        ensure!(
-            plaque.contains('8'),
-            "plaque-token shows {plaque:?}, expected token 8"
-        );
+        ensure!(plaque.contains('8'), "plaque-token shows {plaque:?}, expected token 8");
 
-        let stale = b
-            .count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]")
-            .await?;
-        ensure!(
-            stale >= 1,
-            "event-log has no row with data-kind=\"write-rejected-stale\" at the end of the run"
-        );
+        let stale = b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await?;
+        ensure!(stale >= 1, "event-log has no row with data-kind=\"write-rejected-stale\" at the end of the run");
 
         let role = b.attr_of("node-chen", "data-role").await?;
         ensure!(
-            matches!(
-                role.as_deref(),
-                Some("leader" | "candidate" | "paused" | "crashed")
-            ),
+            matches!(role.as_deref(), Some("leader" | "candidate" | "paused" | "crashed")),
             "node-chen has data-role={role:?}, expected leader, candidate, paused or crashed"
         );
 
@@ -91,14 +76,7 @@ async fn controls_exist_and_pausing_chen_pauses_him() -> Result<()> {
         // No autoplay: a fresh page is paused.
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        for id in [
-            "play-toggle",
-            "step",
-            "reset",
-            "fencing-toggle",
-            "node-chen-pause",
-            "node-chen",
-        ] {
+        for id in ["play-toggle", "step", "reset", "fencing-toggle", "node-chen-pause", "node-chen"] {
             b.wait_exists(id, SECS(10)).await?;
         }
 
@@ -110,10 +88,7 @@ async fn controls_exist_and_pausing_chen_pauses_him() -> Result<()> {
                 break;
             }
             b.click("step").await?;
-            paused = b
-                .wait_for("node-chen", is_paused, Duration::from_millis(500))
-                .await
-                .is_ok();
+            paused = b.wait_for("node-chen", is_paused, Duration::from_millis(500)).await.is_ok();
         }
         if !paused {
             b.click("play-toggle").await?;
@@ -143,10 +118,7 @@ async fn choose_chinese(b: &Browser) -> Result<()> {
                 vec![],
             )
             .await?;
-        let value = value
-            .as_str()
-            .context("lang-toggle <select> has no zh option")?
-            .to_string();
+        let value = value.as_str().context("lang-toggle <select> has no zh option")?.to_string();
         b.client()
             .find(fantoccini::Locator::Css("[data-testid=\"lang-toggle\"]"))
             .await?
@@ -163,24 +135,13 @@ async fn lang_toggle_switches_to_chinese() -> Result<()> {
     with_browser("lang-toggle", SECS(60), async |b| {
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        let before = b
-            .eval("return document.documentElement.lang;", vec![])
-            .await?;
+        let before = b.eval("return document.documentElement.lang;", vec![]).await?;
         ensure!(
-            !before
-                .as_str()
-                .unwrap_or("")
-                .to_lowercase()
-                .starts_with("zh"),
+            !before.as_str().unwrap_or("").to_lowercase().starts_with("zh"),
             "without ?lang the page should start in English (lang={before})"
         );
         choose_chinese(b).await?;
-        b.wait_until_js(
-            "<html lang=zh…> and Chinese text after lang-toggle",
-            ZH_ACTIVE,
-            SECS(10),
-        )
-        .await?;
+        b.wait_until_js("<html lang=zh…> and Chinese text after lang-toggle", ZH_ACTIVE, SECS(10)).await?;
         b.assert_no_console_errors().await
     })
     .await
@@ -191,12 +152,7 @@ async fn lang_zh_in_the_url_shows_chinese() -> Result<()> {
     with_browser("lang-url", SECS(60), async |b| {
         b.open("?scenario=harbor-zombie&speed=64&lang=zh").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        b.wait_until_js(
-            "<html lang=zh…> and Chinese text with ?lang=zh",
-            ZH_ACTIVE,
-            SECS(10),
-        )
-        .await?;
+        b.wait_until_js("<html lang=zh…> and Chinese text with ?lang=zh", ZH_ACTIVE, SECS(10)).await?;
         b.assert_no_console_errors().await
     })
     .await
