@@ -167,8 +167,7 @@ fn lantern_after_a_twisted_ankle_the_lantern_is_free_only_after_her_return_hour(
     let (last_renewal_ms, _) = *p
         .run_of("lease_renewed")
         .iter()
-        .filter(|(t, e)| *t < 10_000 && e["node"] == "xiu")
-        .next_back()
+        .rfind(|(t, e)| *t < 10_000 && e["node"] == "xiu")
         .expect("she renewed before she fell");
     let return_hour = last_renewal_ms + lease.duration_ms;
     let expired = p.window_of("lease_expired");

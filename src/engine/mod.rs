@@ -703,23 +703,24 @@ impl Sim {
     }
 
     fn on_timer(&mut self, node: usize, kind: TimerKind) {
+        // A leader's own timers first check client-go's RenewDeadline: once it has passed, the
+        // leader steps down instead of renewing, writing or finishing its errand.
+        let leader_timer = matches!(kind, TimerKind::Renew | TimerKind::Work | TimerKind::Deadline | TimerKind::Hold);
+        if leader_timer && self.nodes[node].leadership.is_some() && self.step_down_if_deadline_passed(node) {
+            return;
+        }
         let lease = self.config.lease;
-        let leading = self.nodes[node].leadership;
-        match (kind, leading) {
+        match (kind, self.nodes[node].leadership) {
             (TimerKind::Retry, None) => self.send_acquire(node),
             (TimerKind::Renew, Some(l)) => {
-                if !self.step_down_if_deadline_passed(node) {
-                    let incarnation = self.nodes[node].incarnation;
-                    self.send(Body::RenewRequest { node, incarnation, token: l.token }, 0);
-                    self.arm(node, TimerKind::Renew, lease.renew_every_ms);
-                }
+                let incarnation = self.nodes[node].incarnation;
+                self.send(Body::RenewRequest { node, incarnation, token: l.token }, 0);
+                self.arm(node, TimerKind::Renew, lease.renew_every_ms);
             }
             (TimerKind::Work, Some(l)) => {
-                if !self.step_down_if_deadline_passed(node) {
-                    self.send_write(node, l.token);
-                    let every = self.config.work.every_ms;
-                    self.arm(node, TimerKind::Work, every);
-                }
+                self.send_write(node, l.token);
+                let every = self.config.work.every_ms;
+                self.arm(node, TimerKind::Work, every);
             }
             (TimerKind::Work, None) => {
                 // Work that outlived its lease goes on with the old token.
@@ -729,14 +730,7 @@ impl Sim {
                     self.arm(node, TimerKind::Work, every);
                 }
             }
-            (TimerKind::Deadline, Some(_)) => {
-                self.step_down_if_deadline_passed(node);
-            }
-            (TimerKind::Hold, Some(_)) => {
-                if !self.step_down_if_deadline_passed(node) {
-                    self.step_down(node, StepDownReason::Finished);
-                }
-            }
+            (TimerKind::Hold, Some(_)) => self.step_down(node, StepDownReason::Finished),
             _ => {}
         }
     }
@@ -954,17 +948,16 @@ impl Sim {
             Body::ReleaseRequest { token, .. } => self.on_release(node, token),
             Body::RenewRequest { incarnation, token, .. } => self.on_renew(node, incarnation, token, message.sent_ms),
             Body::Write { ref op_id, ref value, token, .. } => {
-                let id = self.nodes[node].id.clone();
-                let (sent_ms, message) = (message.sent_ms, Some(message.id));
-                self.judge_write(
-                    Some(id),
-                    WireToken::Number(token),
-                    value.clone(),
-                    op_id.clone(),
-                    sent_ms,
-                    None,
-                    message,
-                );
+                let arrival = WriteArrival {
+                    from: Some(self.nodes[node].id.clone()),
+                    token: WireToken::Number(token),
+                    value: value.clone(),
+                    op_id: op_id.clone(),
+                    sent_ms: message.sent_ms,
+                    lock: None,
+                    message: Some(message.id),
+                };
+                self.judge_write(arrival);
             }
             _ => {}
         }
@@ -1068,16 +1061,8 @@ impl Sim {
 
     // ----- resource --------------------------------------------------------------------------
 
-    fn judge_write(
-        &mut self,
-        from: Option<String>,
-        token: WireToken,
-        value: String,
-        op_id: String,
-        sent_ms: u64,
-        lock: Option<String>,
-        message: Option<u64>,
-    ) {
+    fn judge_write(&mut self, arrival: WriteArrival) {
+        let WriteArrival { from, token, value, op_id, sent_ms, lock, message } = arrival;
         let lock = lock.filter(|l| *l != self.config.lock.name);
         let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
         let newest = self.coordinator.newest_granted();
@@ -1210,7 +1195,16 @@ impl Sim {
                 self.raw_writes += 1;
                 let op_id = op_id.clone().unwrap_or_else(|| format!("raw-{}", self.raw_writes));
                 let now = self.now_ms;
-                self.judge_write(None, token.clone(), value.clone(), op_id, now, lock.clone(), None);
+                let arrival = WriteArrival {
+                    from: None,
+                    token: token.clone(),
+                    value: value.clone(),
+                    op_id,
+                    sent_ms: now,
+                    lock: lock.clone(),
+                    message: None,
+                };
+                self.judge_write(arrival);
             }
             (Command::ClockJump { target, by_ms }, node) => {
                 let now = self.now_ms;
@@ -1301,4 +1295,20 @@ impl Sim {
             }
         }
     }
+}
+
+/// A write as it reaches the fenced resource: from a node's message or a raw write command.
+struct WriteArrival {
+    /// The writing node's id; `None` for a raw write (`Command::RawWrite`).
+    from: Option<String>,
+    /// The fencing token as sent (raw writes may carry a missing or malformed one).
+    token: WireToken,
+    value: String,
+    op_id: String,
+    /// When the write left its sender, in virtual ms.
+    sent_ms: u64,
+    /// The lock the token belongs to, when it is not this run's own lock.
+    lock: Option<String>,
+    /// The message that carried it (`None` for a raw write).
+    message: Option<u64>,
 }

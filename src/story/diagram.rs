@@ -216,14 +216,13 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
                     });
                 }
             }
-            TraceEvent::MessageDropped { id, .. } => match arrows.iter_mut().rev().find(|a| a.id == *id) {
-                Some(a) => {
+            // Not found: lost at the sender (it was cut off), drawn as a stub of zero length.
+            TraceEvent::MessageDropped { id, .. } => {
+                if let Some(a) = arrows.iter_mut().rev().find(|a| a.id == *id) {
                     a.end_ms = at;
                     a.fate = Fate::Lost;
                 }
-                // Lost at the sender (it was cut off): a stub of zero length.
-                None => {}
-            },
+            }
             TraceEvent::WriteJudged { message: Some(id), outcome, blocked, .. } => {
                 last_raw_mark = None;
                 last_judged = arrows.iter().rposition(|a| a.id == *id);

@@ -2,7 +2,8 @@
 //!
 //! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
 //! * `test`  — install what is missing (browser too), then run every test, stopping at the first
-//!   failure: native tests, the release web build (`dist`), the browser tests
+//!   failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as errors), native
+//!   tests, the release web build (`dist`), the browser tests
 //! * `dist`  — release web build into `dist/` (relative URLs), with a gzip and brotli size report and budget
 //!
 //! Nothing here downloads anything except through the package registries (`cargo install`,
@@ -111,6 +112,8 @@ fn test() -> Result<()> {
     ensure_web_tools(&root)?;
     ensure_browser()?;
 
+    lint(&root)?;
+
     let mut totals = TestTotals::default();
     header("[1/3] Native tests: cargo test -p leaselab");
     run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
@@ -134,6 +137,33 @@ fn test() -> Result<()> {
     ensure!(totals.passed > 0, "no test ran");
     // One plain closing line for whoever reads the end of the log (CI does).
     println!("{} passed, {} failed", totals.passed, totals.failed);
+    Ok(())
+}
+
+/// `cargo fmt --check` and `cargo clippy` with warnings as errors, natively (every target of the
+/// workspace) and for the browser (the app's library and binaries for wasm32, where the `ui`
+/// module lives; the tests' dev-dependencies do not build there).
+fn lint(root: &Path) -> Result<()> {
+    header("Format and lint: cargo fmt --check, cargo clippy (native and wasm32) -D warnings");
+    ensure_components(&["rustfmt", "clippy"])?;
+    run(cargo().args(["fmt", "--all", "--check"]).current_dir(root))
+        .context("the tree is not formatted: run `cargo fmt --all`")?;
+    run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(root))?;
+    run(cargo()
+        .args(["clippy", "-p", "leaselab", "--target", WASM_TARGET, "--lib", "--bins", "--", "-D", "warnings"])
+        .current_dir(root))
+}
+
+/// Adds the rustup components in `names` that are not installed.
+fn ensure_components(names: &[&str]) -> Result<()> {
+    let installed = capture(Command::new("rustup").args(["component", "list", "--installed"]))?;
+    for name in names {
+        if installed.lines().any(|l| l.trim().starts_with(name)) {
+            println!("ok: {name}");
+        } else {
+            run(Command::new("rustup").args(["component", "add", name]))?;
+        }
+    }
     Ok(())
 }
 
