@@ -11,10 +11,11 @@ use leaselab::engine::{
 };
 use proptest::prelude::*;
 
-/// A random intervention. Kinds 0..=10 touch only nodes (and revoke); 11.. are faults of the
-/// resource, the issuer or the store clock, generated only when `faults` is on.
+/// A random intervention. Kinds 0..=11 touch only nodes (and revoke; 11 sets aside the rest of a
+/// node's script); 12.. are faults of the resource, the issuer or the store clock, generated only
+/// when `faults` is on.
 fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
-    let kinds = if faults { 17 } else { 11 };
+    let kinds = if faults { 18 } else { 12 };
     match kind % kinds {
         0 => Command::Pause { node, for_ms: None },
         1 => Command::Pause { node, for_ms: Some(by) },
@@ -32,11 +33,12 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
             by_ms: i64::try_from(by).unwrap_or(1) - 10_000 + i64::from(by == 10_000),
         },
         10 => Command::ClockRate { target: node, rate_ppm: RATE_ONE_PPM / 4 + by * 187 },
-        11 => Command::RollbackIssuer { next_token: by / 3 + 1 },
-        12 => Command::RestoreResource { high_water: by / 7 },
-        13 => Command::RestartResource,
-        14 => Command::SetFencing { on: by % 2 == 0 },
-        15 => Command::ClockJump { target: "store".into(), by_ms: i64::try_from(by).unwrap_or(1) * 3 - 20_000 },
+        11 => Command::DropScript { node },
+        12 => Command::RollbackIssuer { next_token: by / 3 + 1 },
+        13 => Command::RestoreResource { high_water: by / 7 },
+        14 => Command::RestartResource,
+        15 => Command::SetFencing { on: by % 2 == 0 },
+        16 => Command::ClockJump { target: "store".into(), by_ms: i64::try_from(by).unwrap_or(1) * 3 - 20_000 },
         _ => Command::RawWrite { token: WireToken::Number(by), value: "raw".into(), op_id: None, lock: None },
     }
 }
@@ -80,7 +82,7 @@ prop_compose! {
         plain_del in any::<bool>(),
         stops_with_lease in prop::bool::weighted(0.8),
         same_identity in prop::bool::weighted(0.1),
-        raw in prop::collection::vec((0u64..120_000, 0u8..17, 0usize..5, 1u64..20_000), 0..14),
+        raw in prop::collection::vec((0u64..120_000, 0u8..18, 0usize..5, 1u64..20_000), 0..14),
     ) -> (Knobs, Config) {
         let nodes: Vec<NodeConfig> = (0..n)
             .map(|i| NodeConfig {

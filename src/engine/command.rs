@@ -83,6 +83,13 @@ pub enum Command {
     /// Make a clock run at `rate_ppm` parts per million of true time from now on (a node's, or
     /// the store's with [`STORE`]); 100 000 ..= 10 000 000 (0.1× to 10×).
     ClockRate { target: String, rate_ppm: u64 },
+    /// Set the scenario's script for `node` aside: from now on, the scripted events
+    /// ([`Config::events`](super::Config::events)) still ahead whose [`Command::node`] is `node`
+    /// do not happen, so that what a learner does to the node is not overruled later. Other nodes'
+    /// steps, steps that target no node, and recorded interventions
+    /// ([`Config::interventions`](super::Config::interventions)) stay. Which steps are still
+    /// ahead is decided in [`super::script`].
+    DropScript { node: String },
 }
 
 impl Command {
@@ -95,7 +102,8 @@ impl Command {
             | Command::Restart { node }
             | Command::Partition { node, .. }
             | Command::Heal { node }
-            | Command::DelayNextWrite { node, .. } => Some(node),
+            | Command::DelayNextWrite { node, .. }
+            | Command::DropScript { node } => Some(node),
             Command::ClockJump { target, .. } | Command::ClockRate { target, .. } => {
                 (target != STORE).then_some(target.as_str())
             }

@@ -9,8 +9,9 @@
 //! One file per concept: [`coordinator`] (the Lease or lock record and the token issuer),
 //! [`node`] (candidates and leaders), [`resource`] (the fenced resource), [`clock`] (each node's
 //! and the store's local clock), [`oracle`] (the safety checker), [`trace`] (what happened),
-//! [`snapshot`] (what the world looks like now), [`explore`] (the bounded search for the shortest
-//! breaking intervention). This file is the event loop that moves messages and timers between them.
+//! [`snapshot`] (what the world looks like now), [`script`] (the scenario's scripted steps still
+//! ahead, and dropping a node's), [`explore`] (the bounded search for the shortest breaking
+//! intervention). This file is the event loop that moves messages and timers between them.
 //!
 //! Two protocols share the loop ([`Protocol`]): a Lease (the harbor), where either the store
 //! judges expiry on its clock or, as in Kubernetes client-go, each candidate judges it on its own
@@ -29,6 +30,7 @@ pub mod node;
 pub mod oracle;
 pub mod resource;
 pub mod rng;
+pub mod script;
 pub mod snapshot;
 pub mod timeline;
 pub mod token;
@@ -1238,6 +1240,7 @@ impl Sim {
                     self.store_clock_changed();
                 }
             }
+            (Command::DropScript { .. }, Some(node)) => self.drop_script(node),
             (_, None) => self.ignored(&command, IgnoredBecause::UnknownNode),
         }
     }

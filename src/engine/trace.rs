@@ -355,6 +355,14 @@ pub enum TraceEvent {
         node: String,
         by_ms: u64,
     },
+    /// The scenario's scripted steps still ahead for `node` were set aside
+    /// ([`super::Command::DropScript`]) and will not happen: `dropped_ms` holds their times, in
+    /// the order they would have applied. Empty when nothing was left for the node (the drop is
+    /// recorded all the same, so the log can say the learner asked).
+    ScriptDropped {
+        node: String,
+        dropped_ms: Vec<u64>,
+    },
     /// A command was ignored because it made no sense in the current state (e.g. resuming a node
     /// that is not paused). `command` is the command as JSON.
     CommandIgnored {

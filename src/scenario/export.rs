@@ -150,6 +150,7 @@ fn event(i: &ScheduledCommand) -> String {
             "clock_rate",
             format!(r#","target":{},"rate":{}.{:06}"#, quote(target), rate_ppm / RATE_ONE_PPM, rate_ppm % RATE_ONE_PPM),
         ),
+        Command::DropScript { node: n } => ("drop_script", node(n)),
     };
     format!(r#"{{"at_ms":{},"do":"{what}"{fields}}}"#, i.at_ms)
 }

@@ -72,6 +72,7 @@ pub const EVENT_TYPES: &[&str] = &[
     "healed",
     "fencing_set",
     "write_delay_armed",
+    "script_dropped",
     "command_ignored",
     "run_ended",
     "trace_limit_reached",

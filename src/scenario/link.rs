@@ -18,9 +18,16 @@
 //! | `d` | delay the next write | node, `by_ms` |
 //! | `j` | clock jump | target (node or `store`), signed `by_ms` |
 //! | `k` | clock rate | target, rate in ppm |
+//! | `o` | drop the script's steps still ahead for a node ("off script") | node |
 //!
 //! Writes from outside, issuer and resource faults are scenario events, not page controls, so a
 //! link does not carry them. Times must not decrease.
+//!
+//! `o` came after the first links were shared, and the version stayed 1: a code was added, none
+//! changed, so every link written before reads exactly as it did and replays to the same trace.
+//! A page that predates `o` refuses a link that uses it as it refuses any unknown code (the item
+//! and "not an intervention this version of LeaseLab knows") and plays the scenario without its
+//! interventions; the version changes only when an existing code would read differently.
 
 use crate::engine::{Command, Link, ScheduledCommand};
 
@@ -69,6 +76,7 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
             Command::DelayNextWrite { node, by_ms } => format!("d.{node}.{by_ms}"),
             Command::ClockJump { target, by_ms } => format!("j.{target}.{by_ms}"),
             Command::ClockRate { target, rate_ppm } => format!("k.{target}.{rate_ppm}"),
+            Command::DropScript { node } => format!("o.{node}"),
             Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
@@ -139,6 +147,7 @@ pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
                 by_ms: by.parse().map_err(|_| err("a clock jump is a whole number of ms, possibly negative"))?,
             },
             ["k", target, ppm] => Command::ClockRate { target: name(target)?, rate_ppm: number(ppm)? },
+            ["o", node] => Command::DropScript { node: name(node)? },
             _ => return Err(err("not an intervention this version of LeaseLab knows")),
         };
         // Argument ranges (durations, rates) are the engine's own rules.
@@ -170,11 +179,27 @@ mod tests {
             ScheduledCommand { at_ms: 80, command: Command::DelayNextWrite { node: "lin".into(), by_ms: 5_000 } },
             ScheduledCommand { at_ms: 90, command: Command::ClockJump { target: "store".into(), by_ms: -60_000 } },
             ScheduledCommand { at_ms: 99, command: Command::ClockRate { target: "lin".into(), rate_ppm: 3_000_000 } },
+            ScheduledCommand { at_ms: 99, command: Command::DropScript { node: "chen".into() } },
         ];
         let text = encode(&all).expect("page commands encode");
         assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)), "URL-safe: {text}");
         assert_eq!(decode(&text), Ok(all));
         assert_eq!(decode(""), Ok(Vec::new()));
+    }
+
+    /// `o` reads as written in the module's table, beside the codes that were there before it.
+    #[test]
+    fn a_dropped_script_reads_from_its_code() {
+        let read = decode("19000.r.chen,19000.o.chen,30000.o.lin").expect("valid");
+        assert_eq!(
+            read,
+            vec![
+                ScheduledCommand { at_ms: 19_000, command: Command::Resume { node: "chen".into() } },
+                ScheduledCommand { at_ms: 19_000, command: Command::DropScript { node: "chen".into() } },
+                ScheduledCommand { at_ms: 30_000, command: Command::DropScript { node: "lin".into() } },
+            ]
+        );
+        assert_eq!(encode(&read).as_deref(), Some("19000.r.chen,19000.o.chen,30000.o.lin"));
     }
 
     #[test]
@@ -193,6 +218,10 @@ mod tests {
             ("5.f.2", 1),
             ("5.v.extra", 1),
             ("5.c.chen.moon", 1),
+            ("5.o", 1),
+            ("5.o.chen.60000", 1),
+            ("5.o.<chen>", 1),
+            ("5.r.chen,6.o.", 2),
         ];
         for (value, item) in cases {
             let e = decode(value).expect_err(value);

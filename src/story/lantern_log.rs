@@ -255,6 +255,14 @@ impl Line {
                 "{name} can still reach the tablet, but loses the way to the granary.",
                 "{name}还能走到木牌那里，却找不到去仓房的路。",
             ],
+            ScriptDropped => [
+                "The storyteller crosses out what was still planned for {name} tonight: from here on, what befalls {name} is yours to decide.",
+                "说书人把今晚还给{name}安排的情节划掉了：接下来{name}会遇到什么，由你说了算。",
+            ],
+            ScriptDroppedNothing => [
+                "The storyteller had nothing more planned for {name} tonight: what befalls {name} was already yours to decide.",
+                "说书人今晚本就没再给{name}安排什么：{name}会遇到什么，早已由你说了算。",
+            ],
         };
         lang.pick(pair)
     }

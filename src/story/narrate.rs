@@ -115,11 +115,15 @@ pub enum Line {
     PartitionedFromCoordinator,
     PartitionedFromResource,
     TraceLimitReached,
+    // ----- the script set aside for a node (`drop_script`) -----
+    ScriptDropped,
+    /// A drop when the script had nothing left for the node.
+    ScriptDroppedNothing,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 66] = [
+    pub const ALL: [Line; 68] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -186,6 +190,8 @@ impl Line {
         Line::PartitionedFromCoordinator,
         Line::PartitionedFromResource,
         Line::TraceLimitReached,
+        Line::ScriptDropped,
+        Line::ScriptDroppedNothing,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -457,6 +463,14 @@ impl Line {
             PartitionedFromResource => [
                 ["Fog hides the boat from {name}: its flags are lost, though the dockmaster still hears it.", "{id} is cut off from the resource only: its writes are lost; it still reaches the coordinator."],
                 ["雾挡住了{name}望向渔船的视线：它的旗语都丢了，但领班仍听得见它。", "{id} 只与资源断开：它的写入都会丢失；它仍能联系协调者。"],
+            ],
+            ScriptDropped => [
+                ["The tale had more in store for {name}; those lines are struck out, and from here on what happens to {name} is up to you.", "Script dropped for {id}: its scripted events still ahead (at {times} s) will not happen."],
+                ["故事原本还给{name}安排了后续，这几笔已被划掉：从现在起，{name}会怎样，由你来定。", "已撤下 {id} 的剧本：它尚未发生的剧本事件（{times} 秒）不会再发生。"],
+            ],
+            ScriptDroppedNothing => [
+                ["The tale had nothing more in store for {name}: what happens to {name} was already up to you.", "Script dropped for {id}: no scripted event was still ahead for it; nothing changed."],
+                ["故事本就没再给{name}安排什么：{name}接下来会怎样，早已由你来定。", "已撤下 {id} 的剧本：它已没有尚未发生的剧本事件；没有任何变化。"],
             ],
         };
         lang.pick([en, zh])
@@ -897,6 +911,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             with(node(id), &[("delay", secs(*by_ms)), ("delay_ms", by_ms.to_string())]),
         ),
+        TraceEvent::ScriptDropped { node: id, dropped_ms } => {
+            let line = if dropped_ms.is_empty() { Line::ScriptDroppedNothing } else { Line::ScriptDropped };
+            // Enumeration punctuation of the language: "20.0, 60.0" or "20.0、60.0".
+            let times: Vec<String> = dropped_ms.iter().map(|ms| secs(*ms)).collect();
+            let times = times.join(lang.pick([", ", "、"]));
+            out("script-dropped", line, Tone::Info, false, with(node(id), &[("times", times)]))
+        }
         TraceEvent::CommandIgnored { command, why } => {
             let why = match why {
                 IgnoredBecause::NotRunning => "not_running",
@@ -983,6 +1004,34 @@ mod tests {
         assert!(lines.iter().any(|n| n.kind == "lease-granted" && n.story.contains("Lin") && n.story.contains("8")));
         for n in lines.iter().chain(&zh) {
             assert!(!n.story.contains('{') && !n.technical.contains('{'), "unfilled placeholder: {n:?}");
+        }
+    }
+
+    /// A drop of the script is told in both fables and both languages, naming the node and, in
+    /// the technical line, the times of the steps set aside; a drop with nothing left says so.
+    #[test]
+    fn a_dropped_script_is_told() {
+        let scenario = library::get("harbor-zombie").expect("exists").expect("parses");
+        let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+        sim.advance_to(19_000);
+        sim.apply(crate::engine::Command::DropScript { node: "chen".into() }).expect("chen exists");
+        sim.apply(crate::engine::Command::DropScript { node: "lin".into() }).expect("lin exists");
+        let [chen, lin] = [&sim.trace()[sim.trace().len() - 2], &sim.trace()[sim.trace().len() - 1]];
+        for fable in [Fable::Harbor, Fable::Lantern] {
+            let cast = Cast::for_fable(&scenario, fable);
+            for lang in [Lang::En, Lang::Zh] {
+                let told = narrate(chen, &cast, lang).expect("told");
+                let nothing = narrate(lin, &cast, lang).expect("told");
+                assert_eq!((told.kind, nothing.kind), ("script-dropped", "script-dropped"));
+                assert!(told.story.contains(&cast.name("chen", lang)), "{}", told.story);
+                assert!(nothing.story.contains(&cast.name("lin", lang)), "{}", nothing.story);
+                let times = lang.pick(["20.0, 60.0 s", "20.0、60.0 秒"]);
+                assert!(told.technical.contains("chen") && told.technical.contains(times), "{}", told.technical);
+                assert_ne!(told.story, nothing.story, "having steps to drop and having none read differently");
+                for n in [&told, &nothing] {
+                    assert!(!n.story.contains('{') && !n.technical.contains('{'), "unfilled placeholder: {n:?}");
+                }
+            }
         }
     }
 
