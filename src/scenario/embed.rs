@@ -652,6 +652,10 @@ mod tests {
             request(r#"{"leaselab":1,"type":"intervene","do":"f.0"}"#),
             Ok(Some(Request::Intervene { command: Command::SetFencing { on: false } }))
         );
+        assert_eq!(
+            request(r#"{"leaselab":1,"type":"intervene","do":"o.chen"}"#),
+            Ok(Some(Request::Intervene { command: Command::DropScript { node: "chen".into() } }))
+        );
         let r = request(r#"{"leaselab":1,"type":"load","scenario":"lantern-ankle","fable":"harbor"}"#);
         assert_eq!(r, Ok(Some(Request::LoadBuiltin { id: "lantern-ankle", fable: Some(Fable::Harbor) })));
         assert_eq!(r.map(|r| r.map(|r| r.kind())), Ok(Some("load")));
@@ -720,6 +724,7 @@ mod tests {
             (r#"{"leaselab":1,"type":"load","scenario":"harbor-zombie","fable":"moon"}"#, "load", "unknown fable"),
             (r#"{"leaselab":1,"type":"intervene","do":"p.chen,r.chen"}"#, "intervene", "one intervention"),
             (r#"{"leaselab":1,"type":"intervene","do":"q.chen"}"#, "intervene", "not an intervention"),
+            (r#"{"leaselab":1,"type":"intervene","do":"o"}"#, "intervene", "not an intervention"),
             (r#"{"leaselab":1,"type":"intervene","do":"p.<script>"}"#, "intervene", "node name"),
             (r#"{"leaselab":1,"type":"intervene","do":"d.chen.99999999999"}"#, "intervene", "by_ms"),
             (r#"{"leaselab":1,"type":"intervene","do":{"pause":"chen"}}"#, "intervene", "must be a string"),

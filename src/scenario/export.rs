@@ -255,7 +255,8 @@ mod tests {
             {"at_ms": 6, "do": "rollback_issuer", "next_token": 3},
             {"at_ms": 7, "do": "restore_resource", "high_water": 2},
             {"at_ms": 8, "do": "restart_resource"},
-            {"at_ms": 8, "do": "clock_jump", "target": "store", "by_ms": -5}
+            {"at_ms": 8, "do": "clock_jump", "target": "store", "by_ms": -5},
+            {"at_ms": 2, "do": "drop_script", "node": "a"}
         ], "seed": 3}"#;
         let before = parse(source).expect("valid").config;
         let text = with_interventions(source, &[]).expect("exports");

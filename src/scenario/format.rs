@@ -473,6 +473,7 @@ pub(crate) enum Action {
     RestartResource,
     ClockJump,
     ClockRate,
+    DropScript,
 }
 
 /// The names of [`Action`]s in files, in declaration order.
@@ -492,6 +493,7 @@ const ACTIONS: &[&str] = &[
     "restart_resource",
     "clock_jump",
     "clock_rate",
+    "drop_script",
 ];
 
 const EVENT_FIELDS: &[&str] = &[
@@ -572,6 +574,7 @@ impl EventFile {
                 Action::RestartResource,
                 Action::ClockJump,
                 Action::ClockRate,
+                Action::DropScript,
             ][action],
             node: string("node")?,
             target: string("target")?,
@@ -643,6 +646,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         Action::ClockJump => ("clock_jump", &["target", "by_ms"], &[]),
         // The wording names the node; `target` also reaches the store.
         Action::ClockRate => ("clock_rate", &["rate"], &["node", "target"]),
+        Action::DropScript => ("drop_script", &["node"], &[]),
     };
     for (field, is_given) in given {
         if is_given && !required.contains(&field) && !optional.contains(&field) {
@@ -695,6 +699,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
             target: e.target.clone().or_else(|| e.node.clone()).unwrap_or_default(),
             rate_ppm: rate_ppm(e.rate.unwrap_or(1.0)).map_err(|m| error(at("rate"), m))?,
         },
+        Action::DropScript => Command::DropScript { node: node() },
     };
     Ok(ScheduledCommand { at_ms, command })
 }
