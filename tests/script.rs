@@ -309,3 +309,17 @@ fn bad_drops_are_refused_with_clear_errors() {
         assert_eq!(link::decode(value).map_err(|e| e.item), Err(item), "{value}");
     }
 }
+
+/// A pause with `for_ms` that has already applied is not ahead: dropping the script afterwards
+/// leaves its own wake-up in place.
+#[test]
+fn a_timed_pause_already_applied_still_ends_by_itself() {
+    let scenario = parse(
+        r#"{"format": "leaselab.scenario/1", "until_ms": 60000, "nodes": [{"id": "chen"}, {"id": "lin"}],
+            "events": [{"at_ms": 20000, "do": "pause", "node": "chen", "for_ms": 10000},
+                       {"at_ms": 40000, "do": "pause", "node": "chen"}]}"#,
+    );
+    let sim = live(&scenario.config, &[at(25_000, drop_script("chen"))]);
+    assert_eq!(pauses_and_resumes(&sim, "chen"), (vec![PAUSE_MS], vec![30_000]));
+    assert_eq!(drops(&sim), vec![(25_000, "chen".to_owned(), vec![40_000])]);
+}

@@ -15,6 +15,10 @@
 //! [`Command::node`](super::Command::node) is that node, clock steps of that node included (and a
 //! later scripted `drop_script` of it, which would have nothing left to drop).
 //!
+//! A step that has applied is not ahead, nor is what it set going: a scripted `pause` with
+//! `for_ms` that has already happened still resumes the node by itself (unless the node was woken
+//! and paused again meanwhile), as part of that step.
+//!
 //! A dropped step is taken out of the queue, so a [`Sim`] clone (a timeline checkpoint) carries
 //! the drop, and a replay of the same interventions drops the same steps: the trace stays
 //! reproducible bit for bit.
