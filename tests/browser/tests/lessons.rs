@@ -202,29 +202,58 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
     .await
 }
 
+/// In presenter mode an audience question covers the page and counts down while the run waits
+/// at the step's start; K (the reveal key) or the reveal button closes it and the run plays to
+/// the moment the question is about, and stops there. Outside presenter mode the same step is
+/// an ordinary question.
 #[tokio::test]
 async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
-    let (lesson, _) = planned("fencing-in-depth")?;
+    let (lesson, plan) = planned("fencing-in-depth")?;
     let k = lesson
         .steps
         .iter()
         .position(|s| s.ask.as_ref().is_some_and(|a| a.countdown_s.is_some()))
         .context("an audience step")?;
     let seconds = lesson.steps[k].ask.as_ref().and_then(|a| a.countdown_s).context("its count-down")?;
-    with_browser("lesson-audience", SECS(120), async |b| {
-        b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
+    let moment = plan[k].until.context("awaits an event")?.0;
+    with_browser("lesson-audience", SECS(150), async |b| {
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}&presenter=1", k + 1)).await?;
         b.at_step(k + 1, "counting", SECS(30)).await?;
         let first = b.wait_exists("audience-count", SECS(5)).await?.text;
         ensure!(first.contains(&seconds.to_string()) || first.contains(&(seconds - 1).to_string()), "{first}");
         tokio::time::sleep(Duration::from_millis(2_300)).await;
         let later = b.text_of("audience-count").await?;
         ensure!(later != first, "the count-down moves: {first} then {later}");
-        // Next waits while the audience thinks; the presenter reveals.
+        // The run waits behind it, at the step's start.
+        ensure!(clock(b).await? == (plan[k].start.at_ms, start_hash(&plan[k])?), "the run waits at the step's start");
+        // Next waits while the audience thinks; the presenter reveals with K.
         ensure!(b.attr_of("lesson-next", "aria-disabled").await?.as_deref() == Some("true"));
+        b.keys(&['k']).await?;
+        b.wait_until_js(
+            "the count-down closes",
+            "return !document.querySelector('[data-testid=\"audience\"]');",
+            SECS(5),
+        )
+        .await?;
+        b.at_step(k + 1, "reached", SECS(60)).await?;
+        ensure!(clock(b).await? == (moment, until_hash(&plan[k])?), "K played the run to the moment, and no further");
+        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
+
+        // The reveal button does the same.
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}&presenter=1", k + 1)).await?;
+        b.at_step(k + 1, "counting", SECS(30)).await?;
         b.click("audience-reveal").await?;
         b.at_step(k + 1, "reached", SECS(60)).await?;
         ensure!(b.element("audience").await?.is_none(), "the big question is gone");
-        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
+        ensure!(clock(b).await?.0 == moment, "the button played the run to the moment");
+
+        // Outside presenter mode: an ordinary question, nothing over the page.
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
+        b.at_step(k + 1, "asking", SECS(30)).await?;
+        ensure!(b.element("audience").await?.is_none(), "no count-down outside presenter mode");
         b.assert_no_console_errors().await
     })
     .await
