@@ -355,8 +355,23 @@ fn panel_html(app: AppState, lang: Lang) -> String {
                 (true, false, true) => "wrong",
                 _ => "",
             };
+            // Once revealed, in words too (the marks' glyphs are not read out): which answer is
+            // right, and which one was the learner's.
+            let mut labels = String::new();
+            if revealed && right {
+                labels.push_str(&format!(
+                    r#" <span class="choice-label right" data-testid="answer-right"><span aria-hidden="true">✓ </span>{}</span>"#,
+                    ui(Ui::ChoiceRight)
+                ));
+            }
+            if revealed && mine {
+                labels.push_str(&format!(
+                    r#" <span class="choice-label" data-testid="answer-mine">{}</span>"#,
+                    ui(Ui::ChoiceMine)
+                ));
+            }
             out.push_str(&format!(
-                r#"<li><button class="choice" data-testid="choice-{}" data-act="answer:{k}" data-mark="{mark}" aria-pressed="{mine}" aria-disabled="{}">{}</button></li>"#,
+                r#"<li><button class="choice" data-testid="choice-{}" data-act="answer:{k}" data-mark="{mark}" aria-pressed="{mine}" aria-disabled="{}"><span class="choice-text">{}</span>{labels}</button></li>"#,
                 esc(&c.id),
                 !open,
                 text(&c.text),
