@@ -641,6 +641,8 @@ ui_table! {
     PredictionWrong => ["✕ Not this time: you said “{choice}”.", "✕ 这次没猜中：你选的是“{choice}”。"],
     PredictionNone => ["You did not answer.", "你没有作答。"],
     WhatHappened => ["What happened: {answer}.", "实际发生的是：{answer}。"],
+    ChoiceRight => ["right answer", "正确答案"],
+    ChoiceMine => ["your answer", "你的答案"],
     MetaphorStory => ["In the fable", "寓言里"],
     MetaphorConcept => ["Stands for", "代表"],
     AudienceCount => ["{s} s to think", "还有 {s} 秒思考"],

@@ -11,6 +11,8 @@
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 //! - [`theme`]: the page's colour theme (light, dark, the system's).
+//! - [`tour`]: the lesson player's state machine (which step, what phase, what was answered,
+//!   when to move on), driven by the page's inputs, returning the effects it must carry out.
 
 pub mod cast;
 pub mod diagram;
@@ -23,6 +25,7 @@ pub mod narrate;
 pub mod packs;
 pub mod technical;
 pub mod theme;
+pub mod tour;
 pub mod violations;
 
 pub use cast::Cast;

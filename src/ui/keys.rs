@@ -14,7 +14,9 @@ use crate::engine::{Command, Role};
 use crate::scenario::library;
 use crate::story::i18n::Ui;
 
-use super::lesson::{self, Phase};
+use crate::story::tour::Input;
+
+use super::lesson;
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 use super::tr;
 
@@ -77,10 +79,12 @@ pub fn toggle_presenter(app: AppState) {
 
 /// Carries out the shortcut for `key`; `false` if the key is not one.
 fn shortcut(app: AppState, key: &str) -> bool {
-    let counting = app.tutor.0.with_untracked(|t| t.phase == Phase::Counting);
-    let in_lesson = app.tutor.0.with_untracked(|t| t.lesson.is_some());
+    let (holding, in_lesson, step) = app.tutor.0.with_untracked(|t| (t.holds_run(), t.lesson().is_some(), t.step()));
     match key {
-        " " | "Enter" if counting => lesson::reveal(app),
+        // While the audience thinks, the run waits: the play keys reveal, and the keys that
+        // would move or change the run do nothing.
+        " " | "Enter" | "k" | "K" if holding => lesson::send(app, Input::Reveal),
+        "ArrowRight" | "." | "ArrowLeft" | "," | "p" | "P" | "s" | "S" | "f" | "F" if holding => {}
         " " | "k" | "K" => app.playing.update(|p| *p = !*p),
         "ArrowRight" | "." => app.step(),
         "ArrowLeft" | "," => app.step_back(),
@@ -92,9 +96,9 @@ fn shortcut(app: AppState, key: &str) -> bool {
             let on = app.snapshot.with_untracked(|s| s.resource.fencing);
             app.apply(Command::SetFencing { on: !on });
         }
-        "n" | "N" | "PageDown" => lesson::next(app),
-        "b" | "B" | "PageUp" => lesson::back(app),
-        "r" | "R" if in_lesson => lesson::go(app, app.tutor.0.with_untracked(|t| t.step)),
+        "n" | "N" | "PageDown" => lesson::send(app, Input::Next),
+        "b" | "B" | "PageUp" => lesson::send(app, Input::Back),
+        "r" | "R" if in_lesson => lesson::send(app, Input::Go(step)),
         "r" | "R" => app.reset(),
         "w" | "W" => toggle_presenter(app),
         "c" | "C" => app.show_controls.update(|c| *c = !*c),

@@ -46,7 +46,7 @@ async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String
     b.open("?lesson=harbor-replaced&step=8").await?;
     b.wait_exists("metaphors", SECS(30)).await?;
     found.extend(b.axe_serious(&format!("lesson, the metaphor table ({size})")).await?);
-    b.open("?lesson=fencing-in-depth&step=2").await?;
+    b.open("?lesson=fencing-in-depth&step=2&presenter=1").await?;
     b.wait_exists("audience", SECS(30)).await?;
     found.extend(b.axe_serious(&format!("lesson, the audience question ({size})")).await?);
     // The shortcuts overlay.

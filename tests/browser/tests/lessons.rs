@@ -10,6 +10,8 @@ use anyhow::{anyhow, ensure, Context, Result};
 use leaselab::engine::timeline::Timeline;
 use leaselab::scenario::lesson::{self, Lesson, PlannedStep};
 use leaselab::scenario::library;
+use leaselab::story::i18n::Ui;
+use leaselab::story::Lang;
 use leaselab_browser_tests::{with_browser, Browser};
 use std::time::Duration;
 
@@ -53,6 +55,36 @@ async fn clock(b: &Browser) -> Result<(u64, String)> {
     Ok((ms, el.attr("data-hash").unwrap_or_default().to_owned()))
 }
 
+/// After a reveal, the choices of step `i` say in words which answer is right (`✓ right answer`,
+/// the mark hidden from screen readers) and which one was the learner's (`mine`, by choice id),
+/// right or not, in `lang`; no other choice carries either.
+async fn marked(b: &Browser, lesson: &Lesson, i: usize, mine: Option<&str>, lang: Lang) -> Result<()> {
+    let ask = lesson.steps[i].ask.as_ref().context("a question")?;
+    let (right_words, mine_words) = (Ui::ChoiceRight.text(lang), Ui::ChoiceMine.text(lang));
+    for (k, c) in ask.choices.iter().enumerate() {
+        let el = b.element(&format!("choice-{}", c.id)).await?.context("the choice")?;
+        let (right, own) = (k == ask.answer, mine == Some(c.id.as_str()));
+        ensure!(el.text.contains(right_words) == right, "{}: “{right_words}” {right}: {}", c.id, el.text);
+        ensure!(el.text.contains(mine_words) == own, "{}: “{mine_words}” {own}: {}", c.id, el.text);
+        let mark = match (right, own) {
+            (true, _) => "right",
+            (false, true) => "wrong",
+            _ => "",
+        };
+        ensure!(el.attr("data-mark") == Some(mark), "{}: data-mark {:?}", c.id, el.attr("data-mark"));
+    }
+    let hidden = b
+        .eval(
+            "const r = document.querySelector('[data-testid=\"answer-right\"]'); \
+             return !!r && [...r.querySelectorAll('[aria-hidden=\"true\"]')].some(e => e.textContent.includes('✓')) \
+             && r.textContent.replace('✓', '').trim().length > 0;",
+            vec![],
+        )
+        .await?;
+    ensure!(hidden.as_bool() == Some(true), "the ✓ is a mark beside the words, not read out");
+    Ok(())
+}
+
 #[tokio::test]
 async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> {
     let (lesson, plan) = planned("harbor-replaced")?;
@@ -89,6 +121,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         b.click("choice-lin-8").await?;
         b.at_step(sand + 1, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "the prediction is right");
+        marked(b, &lesson, sand, Some("lin-8"), Lang::En).await?;
         ensure!(b.text_of("plaque-token").await?.trim() == "8", "the board now shows 8");
         ensure!(b.attr_of("plaque-holder", "data-node").await?.as_deref() == Some("lin"), "Lin holds the post");
         ensure!(Some(clock(b).await?.0) == plan[sand].until.map(|u| u.0), "stopped at Lin's grant");
@@ -99,6 +132,7 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         b.click("choice-obey").await?;
         b.at_step(wakes + 1, "reached", SECS(60)).await?;
         ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("false"), "the prediction was wrong");
+        marked(b, &lesson, wakes, Some("obey"), Lang::En).await?;
         ensure!(
             b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await? >= 1,
             "the log shows Chen's 7 voided"
@@ -202,29 +236,58 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
     .await
 }
 
+/// In presenter mode an audience question covers the page and counts down while the run waits
+/// at the step's start; K (the reveal key) or the reveal button closes it and the run plays to
+/// the moment the question is about, and stops there. Outside presenter mode the same step is
+/// an ordinary question.
 #[tokio::test]
 async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
-    let (lesson, _) = planned("fencing-in-depth")?;
+    let (lesson, plan) = planned("fencing-in-depth")?;
     let k = lesson
         .steps
         .iter()
         .position(|s| s.ask.as_ref().is_some_and(|a| a.countdown_s.is_some()))
         .context("an audience step")?;
     let seconds = lesson.steps[k].ask.as_ref().and_then(|a| a.countdown_s).context("its count-down")?;
-    with_browser("lesson-audience", SECS(120), async |b| {
-        b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
+    let moment = plan[k].until.context("awaits an event")?.0;
+    with_browser("lesson-audience", SECS(150), async |b| {
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}&presenter=1", k + 1)).await?;
         b.at_step(k + 1, "counting", SECS(30)).await?;
         let first = b.wait_exists("audience-count", SECS(5)).await?.text;
         ensure!(first.contains(&seconds.to_string()) || first.contains(&(seconds - 1).to_string()), "{first}");
         tokio::time::sleep(Duration::from_millis(2_300)).await;
         let later = b.text_of("audience-count").await?;
         ensure!(later != first, "the count-down moves: {first} then {later}");
-        // Next waits while the audience thinks; the presenter reveals.
+        // The run waits behind it, at the step's start.
+        ensure!(clock(b).await? == (plan[k].start.at_ms, start_hash(&plan[k])?), "the run waits at the step's start");
+        // Next waits while the audience thinks; the presenter reveals with K.
         ensure!(b.attr_of("lesson-next", "aria-disabled").await?.as_deref() == Some("true"));
+        b.keys(&['k']).await?;
+        b.wait_until_js(
+            "the count-down closes",
+            "return !document.querySelector('[data-testid=\"audience\"]');",
+            SECS(5),
+        )
+        .await?;
+        b.at_step(k + 1, "reached", SECS(60)).await?;
+        ensure!(clock(b).await? == (moment, until_hash(&plan[k])?), "K played the run to the moment, and no further");
+        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
+
+        // The reveal button does the same.
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}&presenter=1", k + 1)).await?;
+        b.at_step(k + 1, "counting", SECS(30)).await?;
         b.click("audience-reveal").await?;
         b.at_step(k + 1, "reached", SECS(60)).await?;
         ensure!(b.element("audience").await?.is_none(), "the big question is gone");
-        ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("none"), "nobody answered");
+        ensure!(clock(b).await?.0 == moment, "the button played the run to the moment");
+
+        // Outside presenter mode: an ordinary question, nothing over the page.
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson=fencing-in-depth&step={}", k + 1)).await?;
+        b.at_step(k + 1, "asking", SECS(30)).await?;
+        ensure!(b.element("audience").await?.is_none(), "no count-down outside presenter mode");
         b.assert_no_console_errors().await
     })
     .await
@@ -286,6 +349,8 @@ async fn walk(b: &Browser, id: &str, lang: &str) -> Result<()> {
                 b.click(&format!("choice-{}", ask.choices[ask.answer].id)).await?;
                 b.at_step(n, "reached", SECS(90)).await?;
                 ensure!(b.attr_of("reveal", "data-right").await?.as_deref() == Some("true"), "{id} step {n}: right");
+                let lang = Lang::from_code(lang).context("en or zh")?;
+                marked(b, &lesson, i, Some(ask.choices[ask.answer].id.as_str()), lang).await?;
             }
             Some("counting") => {
                 b.click("audience-reveal").await?;
