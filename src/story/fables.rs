@@ -63,6 +63,14 @@ fn lantern_word(ui: Ui) -> Option<Ui> {
         RowWhoJudges => LanternRowWhoJudges,
         LogTitle => LanternLogTitle,
         CaptionEmpty => LanternCaptionEmpty,
+        FigureTimer => LanternFigureTimer,
+        FigureGate => LanternFigureGate,
+        FigureTimerLeft => LanternFigureTimerLeft,
+        FigureTimerIdle => LanternFigureTimerIdle,
+        FigureGateOn => LanternFigureGateOn,
+        FigureGateOff => LanternFigureGateOff,
+        FigureFencingOff => LanternFigureFencingOff,
+        FigureFencingOn => LanternFigureFencingOn,
         _ => return None,
     })
 }

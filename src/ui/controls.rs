@@ -1,5 +1,7 @@
-//! The control bar: time (play, step, speed, reset), the scenario and the fable that tells it,
-//! and the world's levers (fencing, running the sand out / burning the wick out).
+//! The controls around the stage: the transport bar under the scene (play, step back, step,
+//! reset, speed, the time bar with the script's steps marked on it, the clock), the scenario and
+//! fable pickers in the header, and the tools menu one click away (share, embed, files, the
+//! world's levers: fencing, running the sand out, the store's clock).
 
 use leptos::prelude::*;
 
@@ -9,7 +11,7 @@ use crate::story::i18n::Ui;
 use crate::story::{fill, Lang};
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-use super::{fable_name, localized, told, tr};
+use super::{fable_name, localized, seconds, told, tr};
 
 /// `0.25×`, `0.5×`, `1×` … `64×`.
 pub(crate) fn speed_label(log2: i32) -> String {
@@ -23,6 +25,7 @@ pub(crate) fn speed_label(log2: i32) -> String {
 const PLAY: &str = "M4 2 L14 8 L4 14 Z";
 const PAUSE: &str = "M3 2h4v12H3z M9 2h4v12H9z";
 const STEP: &str = "M2 2 L10 8 L2 14 Z M11 2h3v12h-3z";
+const STEP_BACK: &str = "M14 2 L6 8 L14 14 Z M2 2h3v12H2z";
 const RESET: &str = "M8 2.5A5.5 5.5 0 1 0 13.5 8H11.5A3.5 3.5 0 1 1 8 4.5V7L12 3.5 8 0Z";
 const SAND: &str = "M3 1h10v2l-4 5 4 5v2H3v-2l4-5-4-5z";
 
@@ -42,44 +45,166 @@ fn select_all(ev: leptos::ev::FocusEvent) {
     }
 }
 
+/// The transport bar under the scene: play/pause, step back, step, reset, speed, the time bar
+/// (with the scenario's scripted steps marked ahead of time) and the clock in seconds.
 #[component]
-pub fn Controls(app: AppState) -> impl IntoView {
+pub fn Transport(app: AppState) -> impl IntoView {
     let finished = app.finished;
-    let toggle_play = move |_| app.playing.update(|p| *p = !*p);
+    let toggle_play = move |_| {
+        app.playing.update(|p| *p = !*p);
+        app.landing.set(false);
+    };
     let play_label = move || if app.playing.get() { Ui::Pause } else { Ui::Play }.text(app.lang.get());
     let on_speed = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<i32>() {
             app.speed_log2.set(v.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX));
         }
     };
-    let on_scenario = move |ev| app.choose_scenario(&event_target_value(&ev));
-    // The scrubber: any moment of the run, back or forth (a bad value is ignored).
+    // The time bar: any moment of the run, back or forth (a bad value is ignored).
     let on_scrub = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
             app.seek(v);
         }
     };
     let until = move || app.snapshot.with(|s| s.until_ms);
-    let on_fable = move |ev| {
-        if let Some(fable) = Fable::from_code(&event_target_value(&ev)) {
-            app.choose_fable(fable);
-        }
-    };
-    let fables = move || {
-        let lang = app.lang.get();
-        Fable::ALL
-            .into_iter()
-            .map(|fable| {
-                let selected = move || app.fable.get() == fable;
-                view! { <option value=fable.code() prop:selected=selected>{fable_name(fable, lang)}</option> }
-            })
-            .collect::<Vec<_>>()
-    };
-    let fencing = move || app.snapshot.with(|s| s.resource.fencing);
-    let toggle_fencing = move |_| app.apply(Command::SetFencing { on: !fencing() });
-    let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
     let now = move || app.snapshot.with(|s| s.now_ms);
+    // The scenario's own scripted steps, at their places on the time bar: a learner sees what
+    // the script will do before it does it. A step the learner dropped is shown struck out.
+    let steps = Memo::new(move |_| {
+        app.snapshot.track();
+        let ahead = app.script_ahead(None);
+        let now = now();
+        app.scenario.with(|s| {
+            s.config
+                .events
+                .iter()
+                .map(|e| {
+                    let dropped = e.at_ms > now && !ahead.iter().any(|a| a == e);
+                    (e.clone(), dropped)
+                })
+                .collect::<Vec<_>>()
+        })
+    });
+    let marks = move || {
+        let lang = app.lang.get();
+        let until = until().max(1);
+        steps.with(|steps| {
+            steps
+                .iter()
+                .filter(|(e, _)| e.at_ms <= until)
+                .map(|(e, dropped)| {
+                    let left = format!("{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64));
+                    let what = app.cast.with(|c| super::hands::script_step(&e.command, c, lang));
+                    let template = if *dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
+                    let title = fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))]);
+                    view! {
+                        <span
+                            class="script-mark"
+                            class:dropped=*dropped
+                            data-testid="script-mark"
+                            data-ms=e.at_ms.to_string()
+                            data-dropped=dropped.to_string()
+                            style:left=left
+                            title=title
+                        ></span>
+                    }
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    view! {
+        <nav class="transport controls" data-testid="transport" aria-label=tr(app, Ui::TransportLabel)>
+            <button
+                class="big play"
+                data-testid="play-toggle"
+                class:playing=move || app.playing.get()
+                title=tr(app, Ui::PlayHint)
+                aria-keyshortcuts="Space"
+                disabled=move || finished.get()
+                on:click=toggle_play
+            >
+                {move || icon(if app.playing.get() { PAUSE } else { PLAY })}
+                <span>{play_label}</span>
+            </button>
+            <button
+                class="step-back icon-only"
+                data-testid="step-back"
+                title=tr(app, Ui::StepBackHint)
+                aria-label=tr(app, Ui::StepBack)
+                disabled=move || app.snapshot.with(|s| s.now_ms == 0)
+                on:click=move |_| app.step_back()
+            >
+                {icon(STEP_BACK)}
+            </button>
+            <button
+                class="icon-only"
+                data-testid="step"
+                title=tr(app, Ui::StepHint)
+                aria-label=tr(app, Ui::Step)
+                disabled=move || finished.get()
+                on:click=move |_| app.step()
+            >
+                {icon(STEP)}
+            </button>
+            <button
+                class="icon-only"
+                data-testid="reset"
+                title=tr(app, Ui::ResetHint)
+                aria-label=tr(app, Ui::Reset)
+                on:click=move |_| app.reset()
+            >
+                {icon(RESET)}
+            </button>
+            <label class="speed" title=tr(app, Ui::SpeedHint)>
+                <span class="sr-only">{tr(app, Ui::Speed)}</span>
+                <input
+                    type="range"
+                    data-testid="speed"
+                    min=SPEED_LOG2_MIN
+                    max=SPEED_LOG2_MAX
+                    step="1"
+                    prop:value=move || app.speed_log2.get().to_string()
+                    on:input=on_speed
+                />
+                <output class="speed-value">{move || speed_label(app.speed_log2.get())}</output>
+            </label>
+            <div class="scrub">
+                <input
+                    type="range"
+                    data-testid="scrubber"
+                    min="0"
+                    max=move || until().to_string()
+                    step="100"
+                    title=tr(app, Ui::ScrubHint)
+                    aria-label=tr(app, Ui::Scrub)
+                    prop:value=move || now().to_string()
+                    on:input=on_scrub
+                />
+                <div class="script-marks" aria-hidden="true">{marks}</div>
+            </div>
+            <div class="clock" title=tr(app, Ui::VirtualTime)>
+                <span
+                    class="clock-value"
+                    data-testid="sim-time"
+                    data-ms=move || now().to_string()
+                    data-hash=move || app.trace_hash.get()
+                >
+                    {move || seconds(now())}
+                </span>
+                <span class="clock-unit">{tr(app, Ui::SecondsUnit)}</span>
+                <span class="clock-of">{move || fill(Ui::ClockOf.text(app.lang.get()), &[("s", &seconds(until()))])}</span>
+            </div>
+        </nav>
+    }
+}
 
+/// The scenario picker (in the header): the built-ins, and an imported scenario first.
+#[component]
+pub fn ScenarioPicker(app: AppState) -> impl IntoView {
+    let on_scenario = move |ev| {
+        app.landing.set(false);
+        app.choose_scenario(&event_target_value(&ev));
+    };
     let custom = move || app.source.with(Option::is_some);
     let options = move || {
         let lang = app.lang.get();
@@ -100,88 +225,107 @@ pub fn Controls(app: AppState) -> impl IntoView {
             .collect::<Vec<_>>();
         (imported, builtins)
     };
-
     view! {
-        <nav class="controls">
-            <div class="group time">
-                <button
-                    class="big play"
-                    data-testid="play-toggle"
-                    class:playing=move || app.playing.get()
-                    title=tr(app, Ui::PlayHint)
-                    disabled=move || finished.get()
-                    on:click=toggle_play
-                >
-                    {move || icon(if app.playing.get() { PAUSE } else { PLAY })}
-                    <span>{play_label}</span>
-                </button>
-                <button
-                    class="step-back"
-                    data-testid="step-back"
-                    title=tr(app, Ui::StepBackHint)
-                    disabled=move || app.snapshot.with(|s| s.now_ms == 0)
-                    on:click=move |_| app.step_back()
-                >
-                    <span>{tr(app, Ui::StepBack)}</span>
-                </button>
-                <button
-                    data-testid="step"
-                    title=tr(app, Ui::StepHint)
-                    disabled=move || finished.get()
-                    on:click=move |_| app.step()
-                >
-                    {icon(STEP)}
-                    <span>{tr(app, Ui::Step)}</span>
-                </button>
-                <button data-testid="reset" title=tr(app, Ui::ResetHint) on:click=move |_| app.reset()>
-                    {icon(RESET)}
-                    <span>{tr(app, Ui::Reset)}</span>
-                </button>
-                <label class="speed" title=tr(app, Ui::SpeedHint)>
-                    <span>{tr(app, Ui::Speed)}</span>
-                    <input
-                        type="range"
-                        data-testid="speed"
-                        min=SPEED_LOG2_MIN
-                        max=SPEED_LOG2_MAX
-                        step="1"
-                        prop:value=move || app.speed_log2.get().to_string()
-                        on:input=on_speed
-                    />
-                    <output class="speed-value">{move || speed_label(app.speed_log2.get())}</output>
-                </label>
-                <div class="clock">
-                    <span class="clock-label">{tr(app, Ui::VirtualTime)}</span>
-                    <span
-                        class="clock-value"
-                        data-testid="sim-time"
-                        data-ms=move || now().to_string()
-                        data-hash=move || app.trace_hash.get()
-                    >
-                        {move || now().to_string()}
-                    </span>
-                    <span class="clock-unit">{tr(app, Ui::Ms)}</span>
-                </div>
-            </div>
-            <div class="group share">
-                <button
-                    data-testid="share"
-                    title=tr(app, Ui::ShareHint)
-                    on:click=move |_| {
-                        let url = app.share_link();
-                        if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
-                            // The address bar follows, so a reload replays the same run too.
-                            if let Ok(history) = window.history() {
-                                let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+        <label class="scenario picker">
+            <span>{tr(app, Ui::Scenario)}</span>
+            <select
+                data-testid="scenario-picker"
+                title=tr(app, Ui::Scenario)
+                prop:value=move || if custom() { String::new() } else { app.scenario.with(|s| s.id.clone()) }
+                on:change=on_scenario
+            >
+                {options}
+            </select>
+        </label>
+    }
+}
+
+/// The fable picker (in the header): which fable tells the run; the run goes on untouched.
+#[component]
+pub fn FablePicker(app: AppState) -> impl IntoView {
+    let on_fable = move |ev| {
+        if let Some(fable) = Fable::from_code(&event_target_value(&ev)) {
+            app.choose_fable(fable);
+        }
+    };
+    let fables = move || {
+        let lang = app.lang.get();
+        Fable::ALL
+            .into_iter()
+            .map(|fable| {
+                let selected = move || app.fable.get() == fable;
+                view! { <option value=fable.code() prop:selected=selected>{fable_name(fable, lang)}</option> }
+            })
+            .collect::<Vec<_>>()
+    };
+    view! {
+        <label class="scenario fable picker" title=tr(app, Ui::FablePickerHint)>
+            <span>{tr(app, Ui::FablePicker)}</span>
+            <select
+                data-testid="fable-picker"
+                data-fable=move || app.fable.get().code()
+                prop:value=move || app.fable.get().code()
+                on:change=on_fable
+            >
+                {fables}
+            </select>
+        </label>
+    }
+}
+
+/// The menu under the header's "Scenario & tools" button (a popover, closed by a click elsewhere
+/// or Esc): the scenario and the fable that tells it, share and embed, the world's levers
+/// (fencing, the sand run out, the store's clock: the figures in the scene offer them too), and
+/// scenario files in and out.
+#[component]
+pub fn Tools(app: AppState) -> impl IntoView {
+    let finished = app.finished;
+    let fencing = move || app.snapshot.with(|s| s.resource.fencing);
+    let toggle_fencing = move |_| app.apply(Command::SetFencing { on: !fencing() });
+    let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
+    view! {
+        <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Ui::ToolsHint)>
+            {tr(app, Ui::Tools)}
+        </button>
+        <div id="tools-menu" class="menu tools" popover="auto" data-testid="tools-menu">
+            <section class="group pickers">
+                <h2>{tr(app, Ui::ToolsScenario)}</h2>
+                <ScenarioPicker app />
+                <FablePicker app />
+            </section>
+            <section class="group share">
+                <h2>{tr(app, Ui::ToolsShare)}</h2>
+                <div class="row-of">
+                    <button
+                        data-testid="share"
+                        title=tr(app, Ui::ShareHint)
+                        on:click=move |_| {
+                            let url = app.share_link();
+                            if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
+                                // The address bar follows, so a reload replays the same run too.
+                                if let Ok(history) = window.history() {
+                                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+                                }
                             }
+                            // No link can carry it (an imported scenario too large for an address):
+                            // the field says so instead.
+                            app.share_url.set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
                         }
-                        // No link can carry it (an imported scenario too large for an address):
-                        // the field says so instead.
-                        app.share_url.set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
-                    }
-                >
-                    <span>{tr(app, Ui::Share)}</span>
-                </button>
+                    >
+                        <span>{tr(app, Ui::Share)}</span>
+                    </button>
+                    // The snippet shows in the same field as the share link: one field, one label.
+                    <button
+                        data-testid="embed-this"
+                        title=tr(app, Ui::EmbedHint)
+                        on:click=move |_| {
+                            let snippet = app.embed_snippet().unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
+                            app.share_url.set(Some(snippet));
+                        }
+                    >
+                        <span>{tr(app, Ui::Embed)}</span>
+                    </button>
+                </div>
                 <Show when=move || app.share_url.with(Option::is_some)>
                     <label class="share-link">
                         <span>
@@ -199,88 +343,46 @@ pub fn Controls(app: AppState) -> impl IntoView {
                         />
                     </label>
                 </Show>
-                // The snippet shows in the same field as the share link: one field, one label.
-                <button
-                    data-testid="embed-this"
-                    title=tr(app, Ui::EmbedHint)
-                    on:click=move |_| {
-                        let snippet = app.embed_snippet().unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
-                        app.share_url.set(Some(snippet));
-                    }
-                >
-                    <span>{tr(app, Ui::Embed)}</span>
-                </button>
-            </div>
-            <label class="group scrub">
-                <span>{tr(app, Ui::Scrub)}</span>
-                <input
-                    type="range"
-                    data-testid="scrubber"
-                    min="0"
-                    max=move || until().to_string()
-                    step="100"
-                    title=tr(app, Ui::ScrubHint)
-                    prop:value=move || now().to_string()
-                    on:input=on_scrub
-                />
-            </label>
-            <div class="group world">
-                <label class="scenario">
-                    <span>{tr(app, Ui::Scenario)}</span>
-                    <select
-                        data-testid="scenario-picker"
-                        prop:value=move || if custom() { String::new() } else { app.scenario.with(|s| s.id.clone()) }
-                        on:change=on_scenario
+            </section>
+            <section class="group world">
+                <h2>{tr(app, Ui::ToolsWorld)}</h2>
+                <div class="row-of">
+                    <button
+                        class="fencing"
+                        class:off=move || !fencing()
+                        data-testid="fencing-toggle"
+                        data-on=move || fencing().to_string()
+                        title=tr(app, Ui::FencingHint)
+                        disabled=move || finished.get()
+                        on:click=toggle_fencing
                     >
-                        {options}
-                    </select>
-                </label>
-                <label class="scenario fable" title=tr(app, Ui::FablePickerHint)>
-                    <span>{tr(app, Ui::FablePicker)}</span>
-                    <select
-                        data-testid="fable-picker"
-                        data-fable=move || app.fable.get().code()
-                        prop:value=move || app.fable.get().code()
-                        on:change=on_fable
+                        {move || told(app, if fencing() { Ui::FencingOn } else { Ui::FencingOff }, app.lang.get())}
+                    </button>
+                    <button
+                        class="revoke"
+                        data-testid="revoke-lease"
+                        title=tr(app, Ui::RevokeHint)
+                        disabled=move || finished.get() || no_holder()
+                        on:click=move |_| app.apply(Command::RevokeLease)
                     >
-                        {fables}
-                    </select>
-                </label>
-                <button
-                    class="fencing"
-                    class:off=move || !fencing()
-                    data-testid="fencing-toggle"
-                    data-on=move || fencing().to_string()
-                    title=tr(app, Ui::FencingHint)
-                    disabled=move || finished.get()
-                    on:click=toggle_fencing
-                >
-                    {move || told(app, if fencing() { Ui::FencingOn } else { Ui::FencingOff }, app.lang.get())}
-                </button>
-                <button
-                    class="revoke"
-                    data-testid="revoke-lease"
-                    title=tr(app, Ui::RevokeHint)
-                    disabled=move || finished.get() || no_holder()
-                    on:click=move |_| app.apply(Command::RevokeLease)
-                >
-                    {icon(SAND)}
-                    <span>{tr(app, Ui::RevokeLease)}</span>
-                </button>
-                <button
-                    class="store-clock"
-                    data-testid="store-clock-jump"
-                    title=tr(app, Ui::StoreClockJumpHint)
-                    disabled=move || finished.get()
-                    on:click=move |_| app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
-                >
-                    <span>{tr(app, Ui::StoreClockJump)}</span>
-                </button>
-            </div>
-            <super::files::Files app />
-            <Show when=move || finished.get()>
-                <p class="run-over">{tr(app, Ui::RunOver)}</p>
-            </Show>
-        </nav>
+                        {icon(SAND)}
+                        <span>{tr(app, Ui::RevokeLease)}</span>
+                    </button>
+                    <button
+                        class="store-clock"
+                        data-testid="store-clock-jump"
+                        title=tr(app, Ui::StoreClockJumpHint)
+                        disabled=move || finished.get()
+                        on:click=move |_| app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
+                    >
+                        <span>{tr(app, Ui::StoreClockJump)}</span>
+                    </button>
+                </div>
+            </section>
+            <section class="group files-box">
+                <h2>{tr(app, Ui::ToolsFiles)}</h2>
+                <super::files::Files app />
+            </section>
+        </div>
     }
 }

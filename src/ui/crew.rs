@@ -30,7 +30,7 @@ pub fn Crew(app: AppState) -> impl IntoView {
     }
 }
 
-fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {
+pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {
     let text = |ui: Ui| ui.told(fable).text(lang);
     let mut lines = Vec::new();
     let posture = match node.role {
@@ -123,38 +123,6 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
         let now = app.snapshot.with(|s| s.now_ms);
         node.with(|n| n.as_ref().map(|n| technical_state(n, now, lang)).unwrap_or_default())
     };
-    let finished = app.finished;
-    let paused = move || node.with(|n| n.as_ref().is_some_and(|n| n.role == Role::Paused));
-    let crashed = move || node.with(|n| n.as_ref().is_some_and(|n| n.role == Role::Crashed));
-    let started = move || node.with(|n| n.as_ref().is_some_and(|n| n.started));
-    let cut_off = move || node.with(|n| n.as_ref().is_some_and(|n| n.partitioned));
-
-    let on_pause = {
-        let id = id.clone();
-        move |_| {
-            let node = id.clone();
-            app.apply(if paused() { Command::Resume { node } } else { Command::Pause { node, for_ms: None } });
-        }
-    };
-    let on_crash = {
-        let id = id.clone();
-        move |_| {
-            let node = id.clone();
-            app.apply(if crashed() { Command::Restart { node } } else { Command::Crash { node } });
-        }
-    };
-    let on_partition = {
-        let id = id.clone();
-        move |_| {
-            let node = id.clone();
-            app.apply(if cut_off() {
-                Command::Heal { node }
-            } else {
-                Command::Partition { node, from: crate::engine::Link::All }
-            });
-        }
-    };
-    let lang = app.lang;
     let lit = {
         let id = id.clone();
         lit(app, move |h| h.lights_node(&id))
@@ -162,11 +130,11 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
     view! {
         <article
             class="card"
-            data-testid=format!("node-{id}")
+            data-testid=format!("card-{id}")
             data-role=role
             data-highlight=lit
             class:leader=move || node.with(|n| n.as_ref().is_some_and(|n| n.believes_leader))
-            class:cut-off=cut_off
+            class:cut-off=move || node.with(|n| n.as_ref().is_some_and(|n| n.partitioned))
         >
             <header>
                 <span class="swatch" style:background=coat_colour(index)></span>
@@ -174,32 +142,86 @@ fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
             </header>
             <ul class="story-state">{story}</ul>
             <p class="tech-state">{technical}</p>
-            <div class="buttons">
-                <button
-                    data-testid=format!("node-{id}-pause")
-                    title=tr(app, Ui::SleepHint)
-                    disabled=move || finished.get() || crashed() || !started()
-                    on:click=on_pause
-                >
-                    {move || told(app, if paused() { Ui::Wake } else { Ui::Sleep }, lang.get())}
-                </button>
-                <button
-                    data-testid=format!("node-{id}-crash")
-                    title=tr(app, Ui::CrashHint)
-                    disabled=move || finished.get()
-                    on:click=on_crash
-                >
-                    {move || told(app, if crashed() { Ui::Restart } else { Ui::Crash }, lang.get())}
-                </button>
-                <button
-                    data-testid=format!("node-{id}-partition")
-                    title=tr(app, Ui::CutOffHint)
-                    disabled=move || finished.get()
-                    on:click=on_partition
-                >
-                    {move || told(app, if cut_off() { Ui::Reconnect } else { Ui::CutOff }, lang.get())}
-                </button>
-            </div>
+            <NodeActions app id=id.clone() prefix="card" />
         </article>
+    }
+}
+
+/// The learner's levers on one node: sleep / wake, send home / bring back, cut off / reconnect
+/// (in the fable's words). The same buttons sit on the node's card (`prefix` `card`) and in the
+/// menu that opens at its figure in the scene (`prefix` `node`): `data-testid` is
+/// `{prefix}-{id}-pause`, `-crash` and `-partition`.
+#[component]
+pub fn NodeActions(app: AppState, id: String, prefix: &'static str) -> impl IntoView {
+    let node = {
+        let id = id.clone();
+        Memo::new(move |_| {
+            app.snapshot.with(|s| s.nodes.iter().find(|n| n.id == id).map(|n| (n.role, n.started, n.partitioned)))
+        })
+    };
+    let finished = app.finished;
+    let paused = move || node.with(|n| n.is_some_and(|(role, _, _)| role == Role::Paused));
+    let crashed = move || node.with(|n| n.is_some_and(|(role, _, _)| role == Role::Crashed));
+    let started = move || node.with(|n| n.is_some_and(|(_, started, _)| started));
+    let cut_off = move || node.with(|n| n.is_some_and(|(_, _, cut)| cut));
+    let act = {
+        let id = id.clone();
+        move |make: fn(String, bool) -> Command, state: bool| app.act_on_node(make(id.clone(), state))
+    };
+    let on_pause = {
+        let act = act.clone();
+        move |_| {
+            act(
+                |node, paused| if paused { Command::Resume { node } } else { Command::Pause { node, for_ms: None } },
+                paused(),
+            )
+        }
+    };
+    let on_crash = {
+        let act = act.clone();
+        move |_| {
+            act(|node, crashed| if crashed { Command::Restart { node } } else { Command::Crash { node } }, crashed())
+        }
+    };
+    let on_partition = move |_| {
+        act(
+            |node, cut| {
+                if cut {
+                    Command::Heal { node }
+                } else {
+                    Command::Partition { node, from: crate::engine::Link::All }
+                }
+            },
+            cut_off(),
+        )
+    };
+    let lang = app.lang;
+    view! {
+        <div class="buttons">
+            <button
+                data-testid=format!("{prefix}-{id}-pause")
+                title=tr(app, Ui::SleepHint)
+                disabled=move || finished.get() || crashed() || !started()
+                on:click=on_pause
+            >
+                {move || told(app, if paused() { Ui::Wake } else { Ui::Sleep }, lang.get())}
+            </button>
+            <button
+                data-testid=format!("{prefix}-{id}-crash")
+                title=tr(app, Ui::CrashHint)
+                disabled=move || finished.get()
+                on:click=on_crash
+            >
+                {move || told(app, if crashed() { Ui::Restart } else { Ui::Crash }, lang.get())}
+            </button>
+            <button
+                data-testid=format!("{prefix}-{id}-partition")
+                title=tr(app, Ui::CutOffHint)
+                disabled=move || finished.get()
+                on:click=on_partition
+            >
+                {move || told(app, if cut_off() { Ui::Reconnect } else { Ui::CutOff }, lang.get())}
+            </button>
+        </div>
     }
 }

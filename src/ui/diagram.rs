@@ -590,12 +590,21 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         <section class="spacetime" data-testid="space-time" data-highlight=move || app.pointed.with(|p| p.contains(&Element::Diagram)).then_some("true")>
             <div class="spacetime-head">
                 <h2>{tr(app, Ui::DiagramTitle)}</h2>
+                <button
+                    class="diagram-enlarge"
+                    data-testid="diagram-enlarge"
+                    aria-pressed=move || if app.diagram_big.get() { "true" } else { "false" }
+                    on:click=move |_| app.diagram_big.update(|b| *b = !*b)
+                >
+                    {move || if app.diagram_big.get() { Ui::DiagramShrink } else { Ui::DiagramEnlarge }.text(app.lang.get())}
+                </button>
                 <label>
                     <span>{tr(app, Ui::DiagramSpan)}</span>
                     <select data-testid="diagram-span" prop:value=move || span.get().to_string() on:change=on_span>
                         {options}
                     </select>
                 </label>
+                <super::compare::CompareBar app />
             </div>
             <svg
                 viewBox=move || format!("0 0 {} {}", f(W), f(height()))
@@ -629,8 +638,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                     y2=move || f(height() - AXIS_H + 6.0)
                 />
             </svg>
-            <p class="diagram-detail" id="diagram-detail" data-testid="diagram-detail" aria-live="polite">{detail}</p>
-            <super::compare::CompareBar app />
+            <p class="diagram-detail" id="diagram-detail" data-testid="diagram-detail" aria-live="polite" title=detail>{detail}</p>
             <Show when=move || app.compare.with(Option::is_some)>
                 <h3 class="other-run">{tr(app, Ui::CompareDiagram)}</h3>
                 <svg

@@ -57,8 +57,8 @@ fn pause_or_wake_leader(app: AppState) {
         (asleep, leader)
     });
     match (asleep, leader) {
-        (Some(node), _) => app.apply(Command::Resume { node }),
-        (None, Some(node)) => app.apply(Command::Pause { node, for_ms: None }),
+        (Some(node), _) => app.act_on_node(Command::Resume { node }),
+        (None, Some(node)) => app.act_on_node(Command::Pause { node, for_ms: None }),
         (None, None) => {}
     }
 }

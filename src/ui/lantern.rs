@@ -160,6 +160,7 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 <g class="travels" inner_html=part(Part::Errands)></g>
                 {super::lesson::pointers(app, &element_place)}
             </svg>
+            {super::hands::hands(app, &element_place, Element::Store)}
         </div>
     }
 }

@@ -37,6 +37,11 @@ impl Tutor {
     fn get<R>(&self, f: impl FnOnce(&Tour) -> R) -> R {
         self.0.with_untracked(f)
     }
+
+    /// Whether a lesson is being followed (tracked: the page's layout follows it).
+    pub fn active(&self) -> bool {
+        self.0.with(|t| t.lesson().is_some())
+    }
 }
 
 impl Default for Tutor {

@@ -22,12 +22,15 @@ mod crew;
 mod diagram;
 mod embed;
 mod files;
+mod hands;
 mod keys;
 mod lantern;
 mod lesson;
 mod log;
 mod panel;
 mod scene;
+mod side;
+mod stage;
 mod state;
 mod technical;
 mod url;
@@ -76,6 +79,7 @@ pub fn start() {
 /// Without any translation pack there are no words to draw the page with: a plain message in
 /// both languages says why.
 fn no_texts(error: &str) {
+    remove_boot();
     leptos::mount::mount_to_body({
         let error = error.to_owned();
         move || {
@@ -104,8 +108,19 @@ pub(crate) fn set_lang(app: AppState, lang: Lang) {
     });
 }
 
+/// The static picture `index.html` shows while the app loads; gone once the app is drawn.
+const BOOT_ID: &str = "boot";
+
+/// Takes away the loading picture (`index.html`'s `#boot`).
+fn remove_boot() {
+    if let Some(boot) = document().get_element_by_id(BOOT_ID) {
+        boot.remove();
+    }
+}
+
 /// Draws the page for the settings `start` (read from the address).
 fn mount(start: url::Start) {
+    remove_boot();
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let mut issues = start.issues.clone();
@@ -132,6 +147,7 @@ fn mount(start: url::Start) {
                 app.presenter.set(start.presenter);
                 if start.embed.is_none() {
                     keys::listen(app);
+                    app.landing.set(url::bare_address());
                 }
                 if let Some((id, step)) = start.lesson.clone() {
                     lesson::open(app, id, step);
@@ -261,10 +277,6 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
         let lang = app.lang.get();
         app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id))
     };
-    let summary = move || {
-        let lang = app.lang.get();
-        app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
-    };
     let toggle_lang = move |_| {
         let next = match app.lang.get_untracked() {
             Lang::En => Lang::Zh,
@@ -277,6 +289,13 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             class=class
             class:presenter=move || app.presenter.get()
             class:show-controls=move || app.show_controls.get()
+            class:in-lesson=move || app.tutor.active()
+            class:diagram-big=move || {
+                app.diagram_big.get()
+                    || app.pointed.with(|p| {
+                        p.iter().any(|e| matches!(e, crate::scenario::lesson::Element::Diagram | crate::scenario::lesson::Element::Lane(_)))
+                    })
+            }
             data-testid=controls.map(|_| "embed")
             data-api=api
             data-controls=controls
@@ -284,11 +303,26 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
-                    <p class="tagline">{tr(app, Ui::AppTagline)}</p>
+                    <h2 class="run-title" data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>
+                        {title}
+                    </h2>
                 </div>
-                <div class="group">
+                <div class="toolbar">
+                    <div class="sandbox-tools">
+                        <controls::Tools app />
+                    </div>
                     <lesson::LessonPicker app />
                     <keys::WorkshopButtons app />
+                    // In presenter mode the side panel and the sandbox's tools wait behind this (or C).
+                    <button
+                        class="controls-toggle"
+                        data-testid="controls-toggle"
+                        aria-expanded=move || if app.show_controls.get() { "true" } else { "false" }
+                        aria-keyshortcuts="C"
+                        on:click=move |_| app.show_controls.update(|c| *c = !*c)
+                    >
+                        {tr(app, Ui::ShowControls)}
+                    </button>
                     <button
                         class="theme"
                         data-testid="theme-toggle"
@@ -314,43 +348,16 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
             </header>
             <UrlWarning app issues />
-            <lesson::LessonPanel app />
             <keys::Help app />
-            <button class="controls-toggle" data-testid="controls-toggle" aria-expanded=move || if app.show_controls.get() { "true" } else { "false" } aria-keyshortcuts="C" on:click=move |_| app.show_controls.update(|c| *c = !*c)>
-                {tr(app, Ui::ShowControls)}
-            </button>
-            <section class="story-head">
-                <h2 data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>{title}</h2>
-                <p class="summary" data-testid="scenario-summary">{summary}</p>
-            </section>
-            <controls::Controls app />
-            // Both scenes are built once; only the fable shown is visible and kept up to date
-            // (the other's picture stands still, see `AppState::harbor`). Switching never
-            // rebuilds a view, which keeps the page small; the run goes on untouched.
-            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
-                <scene::Scene app />
-            </div>
-            <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
-                <lantern::LanternScene app />
-            </div>
-            <diagram::SpaceTime app />
-            <log::Caption app />
-            <log::Narrator app />
-            <crew::Crew app />
-            <violations::Violations app />
-            <div class="engineer">
-                <technical::TechnicalView app />
-                <technical::ResourceTable app />
-            </div>
-            <div class="below">
-                <div class="column">
-                    <panel::Panel app />
-                    <panel::Legend app />
+            <main class="workspace">
+                <stage::Stage app />
+                <div class="diagram-strip">
+                    <diagram::SpaceTime app />
                 </div>
-                <div class="column">
-                    <log::Log app />
-                </div>
-            </div>
+                <lesson::LessonPanel app />
+                <side::Side app />
+            </main>
+            <hands::FigureMenu app />
         </div>
     }
 }

@@ -123,6 +123,7 @@ pub fn Scene(app: AppState) -> impl IntoView {
                 <Travels app />
                 {super::lesson::pointers(app, &element_place)}
             </svg>
+            {super::hands::hands(app, &element_place, Element::Ttl)}
         </div>
     }
 }

@@ -26,6 +26,7 @@ use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
 use crate::story::{narrate, Cast, Lang};
 
+use super::hands::{Figure, ScriptNotice};
 use super::lesson::Tutor;
 
 /// Slowest and fastest speeds, as powers of two: 0.25× ..= 64×.
@@ -128,6 +129,51 @@ pub struct AppState {
     reduced_motion: StoredValue<bool>,
     /// When the engine last caught up with the clock, in real ms (reduced motion).
     moved_at: StoredValue<f64>,
+    /// The landing card over the scene (what to do first) is shown: a fresh page, until the
+    /// learner starts something.
+    pub landing: RwSignal<bool>,
+    /// The figure whose menu is open (or was last), see `hands`.
+    pub figure: RwSignal<Option<Figure>>,
+    /// Where the figure menu stands, in CSS px from the viewport's left and top.
+    pub figure_at: RwSignal<(f64, f64)>,
+    /// The script will act again on a node the learner just acted on: the page says so.
+    pub script_notice: RwSignal<Option<ScriptNotice>>,
+    /// Which tab of the side panel is shown.
+    pub side_tab: RwSignal<SideTab>,
+    /// The learner enlarged the space-time diagram (it spans the page's width under the stage).
+    pub diagram_big: RwSignal<bool>,
+}
+
+/// The side panel's tabs: the run's history, its people, and the panels for engineers.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum SideTab {
+    /// The event log.
+    #[default]
+    Log,
+    /// The flag-bearers' (borrowers') cards.
+    Crew,
+    /// The lease in its own terms, and the metaphor table.
+    Lease,
+    /// kubectl / redis-cli / etcdctl, and the resource's table.
+    Technical,
+    /// The oracle's findings.
+    Problems,
+}
+
+impl SideTab {
+    /// Every tab, in the order shown.
+    pub const ALL: [SideTab; 5] = [SideTab::Log, SideTab::Crew, SideTab::Lease, SideTab::Technical, SideTab::Problems];
+
+    /// The tab's code (`data-tab`, `data-tab-panel`).
+    pub fn code(self) -> &'static str {
+        match self {
+            SideTab::Crew => "crew",
+            SideTab::Log => "log",
+            SideTab::Lease => "lease",
+            SideTab::Technical => "technical",
+            SideTab::Problems => "problems",
+        }
+    }
 }
 
 /// With `prefers-reduced-motion`, the real time between two steps of the scene while playing,
@@ -224,6 +270,12 @@ impl AppState {
             help: RwSignal::new(false),
             reduced_motion: StoredValue::new(prefers_reduced_motion()),
             moved_at: StoredValue::new(f64::NEG_INFINITY),
+            landing: RwSignal::new(false),
+            figure: RwSignal::new(None),
+            figure_at: RwSignal::new((0.0, 0.0)),
+            script_notice: RwSignal::new(None),
+            side_tab: RwSignal::new(SideTab::default()),
+            diagram_big: RwSignal::new(false),
         };
         state.publish();
         Ok(state)
@@ -361,6 +413,35 @@ impl AppState {
     /// nothing.
     pub fn apply(&self, command: Command) {
         let _ = self.try_apply(command);
+    }
+
+    /// The learner acts on a node (from its figure, its card or a shortcut): the command is
+    /// applied, and if the scenario's script acts on that node later, the page says so and
+    /// offers to drop those steps.
+    pub fn act_on_node(&self, command: Command) {
+        let node = super::hands::acts_on_node(&command).map(str::to_owned);
+        self.landing.set(false);
+        if self.try_apply(command).is_err() {
+            return;
+        }
+        let Some(node) = node else { return };
+        let ahead = super::hands::script_ahead_for(*self, &node, self.lang.get_untracked());
+        self.script_notice.set(ahead.first().map(|(at, _)| ScriptNotice { node, next_at_ms: *at }));
+    }
+
+    /// The scenario's scripted steps still ahead (not run yet, not dropped), in order; only those
+    /// acting on `node` when it is given.
+    pub fn script_ahead(&self, node: Option<&str>) -> Vec<ScheduledCommand> {
+        self.sim.with_value(|sim| match node {
+            Some(node) => sim.script_ahead_for(node),
+            None => sim.script_ahead(),
+        })
+    }
+
+    /// Drops the scenario's scripted steps still ahead for `node` (an intervention, so links and
+    /// exports carry it).
+    pub fn drop_script(&self, node: &str) {
+        self.apply(Command::DropScript { node: node.to_owned() });
     }
 
     /// [`apply`](Self::apply), saying why the engine refused the command (an unknown node, a
@@ -515,6 +596,7 @@ impl AppState {
         self.ledger.update(Ledger::restart);
         self.highlight.set(None);
         self.share_url.set(None);
+        self.script_notice.set(None);
         self.publish();
     }
 
@@ -653,6 +735,7 @@ impl AppState {
         self.ledger.update(Ledger::restart);
         self.highlight.set(None);
         self.share_url.set(None);
+        self.script_notice.set(None);
         self.finished.set(false);
         self.publish();
         self.refresh_compare();
@@ -669,6 +752,21 @@ impl AppState {
             super::catalog::load(&id).await;
             if let Some(Ok(scenario)) = super::catalog::get(&id) {
                 let _ = app.load(scenario);
+            }
+        });
+    }
+
+    /// Switches to built-in `id` (as [`choose_scenario`](Self::choose_scenario)) and plays it
+    /// from its start once its file is here.
+    pub fn play_builtin(&self, id: &str) {
+        let app = *self;
+        let id = id.to_owned();
+        wasm_bindgen_futures::spawn_local(async move {
+            super::catalog::load(&id).await;
+            if let Some(Ok(scenario)) = super::catalog::get(&id) {
+                if app.load(scenario).is_ok() {
+                    app.playing.set(true);
+                }
             }
         });
     }

@@ -143,6 +143,14 @@ fn echo(value: &str) -> String {
     embed::echo(value, ECHO_CHARS)
 }
 
+/// Whether the address asks for nothing in particular (no scenario, lesson, link, frame or
+/// autoplay): a first visit, which the landing card greets.
+pub fn bare_address() -> bool {
+    query().is_none_or(|q| {
+        ["scenario", "s", "lesson", "embed", "do", "t", "autoplay", "presenter"].iter().all(|k| !q.has(k))
+    })
+}
+
 /// The page address's query parameters.
 fn query() -> Option<web_sys::UrlSearchParams> {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();

@@ -381,11 +381,52 @@ impl Browser {
 
     /// The element `[data-testid=<testid>]`, found in order `to` do something with it (the
     /// error says what).
+    ///
+    /// The page keeps its tools one click away (a closed menu, a tab not shown): as a user would,
+    /// this first opens the menu (a `<details>` or a popover) or shows the tab
+    /// (`[data-tab-panel]`, whose tab is `[data-tab]` of the same name) that holds the element,
+    /// and waits until it is on screen.
     async fn find(&self, testid: &str, to: &str) -> Result<fantoccini::elements::Element> {
+        self.reveal(testid).await?;
         self.client
             .find(Locator::Css(&testid_selector(testid)))
             .await
             .with_context(|| format!("finding [data-testid={testid}] to {to}"))
+    }
+
+    /// Opens the menu or shows the tab that holds `[data-testid=<testid>]` (see [`Self::find`]);
+    /// nothing when it is already on screen or not on the page at all.
+    pub async fn reveal(&self, testid: &str) -> Result<()> {
+        let opened = self
+            .eval(
+                "const el = document.querySelector(arguments[0]); \
+                 if (!el) return false; \
+                 let changed = false; \
+                 for (let a = el.parentElement; a; a = a.parentElement) { \
+                   if (a.tagName === 'DETAILS' && !a.open) { a.open = true; changed = true; } \
+                   if (a.hasAttribute('popover') && !a.matches(':popover-open')) { a.showPopover(); changed = true; } \
+                   const tab = a.dataset ? a.dataset.tabPanel : undefined; \
+                   if (tab && a.hidden) { \
+                     const t = document.querySelector('[data-tab=\"' + tab + '\"]'); \
+                     if (t) { t.click(); changed = true; } \
+                   } \
+                 } \
+                 return changed;",
+                vec![json!(testid_selector(testid))],
+            )
+            .await?;
+        if opened.as_bool() == Some(true) {
+            self.wait_until_js(
+                &format!("[data-testid={testid}] is shown"),
+                &format!(
+                    "const el = document.querySelector({}); return !!el && el.getClientRects().length > 0;",
+                    json!(testid_selector(testid))
+                ),
+                Duration::from_secs(5),
+            )
+            .await?;
+        }
+        Ok(())
     }
 
     /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
@@ -393,6 +434,24 @@ impl Browser {
         let el = self.find(testid, "click it").await?;
         el.click().await.with_context(|| format!("clicking [data-testid={testid}]"))?;
         Ok(())
+    }
+
+    /// Acts on node `id` as a learner does, at its figure in the scene: clicks the figure
+    /// (`node-{id}`), then `action` (`pause`, `crash` or `partition`: the button
+    /// `node-{id}-{action}`) in the menu that opens beside it.
+    pub async fn act_on(&self, id: &str, action: &str) -> Result<()> {
+        self.click(&format!("node-{id}")).await?;
+        let button = format!("node-{id}-{action}");
+        self.wait_until_js(
+            &format!("the menu at {id} offers {action}"),
+            &format!(
+                "const b = document.querySelector({}); return !!b && b.getClientRects().length > 0;",
+                json!(testid_selector(&button))
+            ),
+            Duration::from_secs(5),
+        )
+        .await?;
+        self.click(&button).await
     }
 
     /// Types `keys` into `[data-testid=<testid>]` like a user would (WebDriver element send keys,
@@ -491,6 +550,26 @@ impl Browser {
         }
         self.client.perform_actions(actions).await.context("pressing keys")?;
         Ok(())
+    }
+
+    /// Makes the page's viewport exactly `width` × `height` CSS pixels (Chromium's DevTools
+    /// device metrics, on the page as it is: it lays itself out again, as after a window resize).
+    /// `mobile` also emulates a phone's screen (the orientation follows the size).
+    pub async fn viewport(&self, width: u32, height: u32, mobile: bool) -> Result<()> {
+        let angle = if width > height { 90 } else { 0 };
+        let kind = if width > height { "landscapePrimary" } else { "portraitPrimary" };
+        let body = json!({"cmd": "Emulation.setDeviceMetricsOverride", "params": {
+            "width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile,
+            "screenOrientation": {"type": kind, "angle": angle}
+        }})
+        .to_string();
+        self.client.issue_cmd(Cdp { body }).await.context("Emulation.setDeviceMetricsOverride")?;
+        self.wait_until_js(
+            &format!("a {width}×{height} viewport"),
+            &format!("return window.innerWidth === {width} && window.innerHeight === {height};"),
+            Duration::from_secs(5),
+        )
+        .await
     }
 
     /// Emulates the CSS media feature `name: value` (e.g. `prefers-reduced-motion: reduce`) for the

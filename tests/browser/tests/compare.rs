@@ -180,7 +180,7 @@ async fn export_scenario_and_report_match_the_engine() -> Result<()> {
         .await?;
         set(b, "scrubber", "21000", "input").await?;
         wait_at(b, "at 21 s", |t| t == 21_000).await?;
-        b.click("node-chen-pause").await?;
+        b.act_on("chen", "pause").await?;
         b.click("play-toggle").await?;
         wait_at(b, "the run reached its end", |t| t >= 90_000).await?;
         let shown = hash(b).await?;

@@ -30,14 +30,14 @@ async fn embed_mode_shows_the_scene_and_no_page_chrome() -> Result<()> {
         ensure!(shown(b, "scene-harbor").await?, "the harbor is shown");
         for chrome in [
             ".top",
-            ".story-head",
+            ".side",
             "lang-toggle",
             "caption",
             ".crew",
             "violations-panel",
             ".engineer",
             "event-log",
-            ".below",
+            ".tabs",
             "space-time",
             "share",
             "scenario-picker",

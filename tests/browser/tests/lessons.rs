@@ -301,7 +301,7 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
         b.open(&format!("?lesson=harbor-replaced&step={}", belief + 1)).await?;
         b.at_step(belief + 1, "playing", SECS(30)).await?;
         // Wake Chen early: the run is no longer the lesson's.
-        b.click("node-chen-pause").await?;
+        b.act_on("chen", "pause").await?;
         b.wait_exists("lesson-off-path", SECS(10)).await?;
         let (t, _) = clock(b).await?;
         tokio::time::sleep(Duration::from_millis(1_500)).await;

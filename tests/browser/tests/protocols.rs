@@ -70,11 +70,11 @@ async fn a_fast_clock_and_an_observers_wait_are_shown_on_the_card() -> Result<()
         b.wait_exists("scene-harbor", SECS(30)).await?;
         wait_until(b, 6_000).await?;
         b.click("play-toggle").await?;
-        let lin = b.text_of("node-lin").await?;
+        let lin = b.text_of("card-lin").await?;
         ensure!(lin.contains("runs at 3×"), "Lin's rate is shown: {lin}");
         ensure!(lin.contains("own clock"), "Lin's own reading is shown: {lin}");
         ensure!(lin.contains("observedTime + leaseDuration"), "Lin's wait is shown: {lin}");
-        let chen = b.text_of("node-chen").await?;
+        let chen = b.text_of("card-chen").await?;
         ensure!(!chen.contains("own clock"), "Chen's clock is true time: {chen}");
         ensure!(b.text_of("lease-expiry").await?.contains("each candidate"), "the panel names who judges expiry");
         b.assert_no_console_errors().await

@@ -77,16 +77,16 @@ async fn harbor_without_fencing_lists_the_stale_write_and_lights_up_who_did_it()
         b.eval(&format!("document.querySelector('{}').focus();", stale.replace('\'', "\\'")), vec![]).await?;
         b.wait_until_js(
             "Chen's card lit after focusing the violation",
-            "return document.querySelector('[data-testid=\"node-chen\"]').dataset.highlight === 'true';",
+            "return document.querySelector('[data-testid=\"card-chen\"]').dataset.highlight === 'true';",
             SECS(5),
         )
         .await?;
         let on = lit(b).await?;
-        ensure!(on.iter().any(|e| e == "node-chen"), "Chen's card: {on:?}");
+        ensure!(on.iter().any(|e| e == "card-chen"), "Chen's card: {on:?}");
         ensure!(on.iter().any(|e| e.starts_with("g.bearer")), "Chen's flag-bearer: {on:?}");
         ensure!(on.iter().any(|e| e.starts_with("g.verifier")), "the verifier: {on:?}");
         ensure!(on.iter().any(|e| e.starts_with("g.boat")), "the boat: {on:?}");
-        ensure!(!on.iter().any(|e| e == "node-lin"), "Lin wrote nothing stale: {on:?}");
+        ensure!(!on.iter().any(|e| e == "card-lin"), "Lin wrote nothing stale: {on:?}");
         ensure!(on.iter().filter(|e| e.starts_with("g.bearer")).count() == 1, "one flag-bearer: {on:?}");
         let shot = screenshot_dir().join("tech-violation-highlight.png");
         b.eval(

@@ -45,7 +45,7 @@ async fn html_theme(b: &Browser) -> Result<String> {
 /// light-on-dark (`true`); fails if they disagree.
 async fn page_is_dark(b: &Browser) -> Result<bool> {
     let page = computed(b, "html", "backgroundColor").await?;
-    let panel = computed(b, ".story-head", "backgroundColor").await?;
+    let panel = computed(b, ".top", "backgroundColor").await?;
     let diagram = computed(b, "[data-testid=\"space-time\"]", "backgroundColor").await?;
     let text = computed(b, "body", "color").await?;
     let title = computed(b, "[data-testid=\"scenario-title\"]", "color").await?;

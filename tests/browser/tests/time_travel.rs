@@ -56,7 +56,7 @@ async fn scrubbing_back_and_waking_chen_early_forks_the_future() -> Result<()> {
         ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() == Some("paused"), "Chen sleeps at 21 s");
 
         // Wake him now: the future forks.
-        b.click("node-chen-pause").await?;
+        b.act_on("chen", "pause").await?;
         ensure!(b.attr_of("node-chen", "data-role").await?.as_deref() == Some("leader"), "Chen is awake");
         b.click("play-toggle").await?;
         wait_at(b, "the forked run reached its end", |t| t >= 90_000).await?;
@@ -169,7 +169,7 @@ async fn a_share_link_replays_the_same_run() -> Result<()> {
         b.open("?scenario=harbor-zombie&speed=1").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
         scrub(b, 21_000).await?;
-        b.click("node-chen-pause").await?;
+        b.act_on("chen", "pause").await?;
         scrub(b, 50_000).await?;
         let hash = b.attr_of("sim-time", "data-hash").await?.context("a hash")?;
         let plaque = b.text_of("plaque-token").await?;

@@ -76,11 +76,11 @@ async fn controls_exist_and_pausing_chen_pauses_him() -> Result<()> {
         // No autoplay: a fresh page is paused.
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        for id in ["play-toggle", "step", "reset", "fencing-toggle", "node-chen-pause", "node-chen"] {
+        for id in ["play-toggle", "step", "reset", "fencing-toggle", "card-chen-pause", "node-chen"] {
             b.wait_exists(id, SECS(10)).await?;
         }
 
-        b.click("node-chen-pause").await?;
+        b.act_on("chen", "pause").await?;
         let is_paused = |el: &ElementState| el.attr("data-role") == Some("paused");
         let mut paused = b.wait_for("node-chen", is_paused, SECS(2)).await.is_ok();
         for _ in 0..10 {
@@ -192,7 +192,7 @@ async fn switching_scenario_starts_a_fresh_log_and_crash_disables_sleep() -> Res
         let log = b.log_text().await?;
         ensure!(!log.contains("Client A") && !log.contains("a comes to the breakwater"), "old rows linger: {log}");
 
-        b.click("node-chen-crash").await?;
+        b.act_on("chen", "crash").await?;
         b.wait_until_js(
             "Chen's sleep button is disabled once he has crashed",
             "return document.querySelector('[data-testid=\"node-chen-pause\"]').disabled === true \

@@ -1,0 +1,304 @@
+//! The stage (issue 12): the scene, the caption (the current line of the story) and the transport
+//! bar lie inside the first screen, with nothing scrolling sideways, at laptop, projector, tablet
+//! and phone sizes, in free play, in every step of every lesson and in presenter mode; the
+//! landing says what to do first; the figures in the scene are buttons that act on them; the
+//! script's steps are marked ahead of time and a learner acting on a node the script will act
+//! on again is told so, and may drop those steps.
+
+use anyhow::{ensure, Context, Result};
+use leaselab_browser_tests::{with_browser, Browser, ElementState};
+use serde_json::{json, Value};
+use std::time::Duration;
+
+const SECS: fn(u64) -> Duration = Duration::from_secs;
+const ENTER: char = '\u{E007}';
+
+/// The sizes the issue names: laptops and a projector, a phone upright and on its side, a tablet.
+const SIZES: [(u32, u32, bool); 7] = [
+    (1280, 720, false),
+    (1366, 768, false),
+    (1440, 900, false),
+    (1920, 1080, false),
+    (390, 844, true),
+    (820, 1180, true),
+    (844, 390, true),
+];
+
+/// What lies outside the `w` × `h` viewport among the scene shown, the caption and the transport
+/// bar (and `extra` test ids), and whether the page scrolls sideways: one line per fault.
+async fn off_screen(b: &Browser, extra: &[&str]) -> Result<Vec<String>> {
+    const CHECK: &str = r#"
+        const vw = window.innerWidth, vh = window.innerHeight;
+        const faults = [];
+        for (const id of arguments[0]) {
+            const css = id.startsWith('.') ? id : '[data-testid="' + id + '"]';
+            const shown = [...document.querySelectorAll(css)]
+                .filter(el => el.getClientRects().length > 0);
+            if (shown.length === 0) { faults.push(id + ' is not shown'); continue; }
+            for (const el of shown) {
+                const r = el.getBoundingClientRect();
+                if (r.left < -1 || r.top < -1 || r.right > vw + 1 || r.bottom > vh + 1) {
+                    faults.push(id + ' at ' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(',')
+                        + ' is not inside ' + vw + 'x' + vh);
+                }
+            }
+        }
+        const wide = document.documentElement.scrollWidth;
+        if (wide > vw + 1) faults.push('the page scrolls sideways (' + wide + ' px wide)');
+        return faults;
+    "#;
+    // The scene shown (of the two fables'), by its class; the rest by test id.
+    let mut ids = vec![".scene-wrap .scene", "caption", "transport"];
+    ids.extend_from_slice(extra);
+    let v = b.eval(CHECK, vec![json!(ids)]).await?;
+    Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
+}
+
+/// Checks the first screen at every size, naming `what` in the faults.
+async fn every_size(b: &Browser, what: &str, extra: &[&str], faults: &mut Vec<String>) -> Result<()> {
+    for (w, h, mobile) in SIZES {
+        b.viewport(w, h, mobile).await?;
+        // Two frames for the layout to settle after the resize.
+        tokio::time::sleep(Duration::from_millis(150)).await;
+        for f in off_screen(b, extra).await? {
+            faults.push(format!("{what} at {w}x{h}: {f}"));
+        }
+    }
+    b.viewport(1280, 720, false).await
+}
+
+#[tokio::test]
+async fn the_stage_is_on_the_first_screen_in_free_play_and_presenter_mode() -> Result<()> {
+    with_browser("stage-free-play", SECS(240), async |b| {
+        let mut faults = Vec::new();
+        b.viewport(1280, 720, false).await?;
+        // A first visit: the landing card over the scene.
+        b.open("").await?;
+        b.wait_exists("landing", SECS(30)).await?;
+        every_size(b, "the landing", &["landing"], &mut faults).await?;
+        for (query, what) in [
+            ("?scenario=harbor-zombie&t=62000", "the harbor at 62 s"),
+            ("?scenario=lantern-ditch&t=30000", "the lantern at 30 s"),
+            ("?scenario=observer-full-wait&t=40000&fable=lantern", "three borrowers"),
+            ("?scenario=harbor-zombie&t=62000&presenter=1", "presenter mode"),
+            ("?scenario=harbor-zombie&t=62000&lang=zh", "the harbor in Chinese"),
+        ] {
+            b.open(query).await?;
+            b.wait_exists("stage", SECS(30)).await?;
+            every_size(b, what, &[], &mut faults).await?;
+        }
+        ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// Every step of `lesson` (`steps` of them): the stage and the step's panel on the first screen
+/// at every size; a question's reveal too, at 1280 × 720.
+async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &mut Vec<String>) -> Result<()> {
+    for n in 1..=steps {
+        b.viewport(1280, 720, false).await?;
+        b.eval("localStorage.clear();", vec![]).await?;
+        b.open(&format!("?lesson={lesson}&step={n}")).await?;
+        b.wait_for("lesson-step", |el| el.attr("data-step") == Some(n.to_string().as_str()), SECS(30))
+            .await
+            .with_context(|| format!("{lesson} step {n}"))?;
+        every_size(b, &format!("{lesson} step {n}"), &["lesson-step"], faults).await?;
+        let asks = b.count("[data-testid=\"ask\"]").await? > 0;
+        if asks {
+            b.click("choice-0").await?;
+            // Played at speed to the moment the question is about.
+            b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
+            b.wait_exists("reveal", SECS(90)).await.with_context(|| format!("{lesson} step {n}: the reveal"))?;
+            tokio::time::sleep(Duration::from_millis(400)).await;
+            for f in off_screen(b, &["lesson-step", "reveal"]).await? {
+                faults.push(format!("{lesson} step {n}, revealed, at 1280x720: {f}"));
+            }
+            let scrolls =
+                b.eval("return document.documentElement.scrollHeight > window.innerHeight + 1;", vec![]).await?;
+            if scrolls.as_bool() == Some(true) {
+                faults.push(format!("{lesson} step {n}, revealed: the page scrolls at 1280x720"));
+            }
+        }
+    }
+    Ok(())
+}
+
+#[tokio::test]
+async fn every_lesson_step_fits_one_screen() -> Result<()> {
+    with_browser("stage-lessons", SECS(1500), async |b| {
+        let mut faults = Vec::new();
+        for (lesson, steps) in [("harbor-replaced", 8), ("lantern-return-hour", 11), ("fencing-in-depth", 12)] {
+            lesson_on_one_screen(b, lesson, steps, &mut faults).await?;
+        }
+        ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+fn role(el: &ElementState) -> Option<&str> {
+    el.attr("data-role")
+}
+
+#[tokio::test]
+async fn the_figures_act_with_a_click_and_with_the_keyboard() -> Result<()> {
+    with_browser("stage-figures", SECS(180), async |b| {
+        b.viewport(1280, 720, false).await?;
+        b.open("?scenario=harbor-zombie&t=10000").await?;
+        b.wait_exists("node-chen", SECS(30)).await?;
+        ensure!(b.element("node-chen").await?.as_ref().and_then(role) == Some("leader"), "Chen leads at 10 s");
+
+        // A click on Chen opens his menu beside him; "Put to sleep" puts him to sleep.
+        b.click("node-chen").await?;
+        b.wait_until_js(
+            "Chen's menu is open",
+            "const m = document.querySelector('[data-testid=\"figure-menu\"]'); \
+             return m.matches(':popover-open') && m.dataset.figure === 'node-chen';",
+            SECS(5),
+        )
+        .await?;
+        let label = b.text_of("node-chen-pause").await?;
+        ensure!(label.contains("sleep"), "the first action puts him to sleep: {label}");
+        b.click("node-chen-pause").await?;
+        b.wait_for("node-chen", |el| role(el) == Some("paused"), SECS(5)).await?;
+        ensure!(
+            b.eval("return document.querySelector('[data-testid=\"figure-menu\"]').matches(':popover-open');", vec![])
+                .await?
+                .as_bool()
+                == Some(false),
+            "the menu closes after the action"
+        );
+
+        // The keyboard: Lin's figure takes the focus, Enter opens his menu with the focus on its
+        // first action, Enter puts him to sleep.
+        b.eval("document.querySelector('[data-testid=\"node-lin\"]').focus();", vec![]).await?;
+        b.keys(&[ENTER]).await?;
+        b.wait_until_js(
+            "the focus is on Lin's first action",
+            "const a = document.activeElement; return !!a && a.dataset.testid === 'node-lin-pause';",
+            SECS(5),
+        )
+        .await?;
+        b.keys(&[ENTER]).await?;
+        b.wait_for("node-lin", |el| role(el) == Some("paused"), SECS(5)).await?;
+
+        // Every figure has an accessible name.
+        let unnamed = b
+            .eval(
+                "return [...document.querySelectorAll('.hand')].filter(h => h.getClientRects().length > 0 \
+                 && !(h.getAttribute('aria-label') || '').trim()).length;",
+                vec![],
+            )
+            .await?;
+        ensure!(unnamed.as_u64() == Some(0), "figures without a name: {unnamed}");
+
+        // The hourglass runs the sand out: the plaque loses its name.
+        b.open("?scenario=harbor-zombie&t=10000").await?;
+        b.wait_exists("figure-timer", SECS(30)).await?;
+        ensure!(b.attr_of("plaque-holder", "data-node").await?.as_deref() == Some("chen"), "Chen on the plaque");
+        b.click("figure-timer").await?;
+        b.click("act-revoke").await?;
+        b.wait_for("plaque-holder", |el| el.attr("data-node") != Some("chen"), SECS(5)).await?;
+
+        // The flag-verifier turns fencing off, and on again.
+        b.click("figure-gate").await?;
+        ensure!(b.attr_of("act-fencing", "data-on").await?.as_deref() == Some("true"), "fencing starts on");
+        b.click("act-fencing").await?;
+        b.wait_for("fencing-toggle", |el| el.attr("data-on") == Some("false"), SECS(5)).await?;
+        b.click("figure-gate").await?;
+        b.click("act-fencing").await?;
+        b.wait_for("fencing-toggle", |el| el.attr("data-on") == Some("true"), SECS(5)).await?;
+
+        // In the lantern, the same figures carry the lantern's words.
+        b.open("?scenario=lantern-ankle&t=5000").await?;
+        b.wait_exists("figure-gate", SECS(30)).await?;
+        let gate = b.attr_of("figure-gate", "aria-label").await?.unwrap_or_default();
+        ensure!(gate.contains("keeper"), "the gate is the granary keeper: {gate}");
+        let timer = b.attr_of("figure-timer", "aria-label").await?.unwrap_or_default();
+        ensure!(timer.contains("tablet"), "the timer is the tablet: {timer}");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_script_is_marked_ahead_and_never_silently_overrules_the_learner() -> Result<()> {
+    with_browser("stage-script", SECS(180), async |b| {
+        b.viewport(1280, 720, false).await?;
+        b.open("?scenario=harbor-zombie&t=10000&speed=64").await?;
+        b.wait_exists("node-chen", SECS(30)).await?;
+        // harbor-zombie's script: Chen falls asleep at 20 s and wakes at 60 s, both marked on the
+        // time bar before they happen.
+        let marks = b
+            .eval(
+                "return [...document.querySelectorAll('[data-testid=\"script-mark\"]')].map(m => m.dataset.ms);",
+                vec![],
+            )
+            .await?;
+        ensure!(marks == json!(["20000", "60000"]), "the script's marks: {marks}");
+
+        // Putting Chen to sleep now: the script still wakes him at 60 s, and the page says so.
+        b.act_on("chen", "pause").await?;
+        let notice = b.wait_for("script-notice", |el| el.attr("hidden").is_none(), SECS(5)).await?;
+        ensure!(notice.text.contains("20.0 s") && notice.text.contains("Old Chen"), "the notice: {}", notice.text);
+        b.click("script-drop").await?;
+        b.wait_for("script-notice", |el| el.attr("hidden").is_some(), SECS(5)).await?;
+        let dropped = b
+            .eval(
+                "return [...document.querySelectorAll('[data-testid=\"script-mark\"]')].map(m => m.dataset.dropped);",
+                vec![],
+            )
+            .await?;
+        ensure!(dropped == json!(["true", "true"]), "both of Chen's steps are dropped: {dropped}");
+        // Played past 60 s, he sleeps on: the script did not wake him.
+        b.click("play-toggle").await?;
+        b.wait_for("sim-time", |el| el.attr("data-ms").and_then(|v| v.parse::<u64>().ok()) >= Some(65_000), SECS(60))
+            .await?;
+        ensure!(b.element("node-chen").await?.as_ref().and_then(role) == Some("paused"), "Chen still sleeps");
+
+        // Kept instead, the script wakes him at 60 s, as the notice said it would.
+        b.open("?scenario=harbor-zombie&t=30000&speed=64").await?;
+        b.wait_for("node-chen", |el| role(el) == Some("paused"), SECS(30)).await?;
+        b.act_on("chen", "pause").await?;
+        let notice = b.wait_for("script-notice", |el| el.attr("hidden").is_none(), SECS(5)).await?;
+        ensure!(notice.text.contains("60.0 s"), "the next step is the wake-up at 60 s: {}", notice.text);
+        b.click("script-keep").await?;
+        b.click("play-toggle").await?;
+        b.wait_for("sim-time", |el| el.attr("data-ms").and_then(|v| v.parse::<u64>().ok()) >= Some(65_000), SECS(60))
+            .await?;
+        ensure!(b.element("node-chen").await?.as_ref().and_then(role) != Some("paused"), "the script woke him");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn the_landing_says_what_to_do_first() -> Result<()> {
+    with_browser("stage-landing", SECS(120), async |b| {
+        b.viewport(1280, 720, false).await?;
+        b.open("").await?;
+        let landing = b.wait_exists("landing", SECS(30)).await?;
+        for words in ["Start the harbor lesson", "Play the harbor story", "Play the lantern story"] {
+            ensure!(landing.text.contains(words), "the landing offers “{words}”: {}", landing.text);
+        }
+        // It does not tell the ending before Play.
+        ensure!(b.element("scenario-summary").await?.is_none(), "no summary before the run has ended");
+        b.click("landing-harbor-story").await?;
+        b.wait_until_js("the landing goes", "return !document.querySelector('[data-testid=\"landing\"]');", SECS(5))
+            .await?;
+        b.wait_for("play-toggle", |el| el.attr("class").is_some_and(|c| c.contains("playing")), SECS(10)).await?;
+        ensure!(b.attr_of("scenario-title", "data-scenario").await?.as_deref() == Some("harbor-zombie"), "the harbor");
+
+        b.open("").await?;
+        b.wait_exists("landing", SECS(30)).await?;
+        b.click("landing-harbor-lesson").await?;
+        b.wait_for("lesson-step", |el| el.attr("data-step") == Some("1"), SECS(30)).await?;
+        // A link that asks for something is not greeted.
+        b.open("?scenario=lantern-ankle").await?;
+        b.wait_exists("stage", SECS(30)).await?;
+        ensure!(b.element("landing").await?.is_none(), "no landing on a link");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
