@@ -8,6 +8,7 @@
 //! - [`narrate`]: one log line per trace event, in story words and technical words;
 //!   [`lantern_log`] holds the lantern's story for each line.
 //! - [`harbor`], [`lantern`]: each fable's picture, derived from snapshots and the trace.
+//! - [`markup`]: markup built as text, with one escaping rule enforced by a type.
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 //! - [`theme`]: the page's colour theme (light, dark, the system's).
@@ -19,6 +20,7 @@ pub mod harbor;
 pub mod i18n;
 pub mod lantern;
 pub mod lantern_log;
+pub mod markup;
 pub mod narrate;
 pub mod packs;
 pub mod technical;

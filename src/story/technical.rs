@@ -183,21 +183,10 @@ pub fn quoted(s: &str) -> String {
     out
 }
 
-/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for markup built as a string (the panels
-/// build their rows as markup: see `ui::technical`).
+/// `text` escaped for markup: the one rule of [`super::markup`] (build markup with
+/// [`super::markup::Markup`], which cannot take text unescaped).
 pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    super::markup::escape(text)
 }
 
 /// A YAML scalar as `kubectl` prints it: plain when it cannot be mistaken for anything else,

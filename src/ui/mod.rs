@@ -20,6 +20,7 @@ mod compare;
 mod controls;
 mod crew;
 mod diagram;
+mod draw;
 mod embed;
 mod files;
 mod keys;
