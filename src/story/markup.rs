@@ -99,9 +99,7 @@ pub struct Tag<'a> {
 impl Tag<'_> {
     /// `name="value"`, the value escaped.
     pub fn attr(self, name: &'static str, value: &str) -> Self {
-        self.out.0.push(' ');
-        self.out.0.push_str(name);
-        self.out.0.push_str("=\"");
+        self.out.0.extend([" ", name, "=\""]);
         escape_into(&mut self.out.0, value);
         self.out.0.push('"');
         self
@@ -129,7 +127,7 @@ impl Tag<'_> {
 
     /// `name="…"` written in the source (a path, a class list), trusted as it is.
     pub fn lit(self, name: &'static str, literal: &'static str) -> Self {
-        let _ = write!(self.out.0, " {name}=\"{literal}\"");
+        self.out.0.extend([" ", name, "=\"", literal, "\""]);
         self
     }
 

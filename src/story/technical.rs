@@ -13,6 +13,7 @@
 use std::collections::VecDeque;
 
 use super::i18n::{fill, Lang, Ui};
+use super::picture::{liveness, Liveness};
 use super::violations::Found;
 use crate::engine::{Snapshot, TraceEntry, TraceEvent, WriteOutcome};
 
@@ -112,18 +113,16 @@ pub enum LeaseState {
     },
 }
 
-/// Judges the lease at the snapshot's time, on the coordinator's clock (expiry is exclusive: at
-/// `renewTime + leaseDuration` the lease is already free).
+/// The lease at the snapshot's time, as every system must show it: from the one judgement of
+/// whether it is live, [`liveness`] (on the coordinator's clock; expiry is exclusive).
 pub fn lease_state(snap: &Snapshot) -> LeaseState {
     let lease = &snap.lease;
     let Some(holder) = lease.holder_identity.clone() else { return LeaseState::Free };
-    match (lease.expires_ms, lease.token) {
-        (Some(expires), Some(token)) if !lease.expired && snap.now_ms < expires => {
-            LeaseState::Held { holder, token, remaining_ms: expires - snap.now_ms }
-        }
-        (expires, token) => {
-            LeaseState::Expired { holder, token, expired_at_ms: expires.unwrap_or(snap.now_ms).min(snap.now_ms) }
-        }
+    match (liveness(lease, snap.now_ms), lease.token) {
+        (Liveness::Live { remaining_ms }, Some(token)) => LeaseState::Held { holder, token, remaining_ms },
+        (Liveness::Live { .. }, None) => LeaseState::Expired { holder, token: None, expired_at_ms: snap.now_ms },
+        (Liveness::Lapsed { since_ms }, token) => LeaseState::Expired { holder, token, expired_at_ms: since_ms },
+        (Liveness::Free, _) => LeaseState::Free,
     }
 }
 

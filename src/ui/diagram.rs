@@ -14,6 +14,7 @@ use leptos::prelude::*;
 use crate::engine::{MessageKind, WriteOutcome};
 use crate::scenario::lesson::Element;
 use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
+use crate::story::fables::telling;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::{fill, Cast, Lang};
@@ -171,7 +172,7 @@ fn arrow_svg(out: &mut Markup, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
         Fate::Lost => "lost",
     };
     // In the words of the fable shown (the tablet's answer, not the dockmaster's).
-    let kind = super::scene::message_title(a.kind).told(cast.fable());
+    let kind = telling(cast.fable()).message(a.kind);
     let mut title = format!("{} · {} → {}", kind.text(lang), secs(a.sent_ms, lang), secs(end, lang));
     if let Some(t) = &a.token {
         title.push_str(" · ");
@@ -319,7 +320,7 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
                     _ if *blocked => ("mark raw refused blocked", Ui::DiagramBlocked),
                     _ => ("mark raw refused", Ui::DiagramRefused),
                 };
-                let outsider = Ui::Outside.told(cast.fable()).text(lang);
+                let outsider = telling(cast.fable()).outsider.text(lang);
                 (class, token.clone(), format!("{outsider} · {token} · {}", word.text(lang)))
             }
         };

@@ -326,7 +326,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             </section>
             <controls::Controls app />
             // Both scenes are built once; only the fable shown is visible and kept up to date
-            // (the other's picture stands still, see `AppState::harbor`). Switching never
+            // (its parts stand still, see `draw::part`). Switching never
             // rebuilds a view, which keeps the page small; the run goes on untouched.
             <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
                 <scene::Scene app />

@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::story::fables::legend;
 use crate::story::i18n::Ui;
+use crate::story::picture::{liveness, Liveness};
 use crate::story::{fill, Cast, Lang};
 
 use super::state::AppState;
@@ -69,10 +70,11 @@ const ROWS: &[Row] = &[
         story: Ui::RowSandLeft,
         concept: Ui::ConceptRemaining,
         testid: "lease-remaining",
-        value: |s, _, lang| match (s.lease.expires_ms, s.lease.expired) {
-            (_, true) => Ui::Expired.text(lang).to_owned(),
-            (Some(e), false) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(e.saturating_sub(s.now_ms)))]),
-            (None, false) => Ui::Nothing.text(lang).to_owned(),
+        // Whether the lease is live is decided once, for every view (`story::picture::liveness`).
+        value: |s, _, lang| match liveness(&s.lease, s.now_ms) {
+            Liveness::Live { remaining_ms } => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(remaining_ms))]),
+            Liveness::Lapsed { .. } => Ui::Expired.text(lang).to_owned(),
+            Liveness::Free => Ui::Nothing.text(lang).to_owned(),
         },
     },
     Row {
