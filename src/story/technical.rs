@@ -15,7 +15,7 @@ use std::collections::VecDeque;
 use super::i18n::{fill, Lang, Ui};
 use super::picture::{liveness, Liveness};
 use super::violations::Found;
-use crate::engine::{Snapshot, TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::{LeaseView, Snapshot, TraceEntry, TraceEvent, WriteOutcome};
 
 /// Which real system's view of the lease to show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -221,6 +221,29 @@ fn output(text: String) -> TermLine {
 /// The lease of `snap` as `view` shows it; `name` names the lock (the scenario's `lock.name`;
 /// see [`lock_name`]).
 pub fn technical_view(view: View, snap: &Snapshot, name: &str, lang: Lang) -> TechView {
+    technical_view_as(view, snap, name, lang, &|identity| identity.to_owned())
+}
+
+/// [`technical_view`] with the holder printed as `shown` names it (the fable's handle for a
+/// process, see [`super::Cast::handle`]); the record is otherwise printed as it is.
+pub fn technical_view_as(
+    view: View,
+    snap: &Snapshot,
+    name: &str,
+    lang: Lang,
+    shown: &dyn Fn(&str) -> String,
+) -> TechView {
+    let renamed =
+        snap.lease.holder_identity.as_deref().map(shown).filter(|h| Some(h) != snap.lease.holder_identity.as_ref());
+    let retold;
+    let snap = match renamed {
+        Some(holder) => {
+            retold =
+                Snapshot { lease: LeaseView { holder_identity: Some(holder), ..snap.lease.clone() }, ..snap.clone() };
+            &retold
+        }
+        None => snap,
+    };
     let name = lock_name(name);
     let (lines, notes) = match view {
         View::K8s => k8s(snap, &name, lang),
@@ -290,7 +313,7 @@ fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) 
 }
 
 fn whole_seconds_note(system: &str, ms: u64, lang: Lang) -> String {
-    fill(Ui::TechNoteWholeSeconds.text(lang), &[("system", system), ("ms", &ms.to_string())])
+    fill(Ui::TechNoteWholeSeconds.text(lang), &[("system", system), ("s", &super::i18n::span(ms))])
 }
 
 /// `redis-cli`: `GET` and `PTTL` on the lock key. Shapes: redis.io's `PTTL` page (an integer
@@ -734,7 +757,7 @@ mod tests {
         let v = technical_view(View::K8s, &world(85_100, short), "ttl-too-short", Lang::En);
         assert!(texts(&v).contains(&"  leaseDurationSeconds: 1"));
         assert!(texts(&v).contains(&"  holderIdentity: \"true\""));
-        assert!(v.notes.iter().any(|n| n.contains("whole seconds") && n.contains("400 ms")));
+        assert!(v.notes.iter().any(|n| n.contains("whole seconds") && n.contains("lasts 0.4 s")));
     }
 
     #[test]

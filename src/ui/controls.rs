@@ -158,9 +158,9 @@ pub fn Controls(app: AppState) -> impl IntoView {
                         data-ms=move || now().to_string()
                         data-hash=move || app.trace_hash.get()
                     >
-                        {move || now().to_string()}
+                        {move || super::seconds(now())}
                     </span>
-                    <span class="clock-unit">{tr(app, Ui::Ms)}</span>
+                    <span class="clock-unit">{tr(app, Ui::SecondsUnit)}</span>
                 </div>
             </div>
             <div class="group share">

@@ -20,9 +20,9 @@ struct Row {
     value: fn(&Snapshot, &Cast, Lang) -> String,
 }
 
-fn ms(v: Option<u64>, lang: Lang) -> String {
+fn moment(v: Option<u64>, lang: Lang) -> String {
     match v {
-        Some(v) => fill(Ui::AtMs.text(lang), &[("ms", &v.to_string())]),
+        Some(v) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(v))]),
         None => Ui::Nothing.text(lang).to_owned(),
     }
 }
@@ -38,11 +38,12 @@ const ROWS: &[Row] = &[
         testid: "lease-holder",
         value: |s, cast, lang| match &s.lease.holder_identity {
             Some(id) => {
-                let name = cast.name(id, lang);
-                if &name == id {
-                    id.clone()
+                // The identity as the fable's systems print it, and who that is.
+                let (handle, name) = (cast.handle(id), cast.name(id, lang));
+                if name == handle {
+                    handle
                 } else {
-                    format!("{id} ({name})")
+                    format!("{handle} ({name})")
                 }
             }
             None => Ui::Nothing.text(lang).to_owned(),
@@ -58,13 +59,13 @@ const ROWS: &[Row] = &[
         story: Ui::RowTookPost,
         concept: Ui::ConceptAcquire,
         testid: "lease-acquire-time",
-        value: |s, _, lang| ms(s.lease.acquire_time_ms, lang),
+        value: |s, _, lang| moment(s.lease.acquire_time_ms, lang),
     },
     Row {
         story: Ui::RowLastMark,
         concept: Ui::ConceptRenew,
         testid: "lease-renew-time",
-        value: |s, _, lang| ms(s.lease.renew_time_ms, lang),
+        value: |s, _, lang| moment(s.lease.renew_time_ms, lang),
     },
     Row {
         story: Ui::RowSandLeft,

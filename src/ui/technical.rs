@@ -10,8 +10,8 @@ use leptos::prelude::*;
 
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
-use crate::story::technical::{technical_view, JudgedWrite, TechView, View};
-use crate::story::Lang;
+use crate::story::technical::{technical_view_as, JudgedWrite, TechView, View};
+use crate::story::{Cast, Lang};
 
 use super::state::AppState;
 use super::tr;
@@ -23,7 +23,11 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
     let shown = move |f: fn(&TechView) -> String| {
         let lang = app.lang.get();
         let view = app.tech_view.get();
-        app.snapshot.with(|snap| f(&technical_view(view, snap, &snap.lease.lock_name, lang)))
+        // The holder as the fable's systems print it (under the lantern, its townsperson's handle).
+        app.cast.with(|cast| {
+            app.snapshot
+                .with(|snap| f(&technical_view_as(view, snap, &snap.lease.lock_name, lang, &|h| cast.handle(h))))
+        })
     };
     // One text node for the whole transcript: a line per command or answer, as a terminal shows it.
     let transcript =
@@ -72,46 +76,48 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let (high_water, accepted, refused) =
             app.snapshot.with(|s| (s.resource.high_water, s.resource.accepted, s.resource.rejected));
-        app.ledger.with(|l| {
-            let mut html = Markup::new();
-            let stat = |html: &mut Markup, class: &'static str, label: Ui, testid: &'static str, value: u64| {
-                html.tag("div").lit("class", class).open();
-                html.tag("dt").text(label.text(lang));
-                html.tag("dd").lit("data-testid", testid).text(&value.to_string());
-                html.end("div");
-            };
-            html.tag("dl").lit("class", "res-stats").open();
-            stat(&mut html, "stat mark", Ui::ResHighWater, "resource-table-high-water", high_water);
-            stat(&mut html, "stat", Ui::ResAccepted, "resource-table-accepted", accepted);
-            stat(&mut html, "stat", Ui::ResRefused, "resource-table-refused", refused);
-            html.end("dl");
-            html.tag("h3").text(Ui::ResLastWrites.text(lang));
-            if l.writes.is_empty() {
-                html.tag("p").lit("class", "res-empty").text(Ui::ResNoWrites.text(lang));
-            } else {
-                html.tag("div")
-                    .lit("class", "res-scroll")
-                    .lit("tabindex", "0")
-                    .lit("role", "region")
-                    .attr("aria-label", Ui::ResLastWrites.text(lang))
-                    .open();
-                html.push_raw(r#"<table class="res-writes"><thead><tr>"#);
-                for (label, class) in [
-                    (Ui::ResColOp, None),
-                    (Ui::ResColFrom, None),
-                    (Ui::ResColToken, Some("num")),
-                    (Ui::ResColOutcome, None),
-                    (Ui::ResColMark, Some("num")),
-                ] {
-                    html.tag("th").attr_opt("class", class).text(label.text(lang));
+        app.cast.with(|cast| {
+            app.ledger.with(|l| {
+                let mut html = Markup::new();
+                let stat = |html: &mut Markup, class: &'static str, label: Ui, testid: &'static str, value: u64| {
+                    html.tag("div").lit("class", class).open();
+                    html.tag("dt").text(label.text(lang));
+                    html.tag("dd").lit("data-testid", testid).text(&value.to_string());
+                    html.end("div");
+                };
+                html.tag("dl").lit("class", "res-stats").open();
+                stat(&mut html, "stat mark", Ui::ResHighWater, "resource-table-high-water", high_water);
+                stat(&mut html, "stat", Ui::ResAccepted, "resource-table-accepted", accepted);
+                stat(&mut html, "stat", Ui::ResRefused, "resource-table-refused", refused);
+                html.end("dl");
+                html.tag("h3").text(Ui::ResLastWrites.text(lang));
+                if l.writes.is_empty() {
+                    html.tag("p").lit("class", "res-empty").text(Ui::ResNoWrites.text(lang));
+                } else {
+                    html.tag("div")
+                        .lit("class", "res-scroll")
+                        .lit("tabindex", "0")
+                        .lit("role", "region")
+                        .attr("aria-label", Ui::ResLastWrites.text(lang))
+                        .open();
+                    html.push_raw(r#"<table class="res-writes"><thead><tr>"#);
+                    for (label, class) in [
+                        (Ui::ResColOp, None),
+                        (Ui::ResColFrom, None),
+                        (Ui::ResColToken, Some("num")),
+                        (Ui::ResColOutcome, None),
+                        (Ui::ResColMark, Some("num")),
+                    ] {
+                        html.tag("th").attr_opt("class", class).text(label.text(lang));
+                    }
+                    html.push_raw("</tr></thead><tbody>");
+                    for w in l.writes.iter().rev() {
+                        write_row(&mut html, w, cast, lang);
+                    }
+                    html.push_raw("</tbody></table></div>");
                 }
-                html.push_raw("</tr></thead><tbody>");
-                for w in l.writes.iter().rev() {
-                    write_row(&mut html, w, lang);
-                }
-                html.push_raw("</tbody></table></div>");
-            }
-            html.into_string()
+                html.into_string()
+            })
         })
     });
     view! {
@@ -122,16 +128,19 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
     }
 }
 
-/// One judged write as a table row.
-fn write_row(html: &mut Markup, w: &JudgedWrite, lang: Lang) {
-    let from = w.from.as_deref().unwrap_or(Ui::Outside.text(lang));
+/// One judged write as a table row; its sender as the fable's systems name it.
+fn write_row(html: &mut Markup, w: &JudgedWrite, cast: &Cast, lang: Lang) {
+    let from = match w.from.as_deref() {
+        Some(id) => cast.handle(id),
+        None => Ui::Outside.told(cast.fable()).text(lang).to_owned(),
+    };
     html.tag("tr")
         .lit("class", "res-write")
         .lit("data-testid", "resource-write")
         .lit("data-outcome", w.outcome_code())
         .open();
     html.tag("td").lit("class", "op").text(&w.op_id);
-    html.tag("td").text(from);
+    html.tag("td").text(&from);
     html.tag("td").lit("class", "num").text(&w.token);
     html.tag("td").lit("class", "outcome").text(w.outcome_label().text(lang));
     html.tag("td").lit("class", "num").text(&w.mark_change());
