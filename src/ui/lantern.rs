@@ -308,7 +308,7 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Mar
         }
         None => label.text(lang).to_owned(),
     };
-    fitted(&mut out, (218.0, 352.0), 270.0, (14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
+    fitted(&mut out, (174.0, 352.0), 276.0, (14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
     if let Some(t) = &p.too_late {
         let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
         fitted(&mut out, (174.0, 374.0), 270.0, (16.0, 10.0), "too-late", "middle", Align::Middle, &line, |tag| {
