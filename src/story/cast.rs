@@ -97,6 +97,23 @@ impl Cast {
         self.identities.iter().find(|(i, _)| i == id).map_or_else(|| id.to_owned(), |(_, identity)| identity.clone())
     }
 
+    /// How a process is named where a system prints it (`holderIdentity`, a lock's value, the
+    /// technical line of the log, the resource's table): its identity as the scenario gives it.
+    /// Under the lantern, a node that kept the default identity (its id) goes by its townsperson's
+    /// handle (`a-xiu`, `smith-wang`, …), so the town's technical view never shows the harbor's
+    /// ids (`chen`, `a`). A custom identity (two masters both called `localhost`) stays as it is,
+    /// and anything else (`store`, an unknown id) too.
+    pub fn handle(&self, id_or_identity: &str) -> String {
+        if self.fable != Fable::Lantern {
+            return id_or_identity.to_owned();
+        }
+        let default_identity = self.identities.iter().position(|(id, identity)| id == identity && id == id_or_identity);
+        match default_identity.and_then(|i| LANTERN_CAST.get(i)) {
+            Some([en, _]) => slug(en),
+            None => id_or_identity.to_owned(),
+        }
+    }
+
     /// The name of node `id` in `lang`; an unknown id is shown as it is.
     pub fn name(&self, id: &str, lang: Lang) -> String {
         self.names
@@ -112,6 +129,11 @@ impl Cast {
 
 fn identities(scenario: &Scenario) -> Vec<(String, String)> {
     scenario.config.nodes.iter().map(|n| (n.id.clone(), n.identity.clone())).collect()
+}
+
+/// A name as a process handle: lowercase letters and digits, anything else `-` (`A-Xiu` → `a-xiu`).
+fn slug(name: &str) -> String {
+    name.chars().map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '-' }).collect()
 }
 
 fn capitalise(id: &str) -> String {
@@ -149,6 +171,22 @@ mod tests {
         let names: std::collections::HashSet<&str> = LANTERN_CAST.iter().flatten().copied().collect();
         assert_eq!(names.len(), 2 * LANTERN_CAST.len(), "every borrower has a name of their own");
         assert!(LANTERN_CAST.len() >= crate::engine::MAX_NODES, "every node can have a townsperson");
+    }
+
+    /// Under the lantern the systems print the townsfolk's handles, never the harbor's ids; a
+    /// custom identity stays what the scenario says; the harbor prints ids as they are.
+    #[test]
+    fn the_lantern_prints_handles_not_harbor_ids() {
+        let s = library::get("harbor-zombie").expect("exists").expect("parses");
+        let lantern = Cast::for_fable(&s, Fable::Lantern);
+        assert_eq!((lantern.handle("chen"), lantern.handle("lin")), ("a-xiu".to_owned(), "smith-wang".to_owned()));
+        assert_eq!((lantern.handle("store"), lantern.handle("ghost")), ("store".to_owned(), "ghost".to_owned()));
+        assert_eq!(Cast::new(&s).handle("chen"), "chen");
+        let twins = library::get("duplicate-identity").expect("exists").expect("parses");
+        let lantern = Cast::for_fable(&twins, Fable::Lantern);
+        assert_eq!(lantern.handle("localhost"), "localhost", "a name the scenario gave stays");
+        let handles: std::collections::HashSet<String> = LANTERN_CAST.iter().map(|[en, _]| slug(en)).collect();
+        assert_eq!(handles.len(), LANTERN_CAST.len(), "every townsperson's handle is their own");
     }
 
     /// A lantern scenario's file names the same townsfolk, so both tellings agree.

@@ -3,7 +3,16 @@
 //! fables; only the words are told differently, through [`Ui::told`].
 
 use super::i18n::Ui;
+use super::picture::Telling;
 use crate::scenario::Fable;
+
+/// How `fable` tells the shared picture ([`super::picture`]): its words for each state.
+pub fn telling(fable: Fable) -> &'static Telling {
+    match fable {
+        Fable::Harbor => &super::harbor::HARBOR,
+        Fable::Lantern => &super::lantern::LANTERN,
+    }
+}
 
 impl Ui {
     /// This text as `fable` tells it: the lantern's own words where the harbor's would not fit

@@ -63,6 +63,25 @@ pub fn fill(template: &str, values: &[(&str, &str)]) -> String {
     out
 }
 
+/// A moment of the run in seconds with one decimal, rounded, e.g. `61.5` for 61 537 ms: how
+/// every time a learner reads is written (the log, the scene, the panel, the notes, the clock).
+/// Integer arithmetic: no float formatting code in the page.
+pub fn seconds(ms: u64) -> String {
+    let tenths = ms.saturating_add(50) / 100;
+    format!("{}.{}", tenths / 10, tenths % 10)
+}
+
+/// A duration in seconds with as many decimals as it needs, at most three, e.g. `0.26` for
+/// 260 ms, `15` for 15 000 ms: exact, without trailing zeros.
+pub fn span(ms: u64) -> String {
+    let (whole, frac) = (ms / 1000, ms % 1000);
+    if frac == 0 {
+        whole.to_string()
+    } else {
+        format!("{whole}.{}", format!("{frac:03}").trim_end_matches('0'))
+    }
+}
+
 /// Declares [`Ui`], its `[en, zh]` texts and [`Ui::ALL`] from one list, so a variant without
 /// both texts, or missing from `ALL`, cannot exist.
 macro_rules! ui_table {
@@ -123,11 +142,11 @@ ui_table! {
     Step => ["Step", "单步"],
     StepHint => ["Run the engine to its next event", "让引擎走到下一个事件"],
     Reset => ["Reset", "重来"],
-    ResetHint => ["Start this scenario again from 0 ms", "从 0 毫秒重新开始本场景"],
+    ResetHint => ["Start this scenario again from 0 s", "从 0 秒重新开始本场景"],
     Speed => ["Speed", "速度"],
-    SpeedHint => ["Virtual milliseconds per real millisecond", "每个真实毫秒推进的虚拟毫秒数"],
+    SpeedHint => ["Virtual seconds per real second", "每一真实秒推进的虚拟秒数"],
     VirtualTime => ["Virtual time", "虚拟时间"],
-    Ms => ["ms", "毫秒"],
+    SecondsUnit => ["s", "秒"],
     RunOver => ["The run has ended. Press Reset to watch it again.", "本轮已结束。按“重来”再看一遍。"],
     FencingOn => ["Verifier on duty · fencing ON", "验旗人在岗 · 围栏开启"],
     FencingOff => ["No verifier · fencing OFF", "验旗人不在 · 围栏关闭"],
@@ -160,7 +179,7 @@ ui_table! {
     StoryRaisedFlag => ["flag raised: No. {n}", "举着 {n} 号旗"],
     StoryStaleFlag => ["but the plaque says {n}", "可木牌上已是 {n}"],
     StoryPreparedFlag => ["holds a prepared flag No. {n}", "手里攥着备好的 {n} 号旗"],
-    StoryOnPlaque => ["his name is on the plaque", "木牌上是他的名字"],
+    StoryOnPlaque => ["named on the plaque", "木牌上写的是这个名字"],
     TechLeader => ["leader", "leader（主）"],
     TechCandidate => ["candidate", "candidate（候选者）"],
     TechPaused => ["paused (process frozen)", "paused（进程被冻结）"],
@@ -235,7 +254,6 @@ ui_table! {
     PolicyReject => ["reject: needs a newer number", "reject：必须是更大的编号"],
     PolicyDedupe => ["dedupe: the same op applies once", "dedupe：同一操作只生效一次"],
     ValueFrom => ["{value} (from {who}, No. {n})", "{value}（来自{who}，{n} 号）"],
-    AtMs => ["{ms} ms", "{ms} 毫秒"],
     SecondsValue => ["{s} s", "{s} 秒"],
     // ----- who stands for what -----
     LegendTitle => ["Who stands for what", "谁代表什么"],
@@ -310,8 +328,8 @@ ui_table! {
     ExpiryObserver => ["each candidate, observedTime + leaseDuration on its own clock (client-go)",
                        "每个候选者，按自己的时钟 observedTime + leaseDuration（client-go）"],
     StoreClockJump => ["Jump the store's clock +1 min", "把存储的时钟拨快 1 分钟"],
-    StoreClockJumpHint => ["NTP steps the store's clock forward a minute: every lease whose expiry falls in that minute ends at once (valkey-io/valkey#2651)",
-                           "NTP 把存储的时钟向前拨 1 分钟：到期时间落在这一分钟内的租约立即结束（valkey-io/valkey#2651）"],
+    StoreClockJumpHint => ["NTP steps the store's clock forward a minute: every lease whose expiry falls in that minute ends at once",
+                           "NTP 把存储的时钟向前拨 1 分钟：到期时间落在这一分钟内的租约立即结束"],
     // ----- the space-time diagram (issue 4) -----
     DiagramTitle => ["Who believed what, and when", "谁在何时相信了什么"],
     DiagramSpan => ["Window", "时间窗"],
@@ -344,8 +362,8 @@ ui_table! {
                    "链接中的干预无法重放（{error}）；场景将不带这些干预播放"],
     UrlNewerLink => ["This link was made by a newer LeaseLab (version “{value}”); the scenario plays without its interventions",
                      "这个链接来自更新版本的 LeaseLab（版本“{value}”）；场景将不带其中的干预播放"],
-    UrlBadTime => ["t “{value}” is not a whole number of ms; starting at 0", "t“{value}”不是整数毫秒；从 0 开始"],
-    UrlTimeAfterEnd => ["t = {value} ms is after the end of this run ({end} s); the playhead is at the end", "t = {value} 毫秒已超过本次运行的结尾（{end} 秒）；播放头停在结尾"],
+    UrlBadTime => ["t “{value}” is not a moment of the run (a whole number of milliseconds); starting at 0 s", "t“{value}”不是本次运行中的时刻（应为整数毫秒）；从 0 秒开始"],
+    UrlTimeAfterEnd => ["The moment in the address, {at} s, is after the end of this run ({end} s); the playhead is at the end", "地址里的时刻 {at} 秒已超过本次运行的结尾（{end} 秒）；播放头停在结尾"],
     Share => ["Share link", "分享链接"],
     ShareHint => ["A link that replays exactly this run: the scenario, your interventions, this moment, the fable, view, speed and language",
                   "一个能精确重放此次运行的链接：场景、你的干预、此刻、寓言、视图、速度和语言"],
@@ -427,8 +445,8 @@ ui_table! {
                             "没有 holderIdentity：租约已被撤销，下一次获取将开始新的任期。"],
     TechNoteK8sExpired => ["renewTime + leaseDurationSeconds passed at {at}: the lease has expired, yet Kubernetes keeps holderIdentity until another candidate takes the Lease.",
                            "renewTime + leaseDurationSeconds 已在 {at} 过去：租约已过期，但在另一个候选者接手之前，Kubernetes 仍保留 holderIdentity。"],
-    TechNoteWholeSeconds => ["{system} counts this duration in whole seconds (rounded up here); this scenario's lease lasts {ms} ms.",
-                             "{system} 以整秒计这个时长（此处向上取整）；本场景的租约时长为 {ms} 毫秒。"],
+    TechNoteWholeSeconds => ["{system} counts this duration in whole seconds (rounded up here); this scenario's lease lasts {s} s.",
+                             "{system} 以整秒计这个时长（此处向上取整）；本场景的租约时长为 {s} 秒。"],
     TechNoteRedisValue => ["Redis issues no fencing token: the value carries the holder and LeaseLab's token {token}. The key was set with SET … NX PX {ttl}, and each renewal resets its TTL.",
                            "Redis 不发放围栏令牌：值里带着持有者和 LeaseLab 的令牌 {token}。该键由 SET … NX PX {ttl} 写入，每次续约都会重置它的 TTL。"],
     TechNoteRedisGone => ["No key: nobody holds the lock, or its TTL ran out and Redis deleted it, so GET answers (nil) and PTTL answers -2.",
@@ -496,7 +514,7 @@ ui_table! {
     LanternNoCrew => ["No borrowers in this scenario: the errands come straight from outside.",
                       "这个场景没有借灯人：要办的事直接从外面送来。"],
     LanternCrash => ["Twist an ankle", "崴了脚"],
-    LanternRestart => ["Back on their feet", "脚伤痊愈"],
+    LanternRestart => ["Heal the ankle", "脚伤痊愈"],
     LanternCutOff => ["Lose in the lanes", "在巷子里迷路"],
     LanternReconnect => ["Find the way back", "找到回来的路"],
     LanternStoryHurt => ["twisted an ankle: carried home", "崴了脚：被抬回了家"],
@@ -505,7 +523,7 @@ ui_table! {
     LanternStoryCarries => ["carries lantern No. {n}", "提着 {n} 号灯"],
     LanternStoryDead => ["but the tablet says No. {n}: a dead lantern", "可木牌上已是 {n} 号：手里是盏死灯"],
     LanternStoryPrepared => ["stopped mid-errand with lantern No. {n}", "办事办到一半停住了，手里是 {n} 号灯"],
-    LanternStoryOnTablet => ["their name is on the tablet", "木牌上是这个名字"],
+    LanternStoryOnTablet => ["named on the tablet", "木牌上写的是这个名字"],
     LanternSceneLabel => ["The lantern of Nantang: the stone pillar, the tablet and its brass clasp, the wick, the borrowers, the granary keeper and the ditch",
                           "南塘夜灯：石柱、木牌与铜锁、灯芯、借灯人、看仓人与水渠"],
     LanternTownGate => ["Town entrance", "镇口"],
@@ -517,7 +535,8 @@ ui_table! {
     WickLeft => ["{s} s of wick", "灯芯还能烧 {s} 秒"],
     WickBurntOut => ["burnt out", "已烧尽"],
     WickUnlit => ["not lit", "未点燃"],
-    ClaspLatched => ["clasp latched", "铜锁已扣"],
+    ClaspLatched => ["{name} holds the clasp", "{name}扣着铜锁"],
+    ClaspTried => ["{name} tries the clasp: the tablet is taken", "{name}去扣铜锁：木牌已有人"],
     ClaspOpen => ["clasp open", "铜锁已开"],
     ClaspTooLate => ["{name}: a step too late", "{name}：晚了一步"],
     RenewedInPerson => ["renewed in person: {n}", "亲自续时辰：{n} 次"],
@@ -669,7 +688,6 @@ ui_table! {
     FiguresLabel => ["The figures in the scene: choose one to act on it", "场景中的人物和物件：选一个来操作"],
     StageLabel => ["The scene and its controls", "场景与控制"],
     TransportLabel => ["Time controls", "时间控制"],
-    SecondsUnit => ["s", "秒"],
     ClockOf => ["of {s}", "／{s}"],
     ScriptMark => ["Scripted at {s} s: {what}", "剧本安排在 {s} 秒：{what}"],
     ScriptMarkDropped => ["Dropped from the script (was at {s} s): {what}", "已从剧本取消（原定 {s} 秒）：{what}"],

@@ -7,7 +7,10 @@
 //! - [`cast`]: who is who (display names of nodes, per language and fable).
 //! - [`narrate`]: one log line per trace event, in story words and technical words;
 //!   [`lantern_log`] holds the lantern's story for each line.
-//! - [`harbor`], [`lantern`]: each fable's picture, derived from snapshots and the trace.
+//! - [`picture`]: the one fable-neutral picture of the run (the record, the timer, the actors,
+//!   what is in flight, the gate, the outcome), built once per snapshot, and where it is decided
+//!   whether the lease is live; [`harbor`] and [`lantern`] are each fable's telling of it.
+//! - [`markup`]: markup built as text, with one escaping rule enforced by a type.
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
 //! - [`theme`]: the page's colour theme (light, dark, the system's).
@@ -21,8 +24,10 @@ pub mod harbor;
 pub mod i18n;
 pub mod lantern;
 pub mod lantern_log;
+pub mod markup;
 pub mod narrate;
 pub mod packs;
+pub mod picture;
 pub mod technical;
 pub mod theme;
 pub mod tour;

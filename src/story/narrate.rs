@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::cast::Cast;
-use super::i18n::{fill, Lang};
+use super::i18n::{fill, seconds, span, Lang};
 use crate::engine::{
     Blocked, IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
 };
@@ -257,8 +257,8 @@ impl Line {
                 ["{name}举起了旗，报出编号 {token}。", "{id} 认为自己是 leader，持有 fencing token {token}，开始干活。"],
             ],
             SteppedDownDeadline => [
-                ["{name} notices no mark has been carved in time and lowers the flag.", "{id} stepped down: no successful renewal within the renew deadline ({deadline} ms) on its own clock."],
-                ["{name}发觉太久没能划道，放下了旗。", "{id} 主动退位：按自己的时钟，在续约截止期（{deadline} 毫秒）内没有成功续约。"],
+                ["{name} notices no mark has been carved in time and lowers the flag.", "{id} stepped down: no successful renewal within the renew deadline ({deadline} s) on its own clock."],
+                ["{name}发觉太久没能划道，放下了旗。", "{id} 主动退位：按自己的时钟，在续约截止期（{deadline} 秒）内没有成功续约。"],
             ],
             SteppedDownRefused => [
                 ["{name} learns the post is gone and lowers flag {token}.", "{id} stepped down: its renewal with token {token} was refused."],
@@ -381,8 +381,8 @@ impl Line {
                 ["验旗人离开了岗位：渔船会听从任何一面旗。", "围栏关闭：资源接受所有写入。"],
             ],
             WriteDelayArmed => [
-                ["A headwind will slow {name}'s next flag by {delay} s.", "The next write from {id} is delayed by {delay_ms} ms."],
-                ["一阵逆风会让{name}的下一面旗晚到 {delay} 秒。", "{id} 的下一次写入将延迟 {delay_ms} 毫秒。"],
+                ["A headwind will slow {name}'s next flag by {delay} s.", "The next write from {id} is delayed by {delay} s."],
+                ["一阵逆风会让{name}的下一面旗晚到 {delay} 秒。", "{id} 的下一次写入将延迟 {delay} 秒。"],
             ],
             CommandIgnored => [
                 ["Nothing happens: that makes no sense right now.", "Command ignored ({why}): {command}"],
@@ -432,8 +432,8 @@ impl Line {
                 ["{name}看到木牌上有了变化，便翻转自己的沙漏，计时 {duration} 秒。", "{id} 观察到记录版本 {version}（持有者 {holder_id}）；按自己的时钟，它将在 {duration} 秒后判定过期（observedTime + leaseDuration）。"],
             ],
             ClockJumped => [
-                ["The clock of {target} jumps by {by} s.", "Clock of {target_id} stepped by {by_ms} ms; it now reads {reads} s."],
-                ["{target}的钟突然跳了 {by} 秒。", "{target_id} 的时钟被拨动 {by_ms} 毫秒；现在读数为 {reads} 秒。"],
+                ["The clock of {target} jumps by {by} s.", "Clock of {target_id} stepped by {by} s; it now reads {reads} s."],
+                ["{target}的钟突然跳了 {by} 秒。", "{target_id} 的时钟被拨动 {by} 秒；现在读数为 {reads} 秒。"],
             ],
             ClockRateSet => [
                 ["The clock of {target} now runs at {rate}× speed.", "Clock of {target_id} runs at {rate}× true time from now on."],
@@ -461,8 +461,8 @@ impl Line {
                 ["故事太长，讲不完了：就停在这里。", "运行在 {entries} 条轨迹记录后提前停止（引擎的上限）。"],
             ],
             PartitionedFromResource => [
-                ["Fog hides the boat from {name}: its flags are lost, though the dockmaster still hears it.", "{id} is cut off from the resource only: its writes are lost; it still reaches the coordinator."],
-                ["雾挡住了{name}望向渔船的视线：它的旗语都丢了，但领班仍听得见它。", "{id} 只与资源断开：它的写入都会丢失；它仍能联系协调者。"],
+                ["Fog hides the boat from {name}: the flags of {name} are lost, though the dockmaster still hears every slip.", "{id} is cut off from the resource only: its writes are lost; it still reaches the coordinator."],
+                ["雾挡住了{name}望向渔船的视线：{name}的旗语都丢了，但领班仍收得到每一张纸条。", "{id} 只与资源断开：它的写入都会丢失；它仍能联系协调者。"],
             ],
             ScriptDropped => [
                 ["The tale had more in store for {name}; those lines are struck out, and from here on what happens to {name} is up to you.", "Script dropped for {id}: its scripted events still ahead (at {times} s) will not happen."],
@@ -506,9 +506,9 @@ pub(crate) fn rate(ppm: u64) -> String {
     }
 }
 
-/// Milliseconds as seconds with one decimal, e.g. `30.5`.
+/// A moment as the log writes it (see [`seconds`]).
 fn secs(ms: u64) -> String {
-    format!("{}.{}", ms / 1000, (ms % 1000) / 100)
+    seconds(ms)
 }
 
 struct Out {
@@ -528,7 +528,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         other => other.label(),
     };
     let out = |kind, line, tone, minor, values: Vec<(&'static str, String)>| Out { kind, line, tone, minor, values };
-    let node = |id: &str| vec![("name", name(id)), ("id", id.to_owned())];
+    // The technical line names a process as the fable's systems print it (`Cast::handle`).
+    let node = |id: &str| vec![("name", name(id)), ("id", cast.handle(id))];
     let with = |mut v: Vec<(&'static str, String)>, more: &[(&'static str, String)]| {
         v.extend_from_slice(more);
         v
@@ -554,7 +555,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             with(
                 node(id),
                 &[
-                    ("identity", cast.identity(id)),
+                    ("identity", cast.handle(&cast.identity(id))),
                     ("token", token.to_string()),
                     ("transitions", lease_transitions.to_string()),
                     ("expires", secs(*expires_ms)),
@@ -573,7 +574,10 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::AcquireRefused,
             Tone::Info,
             true,
-            with(node(id), &[("holder", name(holder)), ("holder_id", holder.clone()), ("expires", secs(*expires_ms))]),
+            with(
+                node(id),
+                &[("holder", name(holder)), ("holder_id", cast.handle(holder)), ("expires", secs(*expires_ms))],
+            ),
         ),
         TraceEvent::LeaseRenewed { node: id, token, expires_ms } => out(
             "lease-renewed",
@@ -583,7 +587,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
         ),
         TraceEvent::RenewRefused { node: id, token, holder } => {
-            let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+            let holder_id = holder.as_deref().map_or_else(|| Line::Nobody.text(lang)[1].to_owned(), |h| cast.handle(h));
             out(
                 "renew-refused",
                 Line::RenewRefused,
@@ -615,7 +619,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 StepDownReason::Finished => Line::SteppedDownFinished,
                 StepDownReason::SessionExpired => Line::SteppedDownSessionExpired,
             };
-            let deadline = cast.renew_deadline_ms().to_string();
+            let deadline = span(cast.renew_deadline_ms());
             out(
                 "stepped-down",
                 line,
@@ -754,7 +758,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     node(id),
                     &[
                         ("holder", name(holder)),
-                        ("holder_id", holder.clone()),
+                        ("holder_id", cast.handle(holder)),
                         ("holder_token", holder_token.to_string()),
                     ],
                 ),
@@ -779,7 +783,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             match outcome {
                 ReleaseOutcome::Released => out("lock-released", Line::LockReleased, Tone::Good, false, values),
                 ReleaseOutcome::NotOwner { holder } => {
-                    let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+                    let holder_id =
+                        holder.as_deref().map_or_else(|| Line::Nobody.text(lang)[1].to_owned(), |h| cast.handle(h));
                     out(
                         "lock-release-not-owner",
                         Line::LockReleaseNotOwner,
@@ -797,7 +802,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                         values,
                         &[
                             ("holder", name(holder)),
-                            ("holder_id", holder.clone()),
+                            ("holder_id", cast.handle(holder)),
                             ("holder_token", holder_token.to_string()),
                         ],
                     ),
@@ -819,7 +824,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             ],
         ),
         TraceEvent::RecordObserved { node: id, holder, version, lease_duration_ms } => {
-            let holder_id = holder.clone().unwrap_or_else(|| Line::Nobody.text(lang)[1].to_owned());
+            let holder_id = holder.as_deref().map_or_else(|| Line::Nobody.text(lang)[1].to_owned(), |h| cast.handle(h));
             out(
                 "record-observed",
                 Line::RecordObserved,
@@ -830,16 +835,16 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     &[
                         ("holder_id", holder_id),
                         ("version", version.to_string()),
-                        ("duration", secs(*lease_duration_ms)),
+                        ("duration", span(*lease_duration_ms)),
                     ],
                 ),
             )
         }
         TraceEvent::ClockJumped { target, by_ms, reads_ms } => {
-            let target_id = target.clone();
+            let target_id = cast.handle(target);
             let target = clock_target(target, cast, lang);
             let sign = if *by_ms < 0 { "-" } else { "+" };
-            let by = format!("{sign}{}", secs(by_ms.unsigned_abs()));
+            let by = format!("{sign}{}", span(by_ms.unsigned_abs()));
             let reads = if *reads_ms < 0 {
                 format!("-{}", secs(reads_ms.unsigned_abs()))
             } else {
@@ -850,17 +855,11 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ClockJumped,
                 Tone::Warn,
                 false,
-                vec![
-                    ("target", target),
-                    ("target_id", target_id),
-                    ("by", by),
-                    ("by_ms", by_ms.to_string()),
-                    ("reads", reads),
-                ],
+                vec![("target", target), ("target_id", target_id), ("by", by), ("reads", reads)],
             )
         }
         TraceEvent::ClockRateSet { target, rate_ppm } => {
-            let target_id = target.clone();
+            let target_id = cast.handle(target);
             let target = clock_target(target, cast, lang);
             let values = vec![("target", target), ("target_id", target_id), ("rate", rate(*rate_ppm))];
             out("clock-rate", Line::ClockRateSet, Tone::Warn, false, values)
@@ -904,13 +903,9 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::Healed { node: id } => out("healed", Line::Healed, Tone::Info, false, node(id)),
         TraceEvent::FencingSet { on: true } => out("fencing-on", Line::FencingOn, Tone::Good, false, vec![]),
         TraceEvent::FencingSet { on: false } => out("fencing-off", Line::FencingOff, Tone::Bad, false, vec![]),
-        TraceEvent::WriteDelayArmed { node: id, by_ms } => out(
-            "write-delayed",
-            Line::WriteDelayArmed,
-            Tone::Info,
-            false,
-            with(node(id), &[("delay", secs(*by_ms)), ("delay_ms", by_ms.to_string())]),
-        ),
+        TraceEvent::WriteDelayArmed { node: id, by_ms } => {
+            out("write-delayed", Line::WriteDelayArmed, Tone::Info, false, with(node(id), &[("delay", span(*by_ms))]))
+        }
         TraceEvent::ScriptDropped { node: id, dropped_ms } => {
             let line = if dropped_ms.is_empty() { Line::ScriptDroppedNothing } else { Line::ScriptDropped };
             // Enumeration punctuation of the language: "20.0, 60.0" or "20.0、60.0".

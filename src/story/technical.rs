@@ -13,8 +13,9 @@
 use std::collections::VecDeque;
 
 use super::i18n::{fill, Lang, Ui};
+use super::picture::{liveness, Liveness};
 use super::violations::Found;
-use crate::engine::{Snapshot, TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::{LeaseView, Snapshot, TraceEntry, TraceEvent, WriteOutcome};
 
 /// Which real system's view of the lease to show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -112,18 +113,16 @@ pub enum LeaseState {
     },
 }
 
-/// Judges the lease at the snapshot's time, on the coordinator's clock (expiry is exclusive: at
-/// `renewTime + leaseDuration` the lease is already free).
+/// The lease at the snapshot's time, as every system must show it: from the one judgement of
+/// whether it is live, [`liveness`] (on the coordinator's clock; expiry is exclusive).
 pub fn lease_state(snap: &Snapshot) -> LeaseState {
     let lease = &snap.lease;
     let Some(holder) = lease.holder_identity.clone() else { return LeaseState::Free };
-    match (lease.expires_ms, lease.token) {
-        (Some(expires), Some(token)) if !lease.expired && snap.now_ms < expires => {
-            LeaseState::Held { holder, token, remaining_ms: expires - snap.now_ms }
-        }
-        (expires, token) => {
-            LeaseState::Expired { holder, token, expired_at_ms: expires.unwrap_or(snap.now_ms).min(snap.now_ms) }
-        }
+    match (liveness(lease, snap.now_ms), lease.token) {
+        (Liveness::Live { remaining_ms }, Some(token)) => LeaseState::Held { holder, token, remaining_ms },
+        (Liveness::Live { .. }, None) => LeaseState::Expired { holder, token: None, expired_at_ms: snap.now_ms },
+        (Liveness::Lapsed { since_ms }, token) => LeaseState::Expired { holder, token, expired_at_ms: since_ms },
+        (Liveness::Free, _) => LeaseState::Free,
     }
 }
 
@@ -183,21 +182,10 @@ pub fn quoted(s: &str) -> String {
     out
 }
 
-/// `text` with `&`, `<`, `>`, `"` and `'` escaped, for markup built as a string (the panels
-/// build their rows as markup: see `ui::technical`).
+/// `text` escaped for markup: the one rule of [`super::markup`] (build markup with
+/// [`super::markup::Markup`], which cannot take text unescaped).
 pub fn escape_html(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
+    super::markup::escape(text)
 }
 
 /// A YAML scalar as `kubectl` prints it: plain when it cannot be mistaken for anything else,
@@ -233,6 +221,29 @@ fn output(text: String) -> TermLine {
 /// The lease of `snap` as `view` shows it; `name` names the lock (the scenario's `lock.name`;
 /// see [`lock_name`]).
 pub fn technical_view(view: View, snap: &Snapshot, name: &str, lang: Lang) -> TechView {
+    technical_view_as(view, snap, name, lang, &|identity| identity.to_owned())
+}
+
+/// [`technical_view`] with the holder printed as `shown` names it (the fable's handle for a
+/// process, see [`super::Cast::handle`]); the record is otherwise printed as it is.
+pub fn technical_view_as(
+    view: View,
+    snap: &Snapshot,
+    name: &str,
+    lang: Lang,
+    shown: &dyn Fn(&str) -> String,
+) -> TechView {
+    let renamed =
+        snap.lease.holder_identity.as_deref().map(shown).filter(|h| Some(h) != snap.lease.holder_identity.as_ref());
+    let retold;
+    let snap = match renamed {
+        Some(holder) => {
+            retold =
+                Snapshot { lease: LeaseView { holder_identity: Some(holder), ..snap.lease.clone() }, ..snap.clone() };
+            &retold
+        }
+        None => snap,
+    };
     let name = lock_name(name);
     let (lines, notes) = match view {
         View::K8s => k8s(snap, &name, lang),
@@ -302,7 +313,7 @@ fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) 
 }
 
 fn whole_seconds_note(system: &str, ms: u64, lang: Lang) -> String {
-    fill(Ui::TechNoteWholeSeconds.text(lang), &[("system", system), ("ms", &ms.to_string())])
+    fill(Ui::TechNoteWholeSeconds.text(lang), &[("system", system), ("s", &super::i18n::span(ms))])
 }
 
 /// `redis-cli`: `GET` and `PTTL` on the lock key. Shapes: redis.io's `PTTL` page (an integer
@@ -746,7 +757,7 @@ mod tests {
         let v = technical_view(View::K8s, &world(85_100, short), "ttl-too-short", Lang::En);
         assert!(texts(&v).contains(&"  leaseDurationSeconds: 1"));
         assert!(texts(&v).contains(&"  holderIdentity: \"true\""));
-        assert!(v.notes.iter().any(|n| n.contains("whole seconds") && n.contains("400 ms")));
+        assert!(v.notes.iter().any(|n| n.contains("whole seconds") && n.contains("lasts 0.4 s")));
     }
 
     #[test]

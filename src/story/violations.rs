@@ -79,8 +79,7 @@ pub fn highlight(v: &Violation) -> Highlight {
 
 /// Milliseconds as seconds with one decimal, rounded (as the log's time column shows them).
 pub fn seconds(ms: u64) -> String {
-    let tenths = ms.saturating_add(50) / 100;
-    format!("{}.{}", tenths / 10, tenths % 10)
+    super::i18n::seconds(ms)
 }
 
 /// The violation in one sentence in `lang`, with its virtual time, e.g. "At 31.2 s the resource

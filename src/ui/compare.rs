@@ -75,7 +75,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                         Ui::DiagramResource.told(cast.fable()).text(lang).to_owned()
                     }
                 };
-                let what = super::scene::message_title(*kind).told(cast.fable()).text(lang);
+                let what = crate::story::fables::telling(cast.fable()).message(*kind).text(lang);
                 fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
             }
             (None, _) => {

@@ -9,17 +9,17 @@
 //! (`transform`) and uncovers it up to the playhead (the width of a nested `<svg>` viewport, which
 //! clips): two attributes.
 
-use std::fmt::Write;
-
 use leptos::prelude::*;
 
 use crate::engine::{MessageKind, WriteOutcome};
 use crate::scenario::lesson::Element;
 use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
+use crate::story::fables::telling;
 use crate::story::i18n::Ui;
-use crate::story::technical::escape_html as esc;
+use crate::story::markup::Markup;
 use crate::story::{fill, Cast, Lang};
 
+use super::draw::{fitted, Align};
 use super::state::AppState;
 use super::{coord as f, seconds, told, tr};
 
@@ -80,8 +80,8 @@ struct Item {
 #[derive(Clone, PartialEq)]
 struct Drawn {
     frame: Frame,
-    ticks: String,
-    markup: String,
+    ticks: Markup,
+    markup: Markup,
     items: Vec<Item>,
 }
 
@@ -102,7 +102,7 @@ fn lane_name(key: &LaneKey, cast: &Cast, lang: Lang) -> String {
     }
 }
 
-fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: &[LaneKey], cast: &Cast, lang: Lang) {
+fn bar_svg(out: &mut Markup, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: &[LaneKey], cast: &Cast, lang: Lang) {
     // A bar that still lasts runs on to the end of what is drawn; the viewport uncovers it up to
     // the playhead frame by frame.
     let to = if b.open { fr.end } else { b.to_ms };
@@ -116,18 +116,18 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
     let (y, h) = if state { (lane_y(b.lane) + 1.0, 6.0) } else { (lane_y(b.lane) + 9.0, 15.0) };
     let (class, label, title) = match &b.kind {
         BarKind::Believes { token } => {
-            ("believes", token.to_string(), fill(Ui::DiagramBelieves.text(lang), &[("token", &token.to_string())]))
+            ("bar believes", token.to_string(), fill(Ui::DiagramBelieves.text(lang), &[("token", &token.to_string())]))
         }
         BarKind::Zombie { token } => {
-            ("zombie", token.to_string(), fill(Ui::DiagramZombie.text(lang), &[("token", &token.to_string())]))
+            ("bar zombie", token.to_string(), fill(Ui::DiagramZombie.text(lang), &[("token", &token.to_string())]))
         }
-        BarKind::Paused => ("paused", "z".to_owned(), Ui::DiagramPaused.text(lang).to_owned()),
-        BarKind::Crashed => ("crashed", "✕".to_owned(), Ui::DiagramCrashed.text(lang).to_owned()),
-        BarKind::Cut => ("cut", String::new(), Ui::DiagramCut.text(lang).to_owned()),
+        BarKind::Paused => ("bar paused", "z".to_owned(), Ui::DiagramPaused.text(lang).to_owned()),
+        BarKind::Crashed => ("bar crashed", "✕".to_owned(), Ui::DiagramCrashed.text(lang).to_owned()),
+        BarKind::Cut => ("bar cut", String::new(), Ui::DiagramCut.text(lang).to_owned()),
         BarKind::Holds { holder, token } => {
             let name = cast.name(holder, lang);
             let title = fill(Ui::DiagramHolds.text(lang), &[("name", &name), ("token", &token.to_string())]);
-            ("holds", format!("{name} · {token}"), title)
+            ("bar holds", format!("{name} · {token}"), title)
         }
     };
     let until = if b.open { "…".to_owned() } else { secs(b.to_ms, lang) };
@@ -139,26 +139,19 @@ fn bar_svg(out: &mut String, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
         },
     };
     let detail = format!("{who}{title} ({} – {until})", secs(b.from_ms, lang));
-    let _ = write!(
-        out,
-        r#"<g class="bar {class}" data-kind="{class}" data-i="{}"><title>{}</title><rect x="{}" y="{}" width="{}" height="{}" rx="2"/>"#,
-        items.len(),
-        esc(&detail),
-        f(x0),
-        f(y),
-        f((x1 - x0).max(1.0)),
-        f(h)
-    );
+    out.tag("g").lit("class", class).lit("data-kind", &class[4..]).int("data-i", items.len() as u64).open();
+    out.tag("title").text(&detail);
+    out.tag("rect").num("x", x0).num("y", y).num("width", (x1 - x0).max(1.0)).num("height", h).lit("rx", "2").close();
     // A holder's bar starts at its grant's circle: its label starts after it.
     let pad = if matches!(b.kind, BarKind::Holds { .. }) { 12.0 } else { 4.0 };
     if !state && x1 - x0 > 9.0 * label.chars().count() as f64 + 2.0 + pad {
-        let _ = write!(out, r#"<text x="{}" y="{}">{}</text>"#, f(x0 + pad), f(y + 11.5), esc(&label));
+        out.tag("text").num("x", x0 + pad).num("y", y + 11.5).text(&label);
     }
-    out.push_str("</g>");
+    out.end("g");
     items.push(Item { at_ms: b.from_ms, detail });
 }
 
-fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now: u64, cast: &Cast, lang: Lang) {
+fn arrow_svg(out: &mut Markup, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now: u64, cast: &Cast, lang: Lang) {
     let end = if a.fate == Fate::InFlight { now } else { a.end_ms };
     if !fr.visible(a.sent_ms, end) {
         return;
@@ -179,13 +172,15 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
         Fate::Lost => "lost",
     };
     // In the words of the fable shown (the tablet's answer, not the dockmaster's).
-    let kind = super::scene::message_title(a.kind).told(cast.fable());
+    let kind = telling(cast.fable()).message(a.kind);
     let mut title = format!("{} · {} → {}", kind.text(lang), secs(a.sent_ms, lang), secs(end, lang));
     if let Some(t) = &a.token {
-        let _ = write!(title, " · {t}");
+        title.push_str(" · ");
+        title.push_str(t);
     }
     if a.fate == Fate::Lost {
-        let _ = write!(title, " · {}", Ui::DiagramLost.text(lang));
+        title.push_str(" · ");
+        title.push_str(Ui::DiagramLost.text(lang));
     }
     if !verdict.is_empty() {
         let word = match verdict {
@@ -195,39 +190,38 @@ fn arrow_svg(out: &mut String, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
             _ if a.blocked => Ui::DiagramBlocked,
             _ => Ui::DiagramRefused,
         };
-        let _ = write!(title, " · {}", word.text(lang));
+        title.push_str(" · ");
+        title.push_str(word.text(lang));
     }
     let class = match (write, a.blocked) {
         (true, true) => "arrow write blocked",
         (true, false) => "arrow write",
         _ => "arrow control",
     };
-    let _ = write!(
-        out,
-        r#"<g class="{class} {fate} {verdict}" data-kind="{}" data-fate="{fate}" data-verdict="{verdict}" data-token="{}" data-i="{}"><title>{}</title><line x1="{}" y1="{}" x2="{}" y2="{}"/>"#,
-        if write { "write" } else { "control" },
-        esc(a.token.as_deref().unwrap_or_default()),
-        items.len(),
-        esc(&title),
-        f(x0),
-        f(y0),
-        f(x1),
-        f(y1)
-    );
+    out.tag("g")
+        .attr("class", &format!("{class} {fate} {verdict}"))
+        .lit("data-kind", if write { "write" } else { "control" })
+        .lit("data-fate", fate)
+        .lit("data-verdict", verdict)
+        .attr("data-token", a.token.as_deref().unwrap_or_default())
+        .int("data-i", items.len() as u64)
+        .open();
+    out.tag("title").text(&title);
+    out.tag("line").num("x1", x0).num("y1", y0).num("x2", x1).num("y2", y1).close();
     if write {
         if let Some(t) = &a.token {
-            let _ = write!(out, r#"<text x="{}" y="{}" class="token">{}</text>"#, f(x0 + 3.0), f(y0 - 3.0), esc(t));
+            out.tag("text").num("x", x0 + 3.0).num("y", y0 - 3.0).lit("class", "token").text(t);
         }
         // The verdict at the arrow's head, as a shape as well as a colour.
         let head = head(verdict);
         if !head.is_empty() && a.fate == Fate::Arrived {
-            let _ = write!(out, r#"<text x="{}" y="{}" class="head">{head}</text>"#, f(x1 - 5.0), f(y1 + 5.0));
+            out.tag("text").num("x", x1 - 5.0).num("y", y1 + 5.0).lit("class", "head").text(head);
         }
     }
     if a.fate == Fate::Lost {
-        let _ = write!(out, r#"<text x="{}" y="{}" class="head lost">✕</text>"#, f(x1 - 5.0), f((y0 + y1) / 2.0 + 4.0));
+        out.tag("text").num("x", x1 - 5.0).num("y", (y0 + y1) / 2.0 + 4.0).lit("class", "head lost").text("✕");
     }
-    out.push_str("</g>");
+    out.end("g");
     // A click goes to where the message's story ends: its verdict, its loss, or now.
     items.push(Item { at_ms: end, detail: title });
 }
@@ -249,25 +243,21 @@ fn head(verdict: &str) -> &'static str {
 const HATCHES: &str = r#"<defs><pattern id="st-zombie" class="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><path d="M0 0V6"/></pattern><pattern id="st-cut" class="hatch" width="4" height="4" patternUnits="userSpaceOnUse" patternTransform="rotate(-45)"><path d="M0 0V4"/></pattern></defs>"#;
 
 /// The lanes' names and lines (and the hatch patterns): they stand still while the drawing slides.
-fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> String {
-    let mut out = String::from(HATCHES);
+/// A long name is set smaller or on two lines, never cut.
+fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> Markup {
+    let mut out = Markup::raw(HATCHES);
     for (i, lane) in lanes.iter().enumerate() {
         let y = lane_y(i);
         let kind = match lane {
-            LaneKey::Node(_) => "node",
-            LaneKey::Store => "store",
-            LaneKey::Resource => "resource",
+            LaneKey::Node(_) => "lane node",
+            LaneKey::Store => "lane store",
+            LaneKey::Resource => "lane resource",
         };
-        let _ = write!(
-            out,
-            r#"<g class="lane {kind}"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="4" y="{}">{}</text></g>"#,
-            f(LEFT),
-            f(y + 15.0),
-            f(W - RIGHT),
-            f(y + 15.0),
-            f(y + 19.0),
-            esc(&super::scene::fit(&lane_name(lane, cast, lang), LEFT - 10.0, 13.0))
-        );
+        out.tag("g").lit("class", kind).open();
+        out.tag("line").num("x1", LEFT).num("y1", y + 15.0).num("x2", W - RIGHT).num("y2", y + 15.0).close();
+        let name = lane_name(lane, cast, lang);
+        fitted(&mut out, (4.0, y + 19.0), LEFT - 10.0, (13.0, 10.0), "lane-name", "start", Align::Middle, &name, |t| t);
+        out.end("g");
     }
     out
 }
@@ -276,7 +266,7 @@ fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> String {
 /// the trace reaches), with the first difference from the compared run marked at `diverge`.
 /// Only this run's drawing (`main`) carries test ids.
 fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, main: bool) -> Drawn {
-    let mut out = String::new();
+    let mut out = Markup::new();
     let mut items = Vec::new();
     let lanes_h = d.lanes.len() as f64 * LANE_H;
     // Time axis: about eight ticks per window at a round step.
@@ -287,21 +277,14 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         .unwrap_or(3_600_000);
     let axis_y = TOP + lanes_h + 4.0;
     let unit = Ui::SecondsValue.text(lang);
-    let mut ticks = String::new();
+    let mut ticks = Markup::new();
     let mut t = fr.origin.div_ceil(step) * step;
     while t <= fr.end {
         let x = fr.x(t);
-        let _ = write!(
-            ticks,
-            r#"<g class="tick"><line x1="{}" y1="{}" x2="{}" y2="{}"/><text x="{}" y="{}">{}</text></g>"#,
-            f(x),
-            f(TOP),
-            f(x),
-            f(axis_y),
-            f(x),
-            f(axis_y + 14.0),
-            fill(unit, &[("s", &(t / 1000).to_string())])
-        );
+        ticks.push_raw(r#"<g class="tick">"#);
+        ticks.tag("line").num("x1", x).num("y1", TOP).num("x2", x).num("y2", axis_y).close();
+        ticks.tag("text").num("x", x).num("y", axis_y + 14.0).text(&fill(unit, &[("s", &(t / 1000).to_string())]));
+        ticks.push_raw("</g>");
         t += step;
     }
     for b in &d.bars {
@@ -318,62 +301,52 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         let y = lane_y(m.lane) + 15.0;
         let (class, label, title) = match &m.kind {
             MarkKind::Grant { token } => {
-                ("grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())]))
+                ("mark grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())]))
             }
             // A plain letter: the hourglass glyph is missing from many systems' fonts.
-            MarkKind::Expired => ("expired", "E".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
-            MarkKind::Revoked => ("revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
+            MarkKind::Expired => ("mark expired", "E".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
+            MarkKind::Revoked => ("mark revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
             MarkKind::Released { by_other: false } => {
-                ("released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned())
+                ("mark released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned())
             }
             MarkKind::Released { by_other: true } => {
-                ("deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned())
+                ("mark deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned())
             }
             MarkKind::RawWrite { token, outcome, violation, blocked } => {
                 let (class, word) = match (outcome, violation) {
-                    (_, true) => ("raw violation", Ui::DiagramViolation),
-                    (WriteOutcome::Accepted, _) => ("raw accepted", Ui::DiagramAccepted),
-                    (WriteOutcome::Duplicate, _) => ("raw duplicate", Ui::DiagramDuplicate),
-                    _ if *blocked => ("raw refused blocked", Ui::DiagramBlocked),
-                    _ => ("raw refused", Ui::DiagramRefused),
+                    (_, true) => ("mark raw violation", Ui::DiagramViolation),
+                    (WriteOutcome::Accepted, _) => ("mark raw accepted", Ui::DiagramAccepted),
+                    (WriteOutcome::Duplicate, _) => ("mark raw duplicate", Ui::DiagramDuplicate),
+                    _ if *blocked => ("mark raw refused blocked", Ui::DiagramBlocked),
+                    _ => ("mark raw refused", Ui::DiagramRefused),
                 };
-                (class, token.clone(), format!("{} · {token} · {}", Ui::Outside.text(lang), word.text(lang)))
+                let outsider = telling(cast.fable()).outsider.text(lang);
+                (class, token.clone(), format!("{outsider} · {token} · {}", word.text(lang)))
             }
         };
         let detail = format!("{title} ({})", secs(m.at_ms, lang));
-        let _ = write!(
-            out,
-            r#"<g class="mark {class}" data-i="{}"><title>{}</title><circle cx="{}" cy="{}" r="8"/><text x="{}" y="{}">{}</text>"#,
-            items.len(),
-            esc(&detail),
-            f(x),
-            f(y),
-            f(x),
-            f(y + 4.0),
-            esc(&label)
-        );
+        out.tag("g").lit("class", class).int("data-i", items.len() as u64).open();
+        out.tag("title").text(&detail);
+        out.tag("circle").num("cx", x).num("cy", y).lit("r", "8").close();
+        out.tag("text").num("x", x).num("y", y + 4.0).text(&label);
         // A raw write's verdict beside its circle, as on a write arrow's head.
-        if let Some(verdict) = class.strip_prefix("raw ").and_then(|v| v.split(' ').next()) {
-            let _ = write!(out, r#"<text x="{}" y="{}" class="head">{}</text>"#, f(x + 9.0), f(y + 5.0), head(verdict));
+        if let Some(verdict) = class.strip_prefix("mark raw ").and_then(|v| v.split(' ').next()) {
+            out.tag("text").num("x", x + 9.0).num("y", y + 5.0).lit("class", "head").text(head(verdict));
         }
-        out.push_str("</g>");
+        out.end("g");
         items.push(Item { at_ms: m.at_ms, detail });
     }
     if let Some(t) = diverge.filter(|t| fr.visible(*t, *t)) {
-        let x = f(fr.x(t));
-        let _ = write!(
-            out,
-            r#"<g class="diverge"{} data-ms="{t}"><title>{} ({})</title><line x1="{x}" y1="{}" x2="{x}" y2="{}"/><text x="{}" y="{}">≠</text></g>"#,
-            if main { r#" data-testid="diagram-diverge""# } else { "" },
-            esc(Ui::DiagramDiverge.text(lang)),
-            secs(t, lang),
-            f(TOP),
-            f(TOP + lanes_h + 6.0),
-            // Beside the line, inside the drawing (above it the glyph was clipped) and clear
-            // of the playhead when the run stands on the difference.
-            f(fr.x(t) + 4.0),
-            f(TOP + 10.0)
-        );
+        let x = fr.x(t);
+        let tag = out.tag("g").lit("class", "diverge");
+        let tag = if main { tag.lit("data-testid", "diagram-diverge") } else { tag };
+        tag.int("data-ms", t).open();
+        out.tag("title").text(&format!("{} ({})", Ui::DiagramDiverge.text(lang), secs(t, lang)));
+        out.tag("line").num("x1", x).num("y1", TOP).num("x2", x).num("y2", TOP + lanes_h + 6.0).close();
+        // Beside the line, inside the drawing (above it the glyph was clipped) and clear of the
+        // playhead when the run stands on the difference.
+        out.tag("text").num("x", x + 4.0).num("y", TOP + 10.0).text("≠");
+        out.end("g");
     }
     Drawn { frame: fr, ticks, markup: out, items }
 }
@@ -394,13 +367,13 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let ids: Vec<String> = app.scenario.with(|s| s.config.nodes.iter().map(|n| n.id.clone()).collect());
         let keys = lane_keys(&ids);
-        app.cast.with(|cast| lanes_svg(&keys, cast, lang))
+        app.cast.with(|cast| lanes_svg(&keys, cast, lang).into_string())
     };
     // The lanes a lesson points at: a dashed ring around each, over its whole width.
     let lane_pointers = move || {
         let ids: Vec<String> = app.scenario.with(|s| s.config.nodes.iter().map(|n| n.id.clone()).collect());
         let keys = lane_keys(&ids);
-        let mut out = String::new();
+        let mut out = Markup::new();
         app.pointed.with(|pointed| {
             for e in pointed {
                 let Element::Lane(id) = e else { continue };
@@ -410,18 +383,19 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                     LaneKey::Resource => id == "resource",
                 });
                 if let Some(i) = at {
-                    let _ = write!(
-                        out,
-                        r#"<rect class="pointer-ring" data-element="{}" x="2" y="{}" width="{}" height="{}" rx="8"/>"#,
-                        esc(&e.code()),
-                        f(lane_y(i) + 1.0),
-                        f(W - 4.0),
-                        f(LANE_H - 2.0)
-                    );
+                    out.tag("rect")
+                        .lit("class", "pointer-ring")
+                        .attr("data-element", &e.code())
+                        .lit("x", "2")
+                        .num("y", lane_y(i) + 1.0)
+                        .num("width", W - 4.0)
+                        .num("height", LANE_H - 2.0)
+                        .lit("rx", "8")
+                        .close();
                 }
             }
         });
-        out
+        out.into_string()
     };
     // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to
     // well past its right edge, so that the frames until the next rebuild only slide it.
@@ -459,7 +433,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 // Flipping who judges expiry flips it for the other run's store lane too.
                 let judges = store_judges ^ app.compare.with(|c| *c == Some(crate::engine::compare::Setting::Expiry));
                 app.with_other_trace(now, |t: &[crate::engine::TraceEntry]| {
-                    draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false).markup
+                    draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false).markup.into_string()
                 })
             })
         })
@@ -476,8 +450,8 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let (from, _) = app.snapshot.with(|s| window(s.now_ms, s.until_ms, span.get()));
         ((now().saturating_sub(from)) as f64 * fr.scale).clamp(0.0, PLOT_W) + 1.0
     };
-    let markup = move || drawn.with(|d| d.markup.clone());
-    let ticks = move || drawn.with(|d| d.ticks.clone());
+    let markup = move || drawn.with(|d| d.markup.as_str().to_owned());
+    let ticks = move || drawn.with(|d| d.ticks.as_str().to_owned());
     // The element under the pointer or stepped to with the keyboard: (its moment, its details).
     let chosen: RwSignal<Option<Item>> = RwSignal::new(None);
     let detail = move || {

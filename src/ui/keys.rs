@@ -13,6 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::engine::{Command, Role};
 use crate::scenario::library;
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 
 use crate::story::tour::Input;
 
@@ -169,19 +170,26 @@ pub fn Help(app: AppState) -> impl IntoView {
             return String::new();
         }
         let lang = app.lang.get();
-        let esc = crate::story::technical::escape_html;
-        let mut out = format!(
-            r#"<div class="help" data-testid="help" role="dialog" aria-modal="true" aria-labelledby="help-title"><h2 id="help-title">{}</h2><dl>"#,
-            esc(Ui::KeysTitle.text(lang))
-        );
+        let mut out = Markup::new();
+        out.tag("div")
+            .lit("class", "help")
+            .lit("data-testid", "help")
+            .lit("role", "dialog")
+            .lit("aria-modal", "true")
+            .lit("aria-labelledby", "help-title")
+            .open();
+        out.tag("h2").lit("id", "help-title").text(Ui::KeysTitle.text(lang));
+        out.push_raw("<dl>");
         for (keys, what) in SHORTCUTS {
-            out.push_str(&format!("<dt><kbd>{}</kbd></dt><dd>{}</dd>", esc(keys), esc(what.text(lang))));
+            out.push_raw("<dt>");
+            out.tag("kbd").text(keys);
+            out.push_raw("</dt>");
+            out.tag("dd").text(what.text(lang));
         }
-        out.push_str(&format!(
-            r#"</dl><button data-testid="help-close" data-close="1">{}</button></div>"#,
-            esc(Ui::Dismiss.text(lang))
-        ));
-        out
+        out.push_raw("</dl>");
+        out.tag("button").lit("data-testid", "help-close").lit("data-close", "1").text(Ui::Dismiss.text(lang));
+        out.end("div");
+        out.into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let close = ev

@@ -1,45 +1,43 @@
-//! The lantern of Nantang, drawn in SVG from [`Lantern`](crate::story::lantern::Lantern): the town
-//! entrance with the stone pillar and its iron lantern, the wooden tablet, the brass clasp and the
-//! timed wick; the flagstone lane with one borrower per node; the granary keeper at his door with
-//! his sign and latest verdicts; the irrigation ditch. Requests and errands in flight move as far
+//! The lantern of Nantang, drawn in SVG from the shared [`Picture`] as the lantern tells it
+//! ([`crate::story::lantern`]): the town entrance with the stone pillar and its iron lantern, the
+//! wooden tablet, the brass clasp and the timed wick; the flagstone lane with one borrower per node;
+//! the granary keeper at his door with his sign and latest verdicts; the irrigation ditch; the night
+//! growing light towards dawn at the end of the run. Requests and errands in flight move as far
 //! along their paths as the engine's latency says; nothing moves on its own.
 //!
-//! Same frame, size (a 1200 × 640 view box) and figures as the harbor ([`super::scene`]), by night.
-//!
-//! Each part of the picture is written as SVG markup from its slice of the picture (a [`Memo`]),
-//! and set as the part's `innerHTML` when that slice changes: the page stays small (no per-element
-//! view code) and every text is escaped ([`esc`]).
-
-use std::fmt::Write as _;
+//! Same frame, size (a 1200 × 640 view box), figures and way of drawing as the harbor
+//! ([`super::scene`]): each part is [`Markup`] from its slice of the picture ([`part`]).
 
 use leptos::prelude::*;
 
+use crate::engine::MessageKind;
 use crate::scenario::lesson::Element;
-
-use crate::engine::{MessageKind, WriteOutcome};
-use crate::story::harbor::Verdict;
+use crate::scenario::Fable;
 use crate::story::i18n::Ui;
-use crate::story::lantern::{
-    Borrower, Clasp, Errand, Face, Fall, Granary, Keeper, Posture, Tablet, Way, Wick, WickState,
-};
-use crate::story::technical::escape_html as esc;
+use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
+use crate::story::markup::{fit_font, Markup};
+use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState, Verdict};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast, Lang};
 
-use super::scene::{bezier, coat_colour, fit, fit_font, outcome_name};
+use super::draw::{bezier, f, fitted, flight, part, slip, Align, Draw};
+use super::scene::coat_colour;
 use super::state::AppState;
-use super::{coord, lit, seconds, tr};
+use super::{seconds, tr};
 
-/// Where the borrowers stand on the lane (feet).
+/// Where the borrowers stand on the lane (feet), clear of the keeper's name plate.
 const LANE_Y: f64 = 470.0;
-const BORROWERS_FROM: f64 = 400.0;
-const BORROWERS_TO: f64 = 790.0;
-/// Where requests reach the tablet.
-const TABLET_EDGE: (f64, f64) = (300.0, 190.0);
+const BORROWERS_FROM: f64 = 410.0;
+const BORROWERS_TO: f64 = 720.0;
+const KEEPER_X: f64 = 890.0;
+/// Where requests reach the tablet: beside the gate, clear of the tablet's writing.
+const TABLET_EDGE: (f64, f64) = (350.0, 196.0);
 /// Where errands reach the keeper.
 const KEEPER_HAND: (f64, f64) = (910.0, 392.0);
 /// Where errands from outside come from.
 const OUTSIDE: (f64, f64) = (1200.0, 150.0);
+/// Whoever fell in lies here in the ditch.
+const IN_DITCH: (f64, f64) = (1010.0, 590.0);
 /// The keeper's verdict tags hang on a rope along the granary wall.
 const TAG_X0: f64 = 1004.0;
 const TAG_STEP: f64 = 64.0;
@@ -50,11 +48,11 @@ const FUSE_Y: f64 = 420.0;
 
 /// What never changes: the night, the town, the lane, the gate, the pillar, the tablet's board, the
 /// clasp's body, the granary, the keeper's sign board, the ditch.
-const STATIC_ART: &str = r##"<defs><linearGradient id="night" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#161d36"/><stop offset="1" stop-color="#34446a"/></linearGradient><radialGradient id="glow"><stop offset="0" stop-color="#ffd98a" stop-opacity="0.85"/><stop offset="1" stop-color="#ffd98a" stop-opacity="0"/></radialGradient><linearGradient id="water" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2d5670"/><stop offset="1" stop-color="#17324a"/></linearGradient></defs>
-<rect width="1200" height="640" fill="url(#night)"/>
-<g class="stars"><circle cx="420" cy="60" r="2"/><circle cx="520" cy="110" r="2"/><circle cx="610" cy="48" r="2"/><circle cx="700" cy="132" r="2"/><circle cx="880" cy="40" r="2"/><circle cx="940" cy="150" r="2"/><circle cx="380" cy="150" r="2"/></g>
-<circle cx="790" cy="86" r="34" class="moon"/>
-<path class="roofs" d="M330 430L330 330Q360 318 392 300L440 300Q470 318 500 330L500 430ZM500 430L500 352Q530 340 560 322L610 322Q640 340 672 352L672 430ZM672 430L672 318Q706 304 740 286L792 286Q826 304 860 318L860 430Z"/>
+const STATIC_ART: &str = r##"<defs><linearGradient id="night" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#161d36"/><stop offset="1" stop-color="#34446a"/></linearGradient><linearGradient id="dawn" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#5b6f9c" stop-opacity="0"/><stop offset="0.55" stop-color="#c98f7a" stop-opacity="0.7"/><stop offset="1" stop-color="#f2c27c"/></linearGradient><radialGradient id="glow"><stop offset="0" stop-color="#ffd98a" stop-opacity="0.85"/><stop offset="1" stop-color="#ffd98a" stop-opacity="0"/></radialGradient><linearGradient id="water" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="#2d5670"/><stop offset="1" stop-color="#17324a"/></linearGradient></defs>
+<rect width="1200" height="640" fill="url(#night)"/>"##;
+
+/// In front of the sky.
+const TOWN: &str = r##"<path class="roofs" d="M330 430L330 330Q360 318 392 300L440 300Q470 318 500 330L500 430ZM500 430L500 352Q530 340 560 322L610 322Q640 340 672 352L672 430ZM672 430L672 318Q706 304 740 286L792 286Q826 304 860 318L860 430Z"/>
 <g class="windows"><rect x="400" y="360" width="18" height="22"/><rect x="570" y="376" width="18" height="22"/><rect x="752" y="350" width="18" height="22"/></g>
 <rect y="430" width="1200" height="210" class="lane"/><line x1="0" y1="432" x2="1200" y2="432" class="lane-edge"/>
 <path class="flagstone" d="M330 432L300 560M410 432L380 560M454 432L424 560M534 432L504 560M578 432L548 560M658 432L628 560M702 432L672 560M782 432L752 560M826 432L796 560M330 500L860 500"/>
@@ -79,14 +77,8 @@ const KEEPER: &str = r##"<path d="M-6 0L-3 -28M6 0L3 -28M12 -62L22 -78" class="l
 /// The keeper's empty stool.
 const STOOL: &str = r##"<g class="stool"><rect x="-16" y="-30" width="32" height="6" fill="#6b4a2b"/><path d="M-12 -24L-14 0M12 -24L14 0" class="limb"/></g>"##;
 
-fn f(v: f64) -> String {
-    coord(v)
-}
-
-/// A `<text>` at (`x`, `y`) with `attrs` (already markup), holding `text` (escaped here).
-fn text(out: &mut String, x: f64, y: f64, attrs: &str, content: &str) {
-    let _ = write!(out, r#"<text x="{}" y="{}" {attrs}>{}</text>"#, f(x), f(y), esc(content));
-}
+/// Someone in the ditch (local coordinates: the splash at the origin).
+const SPLASH: &str = r##"<ellipse rx="46" ry="9" class="splash"/><path d="M-10 -6L-26 -30M10 -6L26 -32" class="limb"/><circle cy="-14" r="11" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/>"##;
 
 /// Where borrower `index` of `count` stands (x of their feet).
 fn borrower_x(index: usize, count: usize) -> f64 {
@@ -105,45 +97,22 @@ fn name_room(count: usize) -> f64 {
     }
 }
 
-/// The parts of the picture, each set as one group's markup.
-#[derive(Clone, Copy)]
-enum Part {
-    /// The words painted on the scene: the gate's lintel, the granary, the ditch.
-    Labels,
-    Tablet,
-    Clasp,
-    Wick,
-    Granary,
-    Borrowers,
-    Errands,
-}
-
-/// The markup of `part` now, in the current language (reactive: it tracks what it reads).
-fn part_html(app: AppState, part: Part) -> impl Fn() -> String + Copy + Send + Sync + 'static {
-    move || {
-        let lang = app.lang.get();
-        app.cast.with(|cast| {
-            app.lantern.with(|l| match part {
-                Part::Labels => labels_svg(lang),
-                Part::Tablet => tablet_svg(&l.tablet, cast, lang),
-                Part::Clasp => clasp_svg(&l.clasp, cast, lang),
-                Part::Wick => wick_svg(&l.wick, l.tablet.renewals, lang),
-                Part::Granary => granary_svg(&l.keeper, &l.granary, cast, lang),
-                Part::Borrowers => app.highlight.with(|h| borrowers_svg(&l.borrowers, h.as_ref(), cast, lang)),
-                Part::Errands => {
-                    let ids: Vec<String> = l.borrowers.iter().map(|b| b.id.clone()).collect();
-                    errands_svg(&l.errands, &ids, lang)
-                }
-            })
-        })
+/// Where borrower `index` of `count` is drawn: on the lane, or in the ditch.
+fn spot(a: &Actor, index: usize, count: usize) -> (f64, f64) {
+    if in_ditch(a) {
+        IN_DITCH
+    } else {
+        (borrower_x(index, count), LANE_Y)
     }
 }
 
 #[component]
 pub fn LanternScene(app: AppState) -> impl IntoView {
-    let part = move |p| part_html(app, p);
+    let drawn = move |draw: Draw| part(app, Fable::Lantern, draw);
+    // The night of the run: the caption's dawn at its end is the sky's too.
+    let sky = move || app.picture.with(|p| if p.over { "dawn" } else { "night" });
     view! {
-        <div class="scene lantern-scene" data-testid="scene-lantern">
+        <div class="scene lantern-scene" data-testid="scene-lantern" data-sky=sky>
             <svg
                 viewBox="0 0 1200 640"
                 role="img"
@@ -151,13 +120,15 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 preserveAspectRatio="xMidYMid meet"
             >
                 <g inner_html=STATIC_ART></g>
-                <g inner_html=part(Part::Labels)></g>
-                <g class="gate" inner_html=part(Part::Tablet)></g>
-                <g inner_html=part(Part::Clasp)></g>
-                <g inner_html=part(Part::Wick)></g>
-                <g class="granary" data-highlight=lit(app, |h| h.resource) inner_html=part(Part::Granary)></g>
-                <g class="borrowers" inner_html=part(Part::Borrowers)></g>
-                <g class="travels" inner_html=part(Part::Errands)></g>
+                <g inner_html=drawn(sky_svg)></g>
+                <g inner_html=TOWN></g>
+                <g inner_html=drawn(labels_svg)></g>
+                <g class="gate" inner_html=drawn(tablet_svg)></g>
+                <g inner_html=drawn(clasp_svg)></g>
+                <g inner_html=drawn(wick_svg)></g>
+                <g inner_html=drawn(granary_svg)></g>
+                <g class="borrowers" inner_html=drawn(borrowers_svg)></g>
+                <g class="travels" inner_html=drawn(errands_svg)></g>
                 {super::lesson::pointers(app, &element_place)}
             </svg>
             {super::hands::hands(app, &element_place, Element::Store)}
@@ -177,431 +148,544 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
         Element::Store => ((126.0, 102.0, 184.0, 180.0), Some((352.0, 84.0))),
         Element::Resource => ((784.0, 226.0, 214.0, 240.0), Some((790.0, 216.0))),
         Element::Outcome => ((960.0, 160.0, 240.0, 478.0), Some((964.0, 150.0))),
-        // The lantern itself: on its pillar, or with the borrower whose wick is lit.
+        // The lantern itself: on its pillar, or with the borrower out with it.
         Element::Shared => {
-            let (carrier, count) = app.lantern.with_untracked(|l| {
-                let carrier = (!l.tablet.lantern_on_pillar()).then(|| l.borrowers.iter().position(|b| b.lit)).flatten();
-                (carrier, l.borrowers.len())
-            });
-            match carrier {
-                Some(index) => {
-                    let x = borrower_x(index, count);
-                    ((x - 64.0, 286.0, 128.0, 196.0), Some((x - 60.0, 278.0)))
-                }
+            let at = app.picture.with_untracked(|p| carrier(p).map(|i| spot(&p.actors[i], i, p.actors.len())));
+            match at {
+                Some((x, y)) => ((x - 64.0, y - 184.0, 128.0, 196.0), Some((x - 60.0, y - 192.0))),
                 None => ((80.0, 124.0, 56.0, 76.0), Some((352.0, 150.0))),
             }
         }
         Element::Node(id) => {
-            let (index, count) =
-                app.lantern.with_untracked(|l| (l.borrowers.iter().position(|b| &b.id == id), l.borrowers.len()));
-            let x = borrower_x(index?, count);
-            ((x - 64.0, 286.0, 128.0, 196.0), None)
+            let (x, y) = app.picture.with_untracked(|p| {
+                p.actors.iter().position(|b| &b.id == id).map(|i| spot(&p.actors[i], i, p.actors.len()))
+            })?;
+            ((x - 64.0, y - 184.0, 128.0, 196.0), None)
         }
         _ => return None,
     })
 }
 
-/// The words painted on the scene itself: the gate's lintel, the granary, the ditch.
-fn labels_svg(lang: Lang) -> String {
-    let mut out = String::new();
-    text(&mut out, 174.0, 88.0, r#"class="roof-label" text-anchor="middle""#, Ui::LanternTownGate.text(lang));
-    text(&mut out, 1084.0, 205.0, r#"class="granary-label" text-anchor="middle""#, Ui::Granary.text(lang));
-    text(&mut out, 1190.0, 632.0, r#"class="ditch-label" text-anchor="end""#, Ui::Ditch.text(lang));
+/// The moon and stars fade and the horizon warms towards dawn, over the last part of the run.
+fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
+    let mut out = Markup::new();
+    let dawn = ((p.day - 0.75) / 0.25).clamp(0.0, 1.0);
+    out.tag("rect")
+        .lit("class", "dawn")
+        .lit("width", "1200")
+        .lit("height", "440")
+        .lit("fill", "url(#dawn)")
+        .num("opacity", dawn)
+        .close();
+    out.tag("g").num("opacity", 1.0 - 0.8 * dawn).open();
+    out.push_raw(r#"<g class="stars"><circle cx="420" cy="60" r="2"/><circle cx="520" cy="110" r="2"/><circle cx="610" cy="48" r="2"/><circle cx="700" cy="132" r="2"/><circle cx="880" cy="40" r="2"/><circle cx="940" cy="150" r="2"/><circle cx="380" cy="150" r="2"/></g>"#);
+    out.tag("circle").lit("class", "moon").lit("cx", "790").num("cy", 86.0 + 120.0 * dawn).lit("r", "34").close();
+    out.end("g");
     out
 }
 
-/// The tablet's face (holder or free, return hour, wick number) and the lantern on its pillar.
-fn tablet_svg(t: &Tablet, cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
-    if t.lantern_on_pillar() {
-        out.push_str(PILLAR_LANTERN);
+/// The words painted on the scene itself: the gate's lintel, the granary, the ditch.
+fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    let gate = Ui::LanternTownGate.text(lang);
+    out.tag("text")
+        .lit("x", "174")
+        .lit("y", "88")
+        .lit("class", "roof-label")
+        .lit("text-anchor", "middle")
+        .font(fit_font(gate, 300.0, 22.0, 12.0))
+        .text(gate);
+    out.tag("text")
+        .lit("x", "1084")
+        .lit("y", "205")
+        .lit("class", "granary-label")
+        .lit("text-anchor", "middle")
+        .text(Ui::Granary.text(lang));
+    out.tag("text")
+        .lit("x", "1190")
+        .lit("y", "632")
+        .lit("class", "ditch-label")
+        .lit("text-anchor", "end")
+        .text(Ui::Ditch.text(lang));
+    out
+}
+
+/// The tablet's face (holder or free, return hour, wick number) and the lantern on its pillar
+/// while nobody is out with it.
+fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    if carrier(p).is_none() {
+        out.push_raw(PILLAR_LANTERN);
     } else {
-        out.push_str(r#"<circle cx="108" cy="138" r="4" class="empty-hook"/>"#);
+        out.push_raw(r#"<circle cx="108" cy="138" r="4" class="empty-hook"/>"#);
     }
-    let holder = t.holder.as_deref().unwrap_or("");
-    let (name, class) = match (&t.holder, t.face) {
+    let r = &p.record;
+    let face = face(r);
+    let holder = r.holder.clone().unwrap_or_default();
+    let (name, class) = match (&r.holder, face) {
         (Some(id), Face::Taken) => (cast.name(id, lang), "tablet-name"),
-        _ => (Ui::TabletFree.text(lang).to_owned(), "tablet-name free"),
+        _ => (LANTERN.record_free.text(lang).to_owned(), "tablet-name free"),
     };
-    // A long name is written smaller, and cut only if it still does not fit.
-    let size = fit_font(&name, 152.0, 26.0, 15.0);
-    let name = fit(&name, 152.0, size);
-    let attrs = format!(
-        r#"class="{class}" text-anchor="middle" font-size="{}" data-testid="tablet-holder" data-state="{}" data-node="{}""#,
-        f(size),
-        t.face.as_str(),
-        esc(holder)
-    );
-    let _ = write!(out, r#"<g data-testid="tablet" data-state="{}">"#, t.face.as_str());
-    text(&mut out, 218.0, 146.0, &attrs, &name);
+    out.tag("g").lit("data-testid", "tablet").lit("data-state", face.as_str()).open();
+    // A long name is written smaller, or on two lines: never cut.
+    fitted(&mut out, (218.0, 146.0), 152.0, (26.0, 13.0), class, "middle", Align::Middle, &name, |t| {
+        t.lit("data-testid", "tablet-holder")
+            .lit("data-state", face.as_str())
+            .attr("data-node", &holder)
+            .lit("data-lease", r.liveness.code())
+    });
     // Once the hour has passed the name is still written, struck through: it counts as free.
-    if let (Some(id), Face::HourPassed) = (&t.holder, t.face) {
-        text(
+    if let (Some(id), Face::HourPassed) = (&r.holder, face) {
+        fitted(
             &mut out,
-            218.0,
-            166.0,
-            r#"class="tablet-struck" text-anchor="middle""#,
-            &fit(&cast.name(id, lang), 130.0, 15.0),
+            (218.0, 168.0),
+            140.0,
+            (15.0, 10.0),
+            "tablet-struck",
+            "middle",
+            Align::Middle,
+            &cast.name(id, lang),
+            |t| t,
         );
     }
-    let back = match (t.face, t.return_ms) {
+    let back = match (face, r.expires_ms) {
         (Face::Taken, Some(ms)) => fill(Ui::TabletReturnBy.text(lang), &[("s", &seconds(ms))]),
         (Face::HourPassed, _) => Ui::TabletHourPassed.text(lang).to_owned(),
-        _ if !t.ever_borrowed => Ui::TabletNotYet.text(lang).to_owned(),
+        _ if !r.ever_granted() => Ui::TabletNotYet.text(lang).to_owned(),
         _ => String::new(),
     };
-    let attrs = format!(
-        r#"class="tablet-return" text-anchor="middle" font-size="{}" data-testid="tablet-return""#,
-        f(fit_font(&back, 150.0, 16.0, 10.0))
-    );
-    text(&mut out, 218.0, 186.0, &attrs, &back);
-    if let Some(n) = t.wick_number {
+    out.tag("text")
+        .lit("x", "218")
+        .lit("y", "188")
+        .lit("class", "tablet-return")
+        .lit("text-anchor", "middle")
+        .font(fit_font(&back, 150.0, 16.0, 10.0))
+        .lit("data-testid", "tablet-return")
+        .text(&back);
+    if let Some(n) = r.token {
         let label = fill(Ui::WickNumber.text(lang), &[("n", &n.to_string())]);
-        text(&mut out, 218.0, 214.0, r#"class="tablet-small" text-anchor="middle""#, &label);
+        out.tag("text")
+            .lit("x", "218")
+            .lit("y", "214")
+            .lit("class", "tablet-small")
+            .lit("text-anchor", "middle")
+            .text(&label);
     }
-    let number = t.wick_number.map_or_else(|| "–".to_owned(), |n| n.to_string());
-    let attrs = format!(
-        r#"class="tablet-token" text-anchor="middle" font-size="{}" data-testid="tablet-token""#,
-        f(fit_font(&number, 130.0, 54.0, 16.0))
-    );
-    text(&mut out, 218.0, 264.0, &attrs, &number);
-    out.push_str("</g>");
+    let number = r.token.map_or_else(|| "–".to_owned(), |n| n.to_string());
+    out.tag("text")
+        .lit("x", "218")
+        .lit("y", "264")
+        .lit("class", "tablet-token")
+        .lit("text-anchor", "middle")
+        .num("font-size", fit_font(&number, 130.0, 54.0, 16.0))
+        .lit("data-testid", "tablet-token")
+        .text(&number);
+    out.end("g");
     out
 }
 
-/// The brass clasp: its shackle latched or open, and who was a step too late.
-fn clasp_svg(c: &Clasp, cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
-    let (state, label, turn) = if c.latched {
-        ("latched", Ui::ClaspLatched, "")
+/// The brass clasp: latched while a compare-and-swap is being decided (by whom, and whether it
+/// won), open otherwise; and who was a step too late at the latest race.
+fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    let cas = clasp(p);
+    let (state, label) = if cas.is_some() { ("latched", Ui::ClaspLatched) } else { ("open", Ui::ClaspOpen) };
+    out.tag("g")
+        .lit("class", if cas.is_some() { "clasp latched" } else { "clasp open" })
+        .lit("data-testid", "clasp")
+        .lit("data-state", state)
+        .attr("data-by", cas.map_or("", |c| c.node.as_str()))
+        .lit("data-cas", cas.map_or("", |c| if c.won { "won" } else { "refused" }))
+        .open();
+    if cas.is_some() {
+        out.push_raw(r#"<path d="M204 300L204 288A14 14 0 0 1 232 288L232 300" class="shackle"/>"#);
     } else {
-        ("open", Ui::ClaspOpen, r#" transform="translate(0,-10) rotate(-28 232 300)""#)
-    };
-    let _ = write!(
-        out,
-        r#"<g class="clasp {state}" data-testid="clasp" data-state="{state}" data-by="{}"><path d="M204 300L204 288A14 14 0 0 1 232 288L232 300" class="shackle"{turn}/>"#,
-        esc(c.by.as_deref().unwrap_or(""))
-    );
-    text(&mut out, 218.0, 352.0, r#"class="clasp-label" text-anchor="middle""#, label.text(lang));
-    if let Some(t) = &c.too_late {
-        let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
-        let attrs = format!(
-            r#"class="too-late" text-anchor="middle" font-size="{}" data-testid="clasp-too-late" data-node="{}""#,
-            f(fit_font(&line, 270.0, 16.0, 10.0)),
-            esc(&t.node)
-        );
-        text(&mut out, 174.0, 372.0, &attrs, &line);
+        out.push_raw(r#"<path d="M204 300L204 288A14 14 0 0 1 232 288L232 300" class="shackle" transform="translate(0,-10) rotate(-28 232 300)"/>"#);
     }
-    out.push_str("</g>");
+    let said = match cas {
+        Some(c) => {
+            let word = if c.won { label } else { Ui::ClaspTried };
+            fill(word.text(lang), &[("name", &cast.name(&c.node, lang))])
+        }
+        None => label.text(lang).to_owned(),
+    };
+    fitted(&mut out, (174.0, 352.0), 276.0, (14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
+    if let Some(t) = &p.too_late {
+        let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
+        fitted(&mut out, (174.0, 374.0), 270.0, (16.0, 10.0), "too-late", "middle", Align::Middle, &line, |tag| {
+            tag.lit("data-testid", "clasp-too-late").attr("data-node", &t.node)
+        });
+    }
+    out.end("g");
     out
 }
 
 /// The timed wick: a fuse burning from its right end; what is left is the lease's remaining time
 /// on the coordinator's clock. It flares when lit or renewed in person.
-fn wick_svg(w: &Wick, renewals: u32, lang: Lang) -> String {
-    let mut out = String::new();
-    let _ = write!(
-        out,
-        r#"<g class="wick" data-testid="wick" data-state="{}" data-left-ms="{}">"#,
-        w.state.as_str(),
-        w.remaining_ms
-    );
-    let end = FUSE_X0 + (FUSE_X1 - FUSE_X0) * w.left;
-    if w.state == WickState::Burning {
-        let _ = write!(
-            out,
-            r#"<line x1="{x0}" y1="{y}" x2="{}" y2="{y}" class="fuse"/><g transform="translate({},{y}) scale({})"><circle r="16" fill="url(#glow)"/><path d="M0 -13Q7 -4 0 4Q-7 -4 0 -13Z" class="flame"/></g>"#,
-            f(end),
-            f(end),
-            f(1.0 + 0.6 * w.flare),
-            x0 = f(FUSE_X0),
-            y = f(FUSE_Y),
-        );
-    }
-    let (label, class) = match w.state {
-        WickState::Burning => (fill(Ui::WickLeft.text(lang), &[("s", &seconds(w.remaining_ms))]), "wick-label"),
-        WickState::Out => (Ui::WickBurntOut.text(lang).to_owned(), "wick-label out"),
-        WickState::Unlit => (Ui::WickUnlit.text(lang).to_owned(), "wick-label"),
+fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    let w = &p.timer;
+    let state = match w.state {
+        TimerState::Unset => "unlit",
+        TimerState::Running => "burning",
+        TimerState::Out => "out",
     };
-    text(&mut out, 174.0, 400.0, &format!(r#"class="{class}" text-anchor="middle""#), &label);
-    let renewed = fill(Ui::RenewedInPerson.text(lang), &[("n", &renewals.to_string())]);
-    text(&mut out, 174.0, 454.0, r#"class="renewals" text-anchor="middle""#, &renewed);
-    out.push_str("</g>");
+    out.tag("g")
+        .lit("class", "wick")
+        .lit("data-testid", "wick")
+        .lit("data-state", state)
+        .int("data-left-ms", w.remaining_ms)
+        .open();
+    let end = FUSE_X0 + (FUSE_X1 - FUSE_X0) * w.left;
+    if w.state == TimerState::Running {
+        out.tag("line")
+            .num("x1", FUSE_X0)
+            .num("y1", FUSE_Y)
+            .num("x2", end)
+            .num("y2", FUSE_Y)
+            .lit("class", "fuse")
+            .close();
+        out.tag("g")
+            .attr("transform", &format!("translate({},{}) scale({})", f(end), f(FUSE_Y), f(1.0 + 0.6 * flare(p))))
+            .open();
+        out.push_raw(r#"<circle r="16" fill="url(#glow)"/><path d="M0 -13Q7 -4 0 4Q-7 -4 0 -13Z" class="flame"/>"#);
+        out.end("g");
+    }
+    let (word, ms) = LANTERN.timer_line(w);
+    let line = match ms {
+        Some(ms) => fill(word.text(lang), &[("s", &seconds(ms))]),
+        None => word.text(lang).to_owned(),
+    };
+    let class = if w.state == TimerState::Out { "wick-label out" } else { "wick-label" };
+    out.tag("text").lit("x", "174").lit("y", "400").lit("class", class).lit("text-anchor", "middle").text(&line);
+    let renewed = fill(LANTERN.renewals.text(lang), &[("n", &p.record.renewals.to_string())]);
+    out.tag("text")
+        .lit("x", "174")
+        .lit("y", "454")
+        .lit("class", "renewals")
+        .lit("text-anchor", "middle")
+        .text(&renewed);
+    out.end("g");
     out
 }
 
-/// The keeper (or his stool), his sign, his latest verdicts, the granary's last errand and the
-/// ditch with whoever fell into it.
-fn granary_svg(k: &Keeper, g: &Granary, cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
-    let sign = if !k.on_duty {
-        Ui::KeeperAway.text(lang).to_owned()
-    } else if k.only_counts == 0 {
-        Ui::KeeperNoNumber.text(lang).to_owned()
-    } else {
-        fill(Ui::KeeperOnlyCounts.text(lang), &[("n", &k.only_counts.to_string())])
+/// The keeper (or his empty stool, unnamed), his sign, his latest verdicts, the granary's last
+/// errand, and the ditch: why someone fell in, and a stranger who did.
+fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    let k = &p.gate;
+    let tag = out.tag("g").lit("class", if k.on_duty { "granary" } else { "granary away" });
+    let tag = if lit.is_some_and(|h| h.resource) { tag.lit("data-highlight", "true") } else { tag };
+    tag.open();
+    let (word, n) = LANTERN.gate_sign(k);
+    let sign = match n {
+        Some(n) => fill(word.text(lang), &[("n", &n.to_string())]),
+        None => word.text(lang).to_owned(),
     };
     let state = if k.on_duty { "on" } else { "off" };
-    let attrs = format!(
-        r#"class="sign-text" text-anchor="middle" font-size="{}" data-testid="keeper-sign" data-state="{state}""#,
-        f(fit_font(&sign, 180.0, 28.0, 11.0))
-    );
-    text(&mut out, 890.0, if k.on_duty { 278.0 } else { 264.0 }, &attrs, &sign);
+    out.tag("text")
+        .num("x", KEEPER_X)
+        .lit("y", if k.on_duty { "278" } else { "264" })
+        .lit("class", "sign-text")
+        .lit("text-anchor", "middle")
+        .num("font-size", fit_font(&sign, 180.0, 28.0, 11.0))
+        .lit("data-testid", "keeper-sign")
+        .lit("data-state", state)
+        .text(&sign);
     if !k.on_duty {
-        let second = Ui::KeeperLetsAll.text(lang);
-        let attrs = format!(
-            r#"class="sign-text small" text-anchor="middle" font-size="{}""#,
-            f(fit_font(second, 180.0, 16.0, 9.0))
-        );
-        text(&mut out, 890.0, 290.0, &attrs, second);
+        let second = LANTERN.gate_lets_all.text(lang);
+        out.tag("text")
+            .num("x", KEEPER_X)
+            .lit("y", "290")
+            .lit("class", "sign-text small")
+            .lit("text-anchor", "middle")
+            .num("font-size", fit_font(second, 180.0, 16.0, 9.0))
+            .text(second);
     }
     for (age, v) in k.recent.iter().rev().enumerate() {
         verdict_tag(&mut out, v, age, cast, lang);
     }
-    let _ = write!(out, r#"<g transform="translate(890,{})" data-testid="keeper" data-state="{state}">"#, f(LANE_Y));
-    out.push_str(if k.on_duty { KEEPER } else { STOOL });
-    text(
-        &mut out,
-        0.0,
-        34.0,
-        r#"class="name-plate" text-anchor="middle""#,
-        &fit(Ui::GranaryKeeper.text(lang), 176.0, 18.0),
-    );
-    out.push_str("</g>");
-    let status = match (&g.fall, &g.last_token) {
-        (Some(_), _) => Ui::IntoTheDitch.text(lang).to_owned(),
-        (None, Some(t)) => fit(&fill(Ui::GranaryLastErrand.text(lang), &[("n", t)]), 250.0, 19.0),
-        (None, None) => Ui::GranaryIdle.text(lang).to_owned(),
+    out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
+    if k.on_duty {
+        out.push_raw(KEEPER);
+        fitted(
+            &mut out,
+            (0.0, 34.0),
+            150.0,
+            (18.0, 11.0),
+            "name-plate",
+            "middle",
+            Align::Top,
+            LANTERN.gate.text(lang),
+            |t| t,
+        );
+    } else {
+        out.push_raw(STOOL);
+    }
+    out.end("g");
+    let o = &p.outcome;
+    let status = match (&o.collision, &o.last_token) {
+        (Some(_), _) => LANTERN.collision.text(lang).to_owned(),
+        (None, Some(t)) => fill(LANTERN.outcome_last.text(lang), &[("n", t)]),
+        (None, None) => LANTERN.outcome_idle.text(lang).to_owned(),
     };
-    let class = if g.fall.is_some() { "granary-status bad" } else { "granary-status" };
-    text(
-        &mut out,
-        1190.0,
-        520.0,
-        &format!(r#"class="{class}" text-anchor="end" data-testid="granary-status""#),
-        &status,
-    );
-    ditch_svg(&mut out, g.fall.as_ref(), cast, lang);
+    let class = if o.collision.is_some() { "granary-status bad" } else { "granary-status" };
+    fitted(&mut out, (1190.0, 520.0), 250.0, (19.0, 11.0), class, "end", Align::Middle, &status, |t| {
+        t.lit("data-testid", "granary-status")
+    });
+    out.end("g");
+    ditch_svg(&mut out, o.collision.as_ref(), p, lang);
     out
 }
 
 /// One judged errand's tag on the keeper's rope; `age` 0 is the newest (nearest the door).
-fn verdict_tag(out: &mut String, v: &Verdict, age: usize, cast: &Cast, lang: Lang) {
-    let x = TAG_X0 + age as f64 * TAG_STEP;
-    let (word, class) = match v.outcome {
-        WriteOutcome::Accepted => (Ui::LetThrough, "verdict obeyed"),
-        WriteOutcome::Duplicate => (Ui::AlreadyDone, "verdict duplicate"),
-        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock => {
-            (Ui::TurnedBack, "verdict void")
-        }
+fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: Lang) {
+    let class = match v.outcome {
+        crate::engine::WriteOutcome::Accepted => "verdict obeyed",
+        crate::engine::WriteOutcome::Duplicate => "verdict duplicate",
+        _ => "verdict void",
     };
     let who = match &v.from {
         Some(id) => cast.name(id, lang),
-        None => Ui::Stranger.text(lang).to_owned(),
+        None => LANTERN.outsider.text(lang).to_owned(),
     };
-    let _ = write!(
-        out,
-        r#"<g class="{class}" opacity="{}" data-outcome="{}" transform="translate({},236)"><line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#,
-        if age == 0 { "1" } else { "0.8" },
-        outcome_name(v.outcome),
-        f(x)
-    );
-    if matches!(
-        v.outcome,
-        WriteOutcome::RejectedStale | WriteOutcome::RejectedInvalid | WriteOutcome::RejectedForeignLock
-    ) {
-        out.push_str(
+    out.tag("g")
+        .lit("class", class)
+        .lit("opacity", if age == 0 { "1" } else { "0.8" })
+        .lit("data-outcome", v.outcome.code())
+        .at(TAG_X0 + age as f64 * TAG_STEP, 236.0)
+        .open();
+    out.push_raw(r#"<line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#);
+    if v.refused() {
+        out.push_raw(
             r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#,
         );
     }
-    let attrs =
-        format!(r#"class="flag-number" text-anchor="middle" font-size="{}""#, f(fit_font(&v.token, 40.0, 22.0, 9.0)));
-    text(out, 24.0, 33.0, &attrs, &v.token);
-    // Fit each word to less than the gap between tags, so neighbours never run together.
-    text(out, 24.0, 62.0, r#"class="verdict-word" text-anchor="middle""#, &fit(word.text(lang), 54.0, 12.0));
-    text(out, 24.0, 78.0, r#"class="verdict-who" text-anchor="middle""#, &fit(&who, 58.0, 12.0));
-    out.push_str("</g>");
+    out.tag("text")
+        .lit("x", "24")
+        .lit("y", "33")
+        .lit("class", "flag-number")
+        .lit("text-anchor", "middle")
+        .num("font-size", fit_font(&v.token, 40.0, 22.0, 9.0))
+        .text(&v.token);
+    // Each word fits less than the gap between tags, so neighbours never run together; a name too
+    // long for one line goes on two.
+    let word = LANTERN.verdict(v).text(lang);
+    out.tag("text")
+        .lit("x", "24")
+        .lit("y", "62")
+        .lit("class", "verdict-word")
+        .lit("text-anchor", "middle")
+        .font(fit_font(word, TAG_STEP - 6.0, 12.0, 9.0))
+        .text(word);
+    fitted(out, (24.0, 78.0), TAG_STEP - 6.0, (12.0, 9.0), "verdict-who", "middle", Align::Top, &who, |t| t);
+    out.end("g");
 }
 
-/// Whoever fell into the ditch, and why.
-fn ditch_svg(out: &mut String, fall: Option<&Fall>, cast: &Cast, lang: Lang) {
+/// Why someone fell into the ditch; a stranger who fell in lies there (a borrower who did is drawn
+/// there with the borrowers, once).
+fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, lang: Lang) {
     let state = if fall.is_some() { "fallen" } else { "clear" };
-    let _ = write!(out, r#"<g class="ditch {state}" data-testid="ditch" data-state="{state}">"#);
+    out.tag("g")
+        .lit("class", if fall.is_some() { "ditch fallen" } else { "ditch clear" })
+        .lit("data-testid", "ditch")
+        .lit("data-state", state)
+        .open();
     if let Some(a) = fall {
-        let who = match &a.from {
-            Some(id) => cast.name(id, lang),
-            None => Ui::Stranger.text(lang).to_owned(),
-        };
-        out.push_str(r##"<g class="fallen-borrower" transform="translate(1010,590)"><ellipse rx="46" ry="9" class="splash"/><path d="M-10 -6L-26 -30M10 -6L26 -32" class="limb"/><circle cy="-14" r="11" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/>"##);
-        text(out, -70.0, -2.0, r#"class="ditch-who" text-anchor="end""#, &fit(&who, 160.0, 16.0));
-        out.push_str("</g>");
-        let why = fill(Ui::IntoTheDitchWhy.text(lang), &[("old", &a.token.to_string()), ("new", &a.newer.to_string())]);
-        text(out, 1190.0, 546.0, r#"class="ditch-why" text-anchor="end""#, &why);
+        if a.from.is_none() {
+            out.tag("g").lit("class", "fallen-borrower").at(IN_DITCH.0, IN_DITCH.1).open();
+            out.push_raw(SPLASH);
+            out.tag("text")
+                .lit("x", "-70")
+                .lit("y", "-2")
+                .lit("class", "ditch-who")
+                .lit("text-anchor", "end")
+                .text(LANTERN.outsider.text(lang));
+            out.end("g");
+        } else if !p.actors.iter().any(in_ditch) {
+            // They have climbed out since: the splash stays.
+            out.tag("g").at(IN_DITCH.0, IN_DITCH.1).open();
+            out.push_raw(r#"<ellipse rx="46" ry="9" class="splash"/>"#);
+            out.end("g");
+        }
+        let why =
+            fill(LANTERN.collision_why.text(lang), &[("old", &a.token.to_string()), ("new", &a.newer.to_string())]);
+        out.tag("text").lit("x", "1190").lit("y", "546").lit("class", "ditch-why").lit("text-anchor", "end").text(&why);
     }
-    out.push_str("</g>");
+    out.end("g");
 }
 
-/// Every borrower on their spot along the lane.
-/// The borrowers; `lit` is what the violation under the pointer involves.
-fn borrowers_svg(borrowers: &[Borrower], lit: Option<&Highlight>, cast: &Cast, lang: Lang) -> String {
-    let mut out = String::new();
-    let count = borrowers.len();
-    for (index, b) in borrowers.iter().enumerate() {
-        let highlight = if lit.is_some_and(|h| h.lights_node(&b.id)) { r#" data-highlight="true""# } else { "" };
-        let _ = write!(
-            out,
-            r#"<g class="borrower"{highlight} data-testid="borrower-{id}" data-state="{}" data-role="{}" data-lost="{}" data-lantern="{}" data-too-late="{}" transform="translate({},{})">"#,
-            b.state(),
-            b.role.as_str(),
-            b.lost,
-            b.lantern.map(|n| n.to_string()).unwrap_or_default(),
-            b.too_late,
-            f(borrower_x(index, count)),
-            f(LANE_Y),
-            id = esc(&b.id),
-        );
-        figure(&mut out, b, coat_colour(index), lang);
-        if b.lost {
-            out.push_str(r#"<g class="dark-lanes"><ellipse cx="-6" cy="-66" rx="46" ry="34"/><ellipse cx="20" cy="-34" rx="40" ry="30"/><ellipse cx="-10" cy="-104" rx="34" ry="24"/></g>"#);
+/// The borrowers, each on their spot (on the lane, or in the ditch); `lit` is what the violation
+/// under the pointer involves. Names shrink or go on two lines, never cut.
+fn borrowers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    let count = p.actors.len();
+    for (index, b) in p.actors.iter().enumerate() {
+        let (x, y) = spot(b, index, count);
+        let tag = out.tag("g").lit("class", "borrower");
+        let tag = if lit.is_some_and(|h| h.lights_node(&b.id)) { tag.lit("data-highlight", "true") } else { tag };
+        tag.attr("data-testid", &format!("borrower-{}", b.id))
+            .attr("data-node", &b.id)
+            .lit("data-state", borrower_state(b))
+            .lit("data-role", b.role.as_str())
+            .lit("data-lost", if b.cut_off { "true" } else { "false" })
+            .attr("data-lantern", &b.belief.map(|n| n.to_string()).unwrap_or_default())
+            .lit("data-too-late", if b.too_late { "true" } else { "false" })
+            .at(x, y)
+            .open();
+        let name = cast.name(&b.id, lang);
+        if in_ditch(b) {
+            out.push_raw(r#"<g class="fallen-borrower">"#);
+            out.push_raw(SPLASH);
+            out.push_raw("</g>");
+            fitted(&mut out, (-70.0, -2.0), 200.0, (16.0, 11.0), "ditch-who", "end", Align::Middle, &name, |t| t);
+        } else {
+            figure(&mut out, b, coat_colour(index), lang);
+            if b.cut_off {
+                out.push_raw(r#"<g class="dark-lanes"><ellipse cx="-6" cy="-66" rx="46" ry="34"/><ellipse cx="20" cy="-34" rx="40" ry="30"/><ellipse cx="-10" cy="-104" rx="34" ry="24"/></g>"#);
+            }
+            fitted(
+                &mut out,
+                (0.0, 34.0),
+                name_room(count),
+                (20.0, 11.0),
+                "name-plate",
+                "middle",
+                Align::Top,
+                &name,
+                |t| t,
+            );
         }
-        text(
-            &mut out,
-            0.0,
-            34.0,
-            r#"class="name-plate" text-anchor="middle""#,
-            &fit(&cast.name(&b.id, lang), name_room(count), 20.0),
-        );
-        out.push_str("</g>");
+        out.end("g");
     }
     out
 }
 
 /// A lantern carrying wick number `n`, lit or dead; `x`, `y` its glass's top-left corner.
-fn small_lantern(out: &mut String, n: u64, lit: bool, x: f64, y: f64) {
+fn small_lantern(out: &mut Markup, n: u64, lit: bool, x: f64, y: f64) {
     let label = n.to_string();
-    let class = if lit { "hand-lantern lit" } else { "hand-lantern dead" };
-    let _ = write!(out, r#"<g class="{class}" transform="translate({},{})">"#, f(x), f(y));
+    out.tag("g").lit("class", if lit { "hand-lantern lit" } else { "hand-lantern dead" }).at(x, y).open();
     if lit {
-        out.push_str(r#"<circle cx="15" cy="18" r="44" fill="url(#glow)"/>"#);
+        out.push_raw(r#"<circle cx="15" cy="18" r="44" fill="url(#glow)"/>"#);
     }
-    out.push_str(r#"<rect width="30" height="36" rx="5" class="lantern-glass"/>"#);
-    let attrs =
-        format!(r#"class="lantern-number" text-anchor="middle" font-size="{}""#, f(fit_font(&label, 26.0, 16.0, 7.0)));
-    text(out, 15.0, 24.0, &attrs, &label);
-    out.push_str("</g>");
+    out.push_raw(r#"<rect width="30" height="36" rx="5" class="lantern-glass"/>"#);
+    out.tag("text")
+        .lit("x", "15")
+        .lit("y", "24")
+        .lit("class", "lantern-number")
+        .lit("text-anchor", "middle")
+        .num("font-size", fit_font(&label, 26.0, 16.0, 7.0))
+        .text(&label);
+    out.end("g");
 }
 
 /// One borrower in their state (local coordinates: feet at the origin).
-fn figure(out: &mut String, b: &Borrower, coat: &str, lang: Lang) {
-    let body = |out: &mut String, opacity: &str| {
-        let _ = write!(
-            out,
-            r##"<g opacity="{opacity}"><path d="M-6 0L-3 -26M6 0L3 -26M9 -54L12 -52" class="limb"/><rect x="-13" y="-64" width="26" height="40" rx="9" fill="{coat}" stroke="#1e2236" stroke-width="2"/><circle cx="0" cy="-76" r="12" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/><path d="M-12 -82Q0 -96 12 -82Z" class="headscarf"/></g>"##
-        );
+fn figure(out: &mut Markup, b: &Actor, coat: &'static str, lang: Lang) {
+    let body = |out: &mut Markup, opacity: &'static str| {
+        out.tag("g").lit("opacity", opacity).open();
+        out.push_raw(r#"<path d="M-6 0L-3 -26M6 0L3 -26M9 -54L12 -52" class="limb"/>"#);
+        out.tag("rect")
+            .lit("x", "-13")
+            .lit("y", "-64")
+            .lit("width", "26")
+            .lit("height", "40")
+            .lit("rx", "9")
+            .lit("fill", coat)
+            .lit("stroke", "#1e2236")
+            .lit("stroke-width", "2")
+            .close();
+        out.push_raw(r##"<circle cx="0" cy="-76" r="12" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/><path d="M-12 -82Q0 -96 12 -82Z" class="headscarf"/>"##);
+        out.end("g");
     };
     match b.posture {
-        Posture::Hurt => {
+        Posture::Down => {
             // Sitting on the flagstones, holding a twisted ankle.
-            let _ = write!(
-                out,
-                r##"<g class="hurt"><g opacity="0.8"><path d="M-4 -6L26 -4M-4 -2L24 2M2 -30L22 -6" class="limb"/><rect x="-18" y="-44" width="26" height="40" rx="9" fill="{coat}" stroke="#1e2236" stroke-width="2"/><circle cx="-5" cy="-56" r="12" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/></g><path d="M28 -12l4 6l7 -2l-4 6l4 6l-7 -2l-4 6l-1 -7l-7 -2l7 -3Z" class="ankle-star"/></g>"##
+            out.push_raw(
+                r#"<g class="hurt"><g opacity="0.8"><path d="M-4 -6L26 -4M-4 -2L24 2M2 -30L22 -6" class="limb"/>"#,
             );
+            out.tag("rect")
+                .lit("x", "-18")
+                .lit("y", "-44")
+                .lit("width", "26")
+                .lit("height", "40")
+                .lit("rx", "9")
+                .lit("fill", coat)
+                .lit("stroke", "#1e2236")
+                .lit("stroke-width", "2")
+                .close();
+            out.push_raw(r##"<circle cx="-5" cy="-56" r="12" fill="#f0c9a0" stroke="#1e2236" stroke-width="2"/></g><path d="M28 -12l4 6l7 -2l-4 6l4 6l-7 -2l-4 6l-1 -7l-7 -2l7 -3Z" class="ankle-star"/></g>"##);
         }
-        Posture::Dozing => {
-            out.push_str(r#"<g class="dozing"><g transform="rotate(-72)">"#);
+        Posture::Asleep => {
+            out.push_raw(r#"<g class="dozing"><g transform="rotate(-72)">"#);
             body(out, "1");
-            out.push_str("</g>");
-            if let Some(n) = b.lantern.or(b.prepared) {
-                small_lantern(out, n, b.lit, 10.0, -36.0);
+            out.push_raw("</g>");
+            if let Some(n) = b.belief.or(b.prepared) {
+                small_lantern(out, n, b.live, 10.0, -36.0);
             }
-            text(out, -64.0, -44.0, r#"class="snore""#, Ui::Snore.text(lang));
-            out.push_str("</g>");
+            out.tag("text").lit("x", "-64").lit("y", "-44").lit("class", "snore").text(LANTERN.asleep.text(lang));
+            out.push_raw("</g>");
         }
-        Posture::Afoot => {
-            out.push_str(r#"<g class="afoot">"#);
-            if let Some(n) = b.lantern {
-                out.push_str(r#"<path d="M12 -52L30 -104L30 -96" class="pole"/>"#);
-                small_lantern(out, n, b.lit, 15.0, -96.0);
+        Posture::Up => {
+            out.push_raw(r#"<g class="afoot">"#);
+            if let Some(n) = b.belief {
+                out.push_raw(r#"<path d="M12 -52L30 -104L30 -96" class="pole"/>"#);
+                small_lantern(out, n, b.live, 15.0, -96.0);
             }
             body(out, "1");
-            out.push_str("</g>");
+            out.push_raw("</g>");
         }
         Posture::NotYet => {
-            out.push_str(r#"<g class="not-yet">"#);
+            out.push_raw(r#"<g class="not-yet">"#);
             body(out, "0.4");
-            out.push_str("</g>");
+            out.push_raw("</g>");
         }
     }
 }
 
 /// Where an errand is drawn now.
-fn place(e: &Errand, borrowers: &[String]) -> Option<(f64, f64)> {
-    let n = borrowers.len();
-    let at = |node: &str| borrowers.iter().position(|b| b == node).map(|i| borrower_x(i, n));
-    let (a, b, c) = match &e.way {
-        Way::ToTablet { node } => {
-            let x = at(node)?;
-            ((x - 20.0, LANE_Y - 110.0), TABLET_EDGE, ((x + TABLET_EDGE.0) / 2.0, 120.0))
+fn place(e: &Flight, actors: &[Actor]) -> Option<(f64, f64)> {
+    let n = actors.len();
+    let at = |node: &str| actors.iter().position(|b| b.id == node).map(|i| spot(&actors[i], i, n));
+    let (a, b, c) = match &e.route {
+        Route::ToRecord { node } => {
+            let (x, y) = at(node)?;
+            ((x - 20.0, y - 110.0), TABLET_EDGE, ((x + TABLET_EDGE.0) / 2.0, 120.0))
         }
-        Way::FromTablet { node } => {
-            let x = at(node)?;
-            (TABLET_EDGE, (x - 20.0, LANE_Y - 110.0), ((x + TABLET_EDGE.0) / 2.0, 140.0))
+        Route::FromRecord { node } => {
+            let (x, y) = at(node)?;
+            (TABLET_EDGE, (x - 20.0, y - 110.0), ((x + TABLET_EDGE.0) / 2.0, 140.0))
         }
-        Way::ToKeeper { node: Some(node) } => {
-            let x = at(node)? + 30.0;
-            ((x, LANE_Y - 110.0), KEEPER_HAND, ((x + KEEPER_HAND.0) / 2.0, 250.0))
+        Route::ToGate { node: Some(node) } => {
+            let (x, y) = at(node)?;
+            ((x + 30.0, y - 110.0), KEEPER_HAND, ((x + 30.0 + KEEPER_HAND.0) / 2.0, 250.0))
         }
-        Way::ToKeeper { node: None } => (OUTSIDE, KEEPER_HAND, (1080.0, 160.0)),
+        Route::ToGate { node: None } => (OUTSIDE, KEEPER_HAND, (1080.0, 160.0)),
     };
     Some(bezier(a, c, b, e.progress))
 }
 
 /// Requests to and from the tablet (slips), errands to the keeper (small lit lanterns with their
 /// wick number), each as far along its way as its latency says.
-fn errands_svg(errands: &[Errand], borrowers: &[String], lang: Lang) -> String {
-    let mut out = String::new();
-    for e in errands {
-        let Some((x, y)) = place(e, borrowers) else { continue };
-        let (title, kind) = match e.kind {
-            MessageKind::AcquireRequest => (Ui::LanternMsgAcquire, "acquire-request"),
-            MessageKind::AcquireReply => (Ui::LanternMsgAcquireReply, "acquire-reply"),
-            MessageKind::RenewRequest => (Ui::LanternMsgRenew, "renew-request"),
-            MessageKind::RenewReply => (Ui::LanternMsgRenewReply, "renew-reply"),
-            MessageKind::Write => (Ui::LanternMsgWrite, "write"),
-            MessageKind::ReleaseRequest => (Ui::LanternMsgRelease, "release-request"),
-        };
-        let label = match (e.kind, &e.token) {
-            (MessageKind::AcquireRequest, _) => "?".to_owned(),
-            (MessageKind::AcquireReply, None) => "✗".to_owned(),
-            (_, Some(t)) => t.clone(),
-            (_, None) => String::new(),
-        };
-        let reply = matches!(e.kind, MessageKind::AcquireReply | MessageKind::RenewReply);
-        let class = match (e.kind, reply) {
-            (MessageKind::Write, _) => "in-flight errand",
-            (_, true) => "in-flight slip reply",
-            (_, false) => "in-flight slip",
-        };
-        let _ = write!(
-            out,
-            r#"<g class="{class}" data-kind="{kind}" transform="translate({},{})"><title>{}</title>"#,
-            f(x),
-            f(y),
-            esc(title.text(lang))
-        );
+fn errands_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+    let mut out = Markup::new();
+    for e in &p.flights {
+        let Some(at) = place(e, &p.actors) else { continue };
+        let title = LANTERN.message(e.kind).text(lang);
         if e.kind == MessageKind::Write {
-            out.push_str(r#"<circle r="24" fill="url(#glow)"/><rect x="-14" y="-17" width="28" height="32" rx="5" class="lantern-glass"/>"#);
-            let attrs = format!(
-                r#"class="lantern-number" text-anchor="middle" font-size="{}""#,
-                f(fit_font(&label, 24.0, 15.0, 7.0))
-            );
-            text(&mut out, 0.0, 5.0, &attrs, &label);
+            let label = e.token.clone().unwrap_or_default();
+            flight(&mut out, e, at, "in-flight errand", title, |out| {
+                out.push_raw(r#"<circle r="24" fill="url(#glow)"/><rect x="-14" y="-17" width="28" height="32" rx="5" class="lantern-glass"/>"#);
+                out.tag("text")
+                    .lit("x", "0")
+                    .lit("y", "5")
+                    .lit("class", "lantern-number")
+                    .lit("text-anchor", "middle")
+                    .num("font-size", fit_font(&label, 24.0, 15.0, 7.0))
+                    .text(&label);
+            });
         } else {
-            out.push_str(r#"<rect x="-17" y="-12" width="34" height="24" rx="3"/>"#);
-            let attrs = format!(r#"text-anchor="middle" font-size="{}""#, f(fit_font(&label, 28.0, 16.0, 8.0)));
-            text(&mut out, 0.0, 6.0, &attrs, &label);
+            slip(&mut out, e, at, title);
         }
-        out.push_str("</g>");
     }
     out
 }

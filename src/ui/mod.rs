@@ -20,6 +20,7 @@ mod compare;
 mod controls;
 mod crew;
 mod diagram;
+mod draw;
 mod embed;
 mod files;
 mod hands;
@@ -212,8 +213,7 @@ pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) ->
 /// Milliseconds as seconds with one decimal, e.g. `12.3` (integer arithmetic: no float
 /// formatting code in the page).
 pub(crate) fn seconds(ms: u64) -> String {
-    let tenths = ms.saturating_add(50) / 100;
-    format!("{}.{}", tenths / 10, tenths % 10)
+    crate::story::i18n::seconds(ms)
 }
 
 /// `Some("true")` (for `data-highlight`) while the violation under the pointer or the focus
@@ -401,9 +401,10 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                     UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
                     UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
                     UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
-                    UrlIssue::TimeAfterEnd { value, end } => {
-                        fill(Ui::UrlTimeAfterEnd.text(lang), &[("value", value), ("end", end)])
-                    }
+                    UrlIssue::TimeAfterEnd { value, end } => fill(
+                        Ui::UrlTimeAfterEnd.text(lang),
+                        &[("at", &value.parse().map_or_else(|_| value.clone(), seconds)), ("end", end)],
+                    ),
                     UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
                     UrlIssue::BadScenarioLink { error } => {
                         fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])

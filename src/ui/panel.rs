@@ -6,6 +6,7 @@ use leptos::prelude::*;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::story::fables::legend;
 use crate::story::i18n::Ui;
+use crate::story::picture::{liveness, Liveness};
 use crate::story::{fill, Cast, Lang};
 
 use super::state::AppState;
@@ -19,9 +20,9 @@ struct Row {
     value: fn(&Snapshot, &Cast, Lang) -> String,
 }
 
-fn ms(v: Option<u64>, lang: Lang) -> String {
+fn moment(v: Option<u64>, lang: Lang) -> String {
     match v {
-        Some(v) => fill(Ui::AtMs.text(lang), &[("ms", &v.to_string())]),
+        Some(v) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(v))]),
         None => Ui::Nothing.text(lang).to_owned(),
     }
 }
@@ -37,11 +38,12 @@ const ROWS: &[Row] = &[
         testid: "lease-holder",
         value: |s, cast, lang| match &s.lease.holder_identity {
             Some(id) => {
-                let name = cast.name(id, lang);
-                if &name == id {
-                    id.clone()
+                // The identity as the fable's systems print it, and who that is.
+                let (handle, name) = (cast.handle(id), cast.name(id, lang));
+                if name == handle {
+                    handle
                 } else {
-                    format!("{id} ({name})")
+                    format!("{handle} ({name})")
                 }
             }
             None => Ui::Nothing.text(lang).to_owned(),
@@ -57,22 +59,23 @@ const ROWS: &[Row] = &[
         story: Ui::RowTookPost,
         concept: Ui::ConceptAcquire,
         testid: "lease-acquire-time",
-        value: |s, _, lang| ms(s.lease.acquire_time_ms, lang),
+        value: |s, _, lang| moment(s.lease.acquire_time_ms, lang),
     },
     Row {
         story: Ui::RowLastMark,
         concept: Ui::ConceptRenew,
         testid: "lease-renew-time",
-        value: |s, _, lang| ms(s.lease.renew_time_ms, lang),
+        value: |s, _, lang| moment(s.lease.renew_time_ms, lang),
     },
     Row {
         story: Ui::RowSandLeft,
         concept: Ui::ConceptRemaining,
         testid: "lease-remaining",
-        value: |s, _, lang| match (s.lease.expires_ms, s.lease.expired) {
-            (_, true) => Ui::Expired.text(lang).to_owned(),
-            (Some(e), false) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(e.saturating_sub(s.now_ms)))]),
-            (None, false) => Ui::Nothing.text(lang).to_owned(),
+        // Whether the lease is live is decided once, for every view (`story::picture::liveness`).
+        value: |s, _, lang| match liveness(&s.lease, s.now_ms) {
+            Liveness::Live { remaining_ms } => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(remaining_ms))]),
+            Liveness::Lapsed { .. } => Ui::Expired.text(lang).to_owned(),
+            Liveness::Free => Ui::Nothing.text(lang).to_owned(),
         },
     },
     Row {

@@ -1,8 +1,8 @@
 //! The app's state and its clock.
 //!
 //! The engine lives in a non-reactive holder ([`StoredValue`]); after anything moves it, one
-//! [`Snapshot`] is published to a signal, each fable's picture is derived from it (only the one
-//! shown is drawn), and new trace entries are appended to the log and folded into the [`Ledger`]
+//! [`Snapshot`] is published to a signal, the one fable-neutral [`Picture`] is derived from it
+//! (each fable's scene tells it, only the one shown is drawn), and new trace entries are appended to the log and folded into the [`Ledger`]
 //! (judged writes, violations). Components read only those: never the engine itself. The fable
 //! shown is a telling, not part of the run: switching it changes the cast and the pictures'
 //! words, never the engine.
@@ -19,8 +19,7 @@ use crate::engine::ScheduledCommand;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
 use crate::scenario::{Fable, Report, Scenario};
-use crate::story::harbor::{self, Harbor, HarborMemory};
-use crate::story::lantern::{self, Lantern, LanternMemory};
+use crate::story::picture::{self, Memory, Picture};
 use crate::story::technical::{Ledger, View};
 use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
@@ -56,8 +55,8 @@ pub struct AppState {
     sim: StoredValue<Sim>,
     /// The run's checkpoints and live interventions: seeking, stepping back and forking.
     timeline: StoredValue<Timeline>,
-    memory: StoredValue<HarborMemory>,
-    lantern_memory: StoredValue<LanternMemory>,
+    /// What the picture remembers from the trace.
+    memory: StoredValue<Memory>,
     /// Trace entries already turned into log rows.
     logged: StoredValue<usize>,
     /// Number of the current run (see [`LogRow::run`]).
@@ -72,11 +71,8 @@ pub struct AppState {
     /// Who is who in the fable shown.
     pub cast: Memo<Cast>,
     pub snapshot: RwSignal<Snapshot>,
-    /// The harbor's picture; it follows the snapshot while the harbor is shown and stands still
-    /// otherwise.
-    pub harbor: Memo<Harbor>,
-    /// The lantern's picture, likewise while the lantern is shown.
-    pub lantern: Memo<Lantern>,
+    /// The run now as both fables draw it, built once per snapshot.
+    pub picture: Memo<Picture>,
     pub finished: RwSignal<bool>,
     pub log: RwSignal<Vec<Arc<LogRow>>>,
     pub log_trimmed: RwSignal<bool>,
@@ -205,33 +201,20 @@ impl AppState {
         // The world at 0 ms: whoever starts at once is already on the breakwater.
         sim.advance_to(0);
         let snapshot = RwSignal::new(sim.snapshot());
-        let memory = StoredValue::new(HarborMemory::default());
+        let memory = StoredValue::new(Memory::default());
         let scenario = RwSignal::new(scenario);
         let fable_choice = RwSignal::new(fable);
         let fable = Memo::new(move |_| fable_choice.get().unwrap_or_else(|| scenario.with(|s| s.fable)));
-        // Each fable's picture follows the snapshot only while that fable is shown; otherwise it
-        // stands still (and its hidden scene does no work) until the fable is shown again.
-        let harbor = Memo::new(move |previous: Option<&Harbor>| match (fable.get(), previous) {
-            (Fable::Lantern, Some(p)) => p.clone(),
-            _ => {
-                let snap = snapshot.read();
-                memory.with_value(|m| harbor::picture(&snap, m))
-            }
-        });
-        let lantern_memory = StoredValue::new(LanternMemory::default());
-        let lantern = Memo::new(move |previous: Option<&Lantern>| match (fable.get(), previous) {
-            (Fable::Harbor, Some(p)) => p.clone(),
-            _ => {
-                let snap = snapshot.read();
-                lantern_memory.with_value(|m| lantern::picture(&snap, m))
-            }
+        // One picture for both fables; each scene redraws only while its fable is shown.
+        let picture = Memo::new(move |_| {
+            let snap = snapshot.read();
+            memory.with_value(|m| picture::picture(&snap, m))
         });
         let cast = Memo::new(move |_| scenario.with(|s| Cast::for_fable(s, fable.get())));
         let state = Self {
             sim: StoredValue::new(sim),
             timeline: StoredValue::new(timeline),
             memory,
-            lantern_memory,
             logged: StoredValue::new(0),
             run: StoredValue::new(0),
             clock: StoredValue::new(0.0),
@@ -240,8 +223,7 @@ impl AppState {
             fable,
             cast,
             snapshot,
-            harbor,
-            lantern,
+            picture,
             finished: RwSignal::new(false),
             log: RwSignal::new(Vec::new()),
             log_trimmed: RwSignal::new(false),
@@ -286,7 +268,7 @@ impl AppState {
         2f64.powi(log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX))
     }
 
-    /// Publishes the engine's state: the snapshot, the harbor's memory of the trace, new log rows.
+    /// Publishes the engine's state: the snapshot, the picture's memory of the trace, new log rows.
     fn publish(&self) {
         let cast = self.cast.get_untracked();
         let logged = self.logged.get_value();
@@ -295,7 +277,6 @@ impl AppState {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
             self.ledger.maybe_update(|l| l.absorb(trace));
-            self.lantern_memory.update_value(|m| m.absorb(trace));
             let rows: Vec<Arc<LogRow>> = trace
                 .get(logged..)
                 .unwrap_or(&[])
@@ -587,8 +568,7 @@ impl AppState {
         // Only the newest rows are narrated again: the log keeps LOG_ROWS_KEPT of them anyway.
         let start = sim.trace().len().saturating_sub(LOG_ROWS_KEPT * 4);
         self.sim.set_value(sim);
-        self.memory.set_value(HarborMemory::default());
-        self.lantern_memory.set_value(LanternMemory::default());
+        self.memory.set_value(Memory::default());
         self.logged.set_value(start);
         self.run.update_value(|r| *r = r.wrapping_add(1));
         self.log.set(Vec::new());
@@ -725,8 +705,7 @@ impl AppState {
             _ => return,
         }
         self.playing.set(false);
-        self.memory.set_value(HarborMemory::default());
-        self.lantern_memory.set_value(LanternMemory::default());
+        self.memory.set_value(Memory::default());
         self.logged.set_value(0);
         self.run.update_value(|r| *r = r.wrapping_add(1));
         self.clock.set_value(0.0);

@@ -9,8 +9,9 @@
 use leptos::prelude::*;
 
 use crate::story::i18n::Ui;
-use crate::story::technical::{escape_html as escape, technical_view, JudgedWrite, TechView, View};
-use crate::story::Lang;
+use crate::story::markup::Markup;
+use crate::story::technical::{technical_view_as, JudgedWrite, TechView, View};
+use crate::story::{Cast, Lang};
 
 use super::state::AppState;
 use super::tr;
@@ -22,12 +23,24 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
     let shown = move |f: fn(&TechView) -> String| {
         let lang = app.lang.get();
         let view = app.tech_view.get();
-        app.snapshot.with(|snap| f(&technical_view(view, snap, &snap.lease.lock_name, lang)))
+        // The holder as the fable's systems print it (under the lantern, its townsperson's handle).
+        app.cast.with(|cast| {
+            app.snapshot
+                .with(|snap| f(&technical_view_as(view, snap, &snap.lease.lock_name, lang, &|h| cast.handle(h))))
+        })
     };
     // One text node for the whole transcript: a line per command or answer, as a terminal shows it.
     let transcript =
         Memo::new(move |_| shown(|v| v.lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>().join("\n")));
-    let notes = Memo::new(move |_| shown(|v| v.notes.iter().map(|n| format!("<li>{}</li>", escape(n))).collect()));
+    let notes = Memo::new(move |_| {
+        shown(|v| {
+            let mut m = Markup::new();
+            for n in &v.notes {
+                m.tag("li").text(n);
+            }
+            m.into_string()
+        })
+    });
     let on_pick = move |ev| {
         if let Some(view) = View::from_code(&event_target_value(&ev)) {
             app.tech_view.set(view);
@@ -63,37 +76,48 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let (high_water, accepted, refused) =
             app.snapshot.with(|s| (s.resource.high_water, s.resource.accepted, s.resource.rejected));
-        app.ledger.with(|l| {
-            let t = |ui: Ui| escape(ui.text(lang));
-            let stat = |class: &str, label: Ui, testid: &str, value: u64| {
-                format!("<div class=\"stat{class}\"><dt>{}</dt><dd data-testid=\"{testid}\">{value}</dd></div>", t(label))
-            };
-            let mut html = format!(
-                "<dl class=\"res-stats\">{}{}{}</dl><h3>{}</h3>",
-                stat(" mark", Ui::ResHighWater, "resource-table-high-water", high_water),
-                stat("", Ui::ResAccepted, "resource-table-accepted", accepted),
-                stat("", Ui::ResRefused, "resource-table-refused", refused),
-                t(Ui::ResLastWrites),
-            );
-            if l.writes.is_empty() {
-                html.push_str(&format!("<p class=\"res-empty\">{}</p>", t(Ui::ResNoWrites)));
-            } else {
-                html.push_str(&format!(
-                    "<div class=\"res-scroll\" tabindex=\"0\" role=\"region\" aria-label=\"{}\"><table class=\"res-writes\"><thead><tr><th>{}</th><th>{}</th>\
-                     <th class=\"num\">{}</th><th>{}</th><th class=\"num\">{}</th></tr></thead><tbody>",
-                    t(Ui::ResLastWrites),
-                    t(Ui::ResColOp),
-                    t(Ui::ResColFrom),
-                    t(Ui::ResColToken),
-                    t(Ui::ResColOutcome),
-                    t(Ui::ResColMark),
-                ));
-                for w in l.writes.iter().rev() {
-                    html.push_str(&write_row(w, lang));
+        app.cast.with(|cast| {
+            app.ledger.with(|l| {
+                let mut html = Markup::new();
+                let stat = |html: &mut Markup, class: &'static str, label: Ui, testid: &'static str, value: u64| {
+                    html.tag("div").lit("class", class).open();
+                    html.tag("dt").text(label.text(lang));
+                    html.tag("dd").lit("data-testid", testid).text(&value.to_string());
+                    html.end("div");
+                };
+                html.tag("dl").lit("class", "res-stats").open();
+                stat(&mut html, "stat mark", Ui::ResHighWater, "resource-table-high-water", high_water);
+                stat(&mut html, "stat", Ui::ResAccepted, "resource-table-accepted", accepted);
+                stat(&mut html, "stat", Ui::ResRefused, "resource-table-refused", refused);
+                html.end("dl");
+                html.tag("h3").text(Ui::ResLastWrites.text(lang));
+                if l.writes.is_empty() {
+                    html.tag("p").lit("class", "res-empty").text(Ui::ResNoWrites.text(lang));
+                } else {
+                    html.tag("div")
+                        .lit("class", "res-scroll")
+                        .lit("tabindex", "0")
+                        .lit("role", "region")
+                        .attr("aria-label", Ui::ResLastWrites.text(lang))
+                        .open();
+                    html.push_raw(r#"<table class="res-writes"><thead><tr>"#);
+                    for (label, class) in [
+                        (Ui::ResColOp, None),
+                        (Ui::ResColFrom, None),
+                        (Ui::ResColToken, Some("num")),
+                        (Ui::ResColOutcome, None),
+                        (Ui::ResColMark, Some("num")),
+                    ] {
+                        html.tag("th").attr_opt("class", class).text(label.text(lang));
+                    }
+                    html.push_raw("</tr></thead><tbody>");
+                    for w in l.writes.iter().rev() {
+                        write_row(&mut html, w, cast, lang);
+                    }
+                    html.push_raw("</tbody></table></div>");
                 }
-                html.push_str("</tbody></table></div>");
-            }
-            html
+                html.into_string()
+            })
         })
     });
     view! {
@@ -104,17 +128,21 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
     }
 }
 
-/// One judged write as a table row (escaped markup).
-fn write_row(w: &JudgedWrite, lang: Lang) -> String {
-    let from = w.from.as_deref().unwrap_or(Ui::Outside.text(lang));
-    format!(
-        "<tr class=\"res-write\" data-testid=\"resource-write\" data-outcome=\"{}\"><td class=\"op\">{}</td>\
-         <td>{}</td><td class=\"num\">{}</td><td class=\"outcome\">{}</td><td class=\"num\">{}</td></tr>",
-        w.outcome_code(),
-        escape(&w.op_id),
-        escape(from),
-        escape(&w.token),
-        escape(w.outcome_label().text(lang)),
-        w.mark_change(),
-    )
+/// One judged write as a table row; its sender as the fable's systems name it.
+fn write_row(html: &mut Markup, w: &JudgedWrite, cast: &Cast, lang: Lang) {
+    let from = match w.from.as_deref() {
+        Some(id) => cast.handle(id),
+        None => Ui::Outside.told(cast.fable()).text(lang).to_owned(),
+    };
+    html.tag("tr")
+        .lit("class", "res-write")
+        .lit("data-testid", "resource-write")
+        .lit("data-outcome", w.outcome_code())
+        .open();
+    html.tag("td").lit("class", "op").text(&w.op_id);
+    html.tag("td").text(&from);
+    html.tag("td").lit("class", "num").text(&w.token);
+    html.tag("td").lit("class", "outcome").text(w.outcome_label().text(lang));
+    html.tag("td").lit("class", "num").text(&w.mark_change());
+    html.end("tr");
 }

@@ -3,7 +3,7 @@
 //! lights up, through [`AppState::highlight`], the writer's card and flag-bearer and the
 //! flag-verifier and boat in the scene.
 //!
-//! The rows are plain markup built from the story layer's sentences (escaped), and one set of
+//! The rows are plain markup built from the story layer's sentences ([`Markup`], escaped), and one set of
 //! delegated handlers on the list serves them all: a typed view per row cost several KB of the
 //! page's wasm budget for no behaviour the markup lacks.
 
@@ -12,7 +12,7 @@ use wasm_bindgen::JsCast;
 
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::technical::escape_html as escape;
+use crate::story::markup::Markup;
 use crate::story::violations::{highlight, kind, sentence};
 
 use super::state::AppState;
@@ -32,28 +32,30 @@ pub fn Violations(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         app.cast.with(|cast| {
             app.ledger.with(|l| {
-                let mut html = String::new();
+                let mut html = Markup::new();
                 for (i, f) in l.violations_newest_first() {
-                    html.push_str(&format!(
-                        "<li class=\"violation\" data-testid=\"violation\" data-kind=\"{}\" data-ms=\"{}\" \
-                         data-index=\"{i}\" tabindex=\"0\">{}</li>",
-                        kind(&f.violation),
-                        f.at_ms,
-                        escape(&sentence(&f.violation, f.at_ms, cast, lang)),
-                    ));
+                    html.tag("li")
+                        .lit("class", "violation")
+                        .lit("data-testid", "violation")
+                        .lit("data-kind", kind(&f.violation))
+                        .int("data-ms", f.at_ms)
+                        .int("data-index", i as u64)
+                        .lit("tabindex", "0")
+                        .text(&sentence(&f.violation, f.at_ms, cast, lang));
                 }
                 if l.violations_total == 0 {
-                    html.push_str(&format!(
-                        "<li class=\"no-violations\" data-testid=\"violations-empty\">{}</li>",
-                        escape(if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations }.text(lang))
-                    ));
+                    let empty = if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations };
+                    html.tag("li")
+                        .lit("class", "no-violations")
+                        .lit("data-testid", "violations-empty")
+                        .text(empty.text(lang));
                 }
                 let dropped = l.violations_dropped();
                 if dropped > 0 {
                     let earlier = fill(Ui::ViolationsEarlier.text(lang), &[("n", &dropped.to_string())]);
-                    html.push_str(&format!("<li class=\"violations-earlier\">{}</li>", escape(&earlier)));
+                    html.tag("li").lit("class", "violations-earlier").text(&earlier);
                 }
-                html
+                html.into_string()
             })
         })
     });
