@@ -698,6 +698,7 @@ ui_table! {
     ToolsWorld => ["Change the world", "改变世界"],
     ToolsFiles => ["Scenario files", "场景文件"],
     SideLabel => ["Details of the run", "本轮详情"],
+    TabLog => ["Log", "日志"],
     TabLease => ["The lease", "租约"],
     TabTechnical => ["Technical", "技术视图"],
     TabProblems => ["Violations", "违规"],

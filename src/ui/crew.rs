@@ -1,33 +1,66 @@
-//! One card per flag-bearer (in the lantern, per borrower): who they are, how they are doing (in
-//! story and technical words), and the learner's levers on them: sleep / wake, send home / bring
-//! back, cut off / reconnect. The cards are the same in both fables; only their words are retold.
+//! One card per flag-bearer (in the lantern, per borrower): who they are and how they are doing,
+//! in story and technical words. The learner's levers on them (sleep / wake, send home / bring
+//! back, cut off / reconnect) are at their figures in the scene (`hands`). The cards are the same
+//! in both fables; only their words are retold.
 
 use leptos::prelude::*;
 
-use crate::engine::{Command, NodeView, Role};
+use crate::engine::{NodeView, Role};
 use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::{fill, Lang};
 
+use crate::story::markup::Markup;
+
 use super::scene::coat_colour;
 use super::state::AppState;
-use super::{lit, seconds, told, tr};
+use super::{seconds, told, tr};
 
+/// The cards, one per node, in the fable's words: who they are and how they are doing, in story
+/// and technical words. Acting on them is done at their figures in the scene (see `hands`).
+/// Written as markup: the cards change only when a node's state does.
 #[component]
 pub fn Crew(app: AppState) -> impl IntoView {
-    let ids = Memo::new(move |_| {
-        app.scenario.with(|s| s.config.nodes.iter().enumerate().map(|(i, n)| (i, n.id.clone())).collect::<Vec<_>>())
+    let markup = Memo::new(move |_| {
+        let lang = app.lang.get();
+        let fable = app.fable.get();
+        let lit = app.highlight.get();
+        let mut out = Markup::new();
+        app.snapshot.with(|s| {
+            if s.nodes.is_empty() {
+                out.tag("p").lit("class", "no-crew").text(told(app, Ui::NoCrew, lang));
+            }
+            for (index, n) in s.nodes.iter().enumerate() {
+                let lit = lit.as_ref().is_some_and(|h| h.lights_node(&n.id));
+                let class = match (n.believes_leader, n.partitioned) {
+                    (true, true) => "card leader cut-off",
+                    (true, false) => "card leader",
+                    (false, true) => "card cut-off",
+                    (false, false) => "card",
+                };
+                out.tag("article")
+                    .lit("class", class)
+                    .attr("data-testid", &format!("card-{}", n.id))
+                    .lit("data-role", n.role.as_str())
+                    .attr_opt("data-highlight", lit.then_some("true"))
+                    .open();
+                out.tag("header").open();
+                out.tag("span").lit("class", "swatch").attr("style", &format!("background:{}", coat_colour(index))).open();
+                out.end("span");
+                out.tag("h3").text(&app.cast.with(|c| c.name(&n.id, lang)));
+                out.end("header");
+                out.tag("ul").lit("class", "story-state").open();
+                for line in story_state(n, s.lease.newest_granted, fable, lang) {
+                    out.tag("li").text(&line);
+                }
+                out.end("ul");
+                out.tag("p").lit("class", "tech-state").text(&technical_state(n, s.now_ms, lang));
+                out.end("article");
+            }
+        });
+        out.into_string()
     });
-    view! {
-        <section class="crew" aria-label=tr(app, Ui::Crew)>
-            <Show when=move || ids.with(Vec::is_empty)>
-                <p class="no-crew">{tr(app, Ui::NoCrew)}</p>
-            </Show>
-            <For each=move || ids.get() key=|pair| pair.clone() let((index, id))>
-                <Card app index id />
-            </For>
-        </section>
-    }
+    view! { <section class="crew" aria-label=tr(app, Ui::Crew) inner_html=markup></section> }
 }
 
 pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {
@@ -98,130 +131,3 @@ pub(crate) fn signed_seconds(ms: i64) -> String {
     format!("{sign}{}", seconds(ms.unsigned_abs()))
 }
 
-#[component]
-fn Card(app: AppState, index: usize, id: String) -> impl IntoView {
-    let node = {
-        let id = id.clone();
-        Memo::new(move |_| app.snapshot.with(|s| s.nodes.iter().find(|n| n.id == id).cloned()))
-    };
-    let plaque_token = Memo::new(move |_| app.snapshot.with(|s| s.lease.newest_granted));
-    let role = move || node.with(|n| n.as_ref().map_or("candidate", |n| n.role.as_str()));
-    let name = {
-        let id = id.clone();
-        move || app.cast.with(|c| c.name(&id, app.lang.get()))
-    };
-    let story = move || {
-        let lang = app.lang.get();
-        let fable = app.fable.get();
-        node.with(|n| n.as_ref().map(|n| story_state(n, plaque_token.get(), fable, lang)).unwrap_or_default())
-            .into_iter()
-            .map(|line| view! { <li>{line}</li> })
-            .collect::<Vec<_>>()
-    };
-    let technical = move || {
-        let lang = app.lang.get();
-        let now = app.snapshot.with(|s| s.now_ms);
-        node.with(|n| n.as_ref().map(|n| technical_state(n, now, lang)).unwrap_or_default())
-    };
-    let lit = {
-        let id = id.clone();
-        lit(app, move |h| h.lights_node(&id))
-    };
-    view! {
-        <article
-            class="card"
-            data-testid=format!("card-{id}")
-            data-role=role
-            data-highlight=lit
-            class:leader=move || node.with(|n| n.as_ref().is_some_and(|n| n.believes_leader))
-            class:cut-off=move || node.with(|n| n.as_ref().is_some_and(|n| n.partitioned))
-        >
-            <header>
-                <span class="swatch" style:background=coat_colour(index)></span>
-                <h3>{name}</h3>
-            </header>
-            <ul class="story-state">{story}</ul>
-            <p class="tech-state">{technical}</p>
-            <NodeActions app id=id.clone() prefix="card" />
-        </article>
-    }
-}
-
-/// The learner's levers on one node: sleep / wake, send home / bring back, cut off / reconnect
-/// (in the fable's words). The same buttons sit on the node's card (`prefix` `card`) and in the
-/// menu that opens at its figure in the scene (`prefix` `node`): `data-testid` is
-/// `{prefix}-{id}-pause`, `-crash` and `-partition`.
-#[component]
-pub fn NodeActions(app: AppState, id: String, prefix: &'static str) -> impl IntoView {
-    let node = {
-        let id = id.clone();
-        Memo::new(move |_| {
-            app.snapshot.with(|s| s.nodes.iter().find(|n| n.id == id).map(|n| (n.role, n.started, n.partitioned)))
-        })
-    };
-    let finished = app.finished;
-    let paused = move || node.with(|n| n.is_some_and(|(role, _, _)| role == Role::Paused));
-    let crashed = move || node.with(|n| n.is_some_and(|(role, _, _)| role == Role::Crashed));
-    let started = move || node.with(|n| n.is_some_and(|(_, started, _)| started));
-    let cut_off = move || node.with(|n| n.is_some_and(|(_, _, cut)| cut));
-    let act = {
-        let id = id.clone();
-        move |make: fn(String, bool) -> Command, state: bool| app.act_on_node(make(id.clone(), state))
-    };
-    let on_pause = {
-        let act = act.clone();
-        move |_| {
-            act(
-                |node, paused| if paused { Command::Resume { node } } else { Command::Pause { node, for_ms: None } },
-                paused(),
-            )
-        }
-    };
-    let on_crash = {
-        let act = act.clone();
-        move |_| {
-            act(|node, crashed| if crashed { Command::Restart { node } } else { Command::Crash { node } }, crashed())
-        }
-    };
-    let on_partition = move |_| {
-        act(
-            |node, cut| {
-                if cut {
-                    Command::Heal { node }
-                } else {
-                    Command::Partition { node, from: crate::engine::Link::All }
-                }
-            },
-            cut_off(),
-        )
-    };
-    let lang = app.lang;
-    view! {
-        <div class="buttons">
-            <button
-                data-testid=format!("{prefix}-{id}-pause")
-                title=tr(app, Ui::SleepHint)
-                disabled=move || finished.get() || crashed() || !started()
-                on:click=on_pause
-            >
-                {move || told(app, if paused() { Ui::Wake } else { Ui::Sleep }, lang.get())}
-            </button>
-            <button
-                data-testid=format!("{prefix}-{id}-crash")
-                title=tr(app, Ui::CrashHint)
-                disabled=move || finished.get()
-                on:click=on_crash
-            >
-                {move || told(app, if crashed() { Ui::Restart } else { Ui::Crash }, lang.get())}
-            </button>
-            <button
-                data-testid=format!("{prefix}-{id}-partition")
-                title=tr(app, Ui::CutOffHint)
-                disabled=move || finished.get()
-                on:click=on_partition
-            >
-                {move || told(app, if cut_off() { Ui::Reconnect } else { Ui::CutOff }, lang.get())}
-            </button>
-        </div>
-    }
-}

@@ -12,12 +12,13 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::engine::Command;
+use crate::engine::{Command, Link, Role};
 use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 use crate::story::{fill, Cast, Lang};
 
-use super::crew::{story_state, NodeActions};
+use super::crew::story_state;
 use super::lesson::Place;
 use super::state::AppState;
 use super::{coord, seconds, told, tr};
@@ -34,6 +35,24 @@ pub enum Figure {
 }
 
 impl Figure {
+    /// The figure's code in its hit area's `data-figure`: `node:{id}`, `timer`, `gate`.
+    fn code(&self) -> String {
+        match self {
+            Figure::Node(id) => format!("node:{id}"),
+            Figure::Timer => "timer".to_owned(),
+            Figure::Gate => "gate".to_owned(),
+        }
+    }
+
+    /// The figure a [`code`](Self::code) names.
+    fn from_code(code: &str) -> Option<Figure> {
+        match code {
+            "timer" => Some(Figure::Timer),
+            "gate" => Some(Figure::Gate),
+            _ => code.strip_prefix("node:").map(|id| Figure::Node(id.to_owned())),
+        }
+    }
+
     /// The figure's `data-testid`: `node-{id}`, `figure-timer`, `figure-gate`.
     fn testid(&self) -> String {
         match self {
@@ -54,23 +73,64 @@ const MENU_H: f64 = 230.0;
 /// A scene's hit areas, in an SVG laid exactly over the scene's own (the same 1200 × 640 view
 /// box): one per node (its figure), the timer (`timer`: the element that stands for it in this
 /// scene) and the gate ([`Element::Resource`]). The picture stays an image for screen readers;
-/// this layer is the group of its buttons.
+/// this layer is the group of its buttons. Written as markup with one handler for the clicks
+/// and one for Enter and Space: a reactive view per figure costs page size and buys nothing.
 pub(crate) fn hands(
     app: AppState,
     place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
     timer: Element,
 ) -> impl IntoView {
+    // Only what the hit areas show: where each figure is, its name and a node's role. Equal
+    // from frame to frame while nothing of it changes, so the markup is not rebuilt.
     let figures = Memo::new(move |_| {
-        // Where figures stand changes with the scenario (how many) and the fable shown.
+        let lang = app.lang.get();
         app.fable.track();
-        app.scenario.with(|s| {
-            let nodes = s.config.nodes.iter().map(|n| (Figure::Node(n.id.clone()), Element::Node(n.id.clone())));
-            nodes
-                .chain([(Figure::Timer, timer.clone()), (Figure::Gate, Element::Resource)])
-                .filter_map(|(figure, element)| place(app, &element).map(|(rect, _)| (figure, rect)))
-                .collect::<Vec<_>>()
-        })
+        let roles: Vec<(String, &'static str)> =
+            app.snapshot.with(|s| s.nodes.iter().map(|n| (n.id.clone(), n.role.as_str())).collect());
+        let nodes = roles.into_iter().map(|(id, role)| (Figure::Node(id.clone()), Element::Node(id), Some(role)));
+        nodes
+            .chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
+            .filter_map(|(figure, element, role)| {
+                let (rect, _) = place(app, &element)?;
+                let name = figure_name(app, &figure, lang);
+                Some((figure, rect, role, fill(Ui::FigureActions.text(lang), &[("name", &name)])))
+            })
+            .collect::<Vec<_>>()
     });
+    let markup = move || {
+        let mut out = Markup::new();
+        figures.with(|figures| {
+            for (figure, (x, y, w, h), role, label) in figures {
+                out.tag("g")
+                    .lit("class", "hand")
+                    .lit("role", "button")
+                    .lit("tabindex", "0")
+                    .lit("aria-haspopup", "dialog")
+                    .attr("data-testid", &figure.testid())
+                    .attr("data-figure", &figure.code())
+                    .attr_opt("data-role", *role)
+                    .attr("aria-label", label)
+                    .open();
+                out.tag("rect").num("x", *x).num("y", *y).num("width", *w).num("height", *h).lit("rx", "16").close();
+                out.end("g");
+            }
+        });
+        out.into_string()
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some((figure, el)) = figure_under(ev.target()) {
+            open_menu(app, figure, Some(el));
+        }
+    };
+    let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        if !matches!(ev.key().as_str(), "Enter" | " ") {
+            return;
+        }
+        if let Some((figure, el)) = figure_under(ev.target()) {
+            ev.prevent_default();
+            open_menu(app, figure, Some(el));
+        }
+    };
     view! {
         <svg
             class="hands-layer"
@@ -79,66 +139,18 @@ pub(crate) fn hands(
             preserveAspectRatio="xMidYMid meet"
             role="group"
             aria-label=tr(app, Ui::FiguresLabel)
-        >
-            <For each=move || figures.get() key=|(figure, rect)| (figure.testid(), coord(rect.0), coord(rect.1)) let((figure, rect))>
-                <Hand app figure rect />
-            </For>
-        </svg>
+            on:click=on_click
+            on:keydown=on_key
+            inner_html=markup
+        ></svg>
     }
 }
 
-/// One figure's hit area: a transparent rounded rectangle that shows a ring under the pointer
-/// and the keyboard focus.
-#[component]
-fn Hand(app: AppState, figure: Figure, rect: (f64, f64, f64, f64)) -> impl IntoView {
-    let (x, y, w, h) = rect;
-    let role = {
-        let figure = figure.clone();
-        move || match &figure {
-            Figure::Node(id) => app.snapshot.with(|s| s.nodes.iter().find(|n| &n.id == id).map(|n| n.role.as_str())),
-            _ => None,
-        }
-    };
-    let label = {
-        let figure = figure.clone();
-        move || {
-            let lang = app.lang.get();
-            let name = figure_name(app, &figure, lang);
-            fill(Ui::FigureActions.text(lang), &[("name", &name)])
-        }
-    };
-    let open = {
-        let figure = figure.clone();
-        move |target: Option<web_sys::EventTarget>| {
-            let anchor = target.and_then(|t| t.dyn_into::<web_sys::Element>().ok());
-            open_menu(app, figure.clone(), anchor);
-        }
-    };
-    let on_click = {
-        let open = open.clone();
-        move |ev: leptos::ev::MouseEvent| open(ev.current_target())
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        if matches!(ev.key().as_str(), "Enter" | " ") {
-            ev.prevent_default();
-            open(ev.current_target());
-        }
-    };
-    view! {
-        <g
-            class="hand"
-            role="button"
-            tabindex="0"
-            aria-haspopup="dialog"
-            data-testid=figure.testid()
-            data-role=role
-            aria-label=label
-            on:click=on_click
-            on:keydown=on_key
-        >
-            <rect x=coord(x) y=coord(y) width=coord(w) height=coord(h) rx="16" />
-        </g>
-    }
+/// The figure whose hit area holds `target`, and that hit area.
+fn figure_under(target: Option<web_sys::EventTarget>) -> Option<(Figure, web_sys::Element)> {
+    let el = target?.dyn_into::<web_sys::Element>().ok()?.closest(".hand").ok()??;
+    let figure = Figure::from_code(&el.get_attribute("data-figure")?)?;
+    Some((figure, el))
 }
 
 /// What the figure is called in the fable shown: a node's name, the hourglass (the tablet), the
@@ -166,12 +178,14 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
         }
         None => ((vw - MENU_W) / 2.0, vh / 3.0),
     };
+    let Some(menu) = menu() else { return };
+    // Where it stands and which figure it is for, set once as it opens (no reactive attributes).
+    let style = menu.style();
+    let _ = style.set_property("left", &format!("{}px", coord(left)));
+    let _ = style.set_property("top", &format!("{}px", coord(top)));
+    let _ = menu.set_attribute("data-figure", &figure.testid());
+    let _ = menu.set_attribute("aria-label", &figure_name(app, &figure, app.lang.get_untracked()));
     app.figure.set(Some(figure));
-    app.figure_at.set((left, top));
-    let Some(menu) = document().get_element_by_id(MENU_ID).and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok())
-    else {
-        return;
-    };
     if !menu.matches(":popover-open").unwrap_or(false) {
         let _ = menu.show_popover();
     }
@@ -185,101 +199,135 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
     });
 }
 
-/// Closes the figure menu (after an action: the learner watches what it did).
-fn close_menu() {
-    if let Some(menu) = document().get_element_by_id(MENU_ID).and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok()) {
-        let _ = menu.hide_popover();
-    }
+/// The page's one figure menu.
+fn menu() -> Option<web_sys::HtmlElement> {
+    document().get_element_by_id(MENU_ID)?.dyn_into::<web_sys::HtmlElement>().ok()
+}
+
+/// What the figure menu shows: the figure's state in words and its actions, each `(act, label,
+/// enabled, test id)`. Compared from frame to frame, so the menu is redrawn only when it changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct MenuModel {
+    title: String,
+    lines: Vec<String>,
+    actions: Vec<(&'static str, &'static str, bool, String)>,
+    /// `data-on` of the fencing action: whether fencing is on now.
+    fencing: Option<bool>,
+}
+
+/// The menu for `figure` as the run stands.
+fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
+    let finished = app.finished.get();
+    let title = figure_name(app, figure, lang);
+    let say = |ui: Ui| told(app, ui, lang);
+    app.snapshot.with(|s| match figure {
+        Figure::Node(id) => {
+            let Some(n) = s.nodes.iter().find(|n| &n.id == id) else { return MenuModel { title, ..MenuModel::default() } };
+            let paused = n.role == Role::Paused;
+            let crashed = n.role == Role::Crashed;
+            let lines = story_state(n, s.lease.newest_granted, app.fable.get(), lang);
+            let actions = vec![
+                ("pause", say(if paused { Ui::Wake } else { Ui::Sleep }), !finished && !crashed && n.started, format!("node-{id}-pause")),
+                ("crash", say(if crashed { Ui::Restart } else { Ui::Crash }), !finished, format!("node-{id}-crash")),
+                (
+                    "partition",
+                    say(if n.partitioned { Ui::Reconnect } else { Ui::CutOff }),
+                    !finished,
+                    format!("node-{id}-partition"),
+                ),
+            ];
+            MenuModel { title, lines, actions, fencing: None }
+        }
+        Figure::Timer => {
+            let line = match (&s.lease.holder_identity, s.lease.expires_ms) {
+                (Some(holder), Some(expires)) if !s.lease.expired && expires > s.now_ms => {
+                    let name = app.cast.with(|c| c.name(holder, lang));
+                    fill(say(Ui::FigureTimerLeft), &[("name", &name), ("s", &seconds(expires - s.now_ms))])
+                }
+                _ => say(Ui::FigureTimerIdle).to_owned(),
+            };
+            let can = !finished && s.lease.holder_identity.is_some();
+            MenuModel {
+                title,
+                lines: vec![line],
+                actions: vec![("revoke", say(Ui::RevokeLease), can, "act-revoke".to_owned())],
+                fencing: None,
+            }
+        }
+        Figure::Gate => {
+            let on = s.resource.fencing;
+            let line =
+                if on { fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())]) } else { say(Ui::FigureGateOff).to_owned() };
+            let label = say(if on { Ui::FigureFencingOff } else { Ui::FigureFencingOn });
+            MenuModel { title, lines: vec![line], actions: vec![("fencing", label, !finished, "act-fencing".to_owned())], fencing: Some(on) }
+        }
+    })
 }
 
 /// The page's one figure menu: a popover beside the figure last opened, with its name, how it
 /// is doing and what can be done to it. Light-dismissed (a click elsewhere, Esc), as popovers
-/// are; the focus goes back to the figure.
+/// are; the focus goes back to the figure. Written as markup with one click handler.
 #[component]
 pub fn FigureMenu(app: AppState) -> impl IntoView {
-    let title = move || app.figure.with(|f| f.as_ref().map(|f| figure_name(app, f, app.lang.get())));
-    let body = move || {
+    let model = Memo::new(move |_| {
         let figure = app.figure.get()?;
-        let lang = app.lang.get();
-        Some(match figure {
-            Figure::Node(id) => {
-                let lines = app.snapshot.with(|s| {
-                    let token = s.lease.newest_granted;
-                    s.nodes.iter().find(|n| n.id == id).map(|n| story_state(n, token, app.fable.get(), lang))
-                });
-                let lines = lines.unwrap_or_default().into_iter().map(|l| view! { <li>{l}</li> }).collect::<Vec<_>>();
-                view! {
-                    <ul class="story-state">{lines}</ul>
-                    <div on:click=move |_| close_menu()>
-                        <NodeActions app id prefix="node" />
-                    </div>
-                }
-                .into_any()
+        Some(menu_model(app, &figure, app.lang.get()))
+    });
+    let markup = move || {
+        let mut out = Markup::new();
+        model.with(|m| {
+            let Some(m) = m else { return };
+            out.tag("h2").text(&m.title);
+            out.tag("ul").lit("class", "story-state").open();
+            for line in &m.lines {
+                out.tag("li").text(line);
             }
-            Figure::Timer => {
-                let line = move || {
-                    let lang = app.lang.get();
-                    app.snapshot.with(|s| match (&s.lease.holder_identity, s.lease.expires_ms) {
-                        (Some(holder), Some(expires)) if !s.lease.expired && expires > s.now_ms => {
-                            let name = app.cast.with(|c| c.name(holder, lang));
-                            fill(
-                                told(app, Ui::FigureTimerLeft, lang),
-                                &[("name", &name), ("s", &seconds(expires - s.now_ms))],
-                            )
-                        }
-                        _ => told(app, Ui::FigureTimerIdle, lang).to_owned(),
-                    })
+            out.end("ul");
+            out.tag("div").lit("class", "buttons").open();
+            for (act, label, enabled, testid) in &m.actions {
+                let tag = out.tag("button").lit("data-act", act).attr("data-testid", testid);
+                let tag = match m.fencing {
+                    Some(on) if *act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
+                    _ => tag,
                 };
-                let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
-                view! {
-                    <p class="figure-state">{line}</p>
-                    <div class="buttons">
-                        <button
-                            data-testid="act-revoke"
-                            title=tr(app, Ui::RevokeHint)
-                            disabled=move || app.finished.get() || no_holder()
-                            on:click=move |_| {
-                                app.apply(Command::RevokeLease);
-                                close_menu();
-                            }
-                        >
-                            {tr(app, Ui::RevokeLease)}
-                        </button>
-                    </div>
-                }
-                .into_any()
+                let tag = if *enabled { tag } else { tag.lit("disabled", "") };
+                tag.text(label);
             }
-            Figure::Gate => {
-                let fencing = move || app.snapshot.with(|s| s.resource.fencing);
-                let line = move || {
-                    let lang = app.lang.get();
-                    let (on, mark) = app.snapshot.with(|s| (s.resource.fencing, s.resource.high_water));
-                    if on {
-                        fill(told(app, Ui::FigureGateOn, lang), &[("n", &mark.to_string())])
-                    } else {
-                        told(app, Ui::FigureGateOff, lang).to_owned()
-                    }
-                };
-                view! {
-                    <p class="figure-state">{line}</p>
-                    <div class="buttons">
-                        <button
-                            data-testid="act-fencing"
-                            data-on=move || fencing().to_string()
-                            title=tr(app, Ui::FencingHint)
-                            disabled=move || app.finished.get()
-                            on:click=move |_| {
-                                app.apply(Command::SetFencing { on: !fencing() });
-                                close_menu();
-                            }
-                        >
-                            {move || told(app, if fencing() { Ui::FigureFencingOff } else { Ui::FigureFencingOn }, app.lang.get())}
-                        </button>
-                    </div>
-                }
-                .into_any()
+            out.end("div");
+        });
+        out.into_string()
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(act) = super::stage::act_of(&ev) else { return };
+        let Some(figure) = app.figure.get_untracked() else { return };
+        let state = app.snapshot.with_untracked(|s| match &figure {
+            Figure::Node(id) => s.nodes.iter().find(|n| &n.id == id).map(|n| (n.role, n.partitioned)),
+            _ => None,
+        });
+        match (act.as_str(), &figure, state) {
+            ("pause", Figure::Node(id), Some((role, _))) => {
+                let node = id.clone();
+                app.act_on_node(if role == Role::Paused { Command::Resume { node } } else { Command::Pause { node, for_ms: None } });
             }
-        })
+            ("crash", Figure::Node(id), Some((role, _))) => {
+                let node = id.clone();
+                app.act_on_node(if role == Role::Crashed { Command::Restart { node } } else { Command::Crash { node } });
+            }
+            ("partition", Figure::Node(id), Some((_, cut))) => {
+                let node = id.clone();
+                app.act_on_node(if cut { Command::Heal { node } } else { Command::Partition { node, from: Link::All } });
+            }
+            ("revoke", Figure::Timer, _) => app.apply(Command::RevokeLease),
+            ("fencing", Figure::Gate, _) => {
+                let on = app.snapshot.with_untracked(|s| s.resource.fencing);
+                app.apply(Command::SetFencing { on: !on });
+            }
+            _ => return,
+        }
+        // The learner watches what the action did.
+        if let Some(menu) = menu() {
+            let _ = menu.hide_popover();
+        }
     };
     // The focus goes back to the figure the menu was opened from.
     let on_toggle = move |ev: web_sys::Event| {
@@ -291,9 +339,9 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
             return;
         }
         let figure = app.figure.get_untracked();
-        if let Some(el) =
-            figure.and_then(|f| document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten())
-        {
+        if let Some(el) = figure.and_then(|f| {
+            document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten()
+        }) {
             if let Ok(el) = el.dyn_into::<web_sys::SvgElement>() {
                 let _ = el.focus();
             }
@@ -305,16 +353,11 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
             class="menu figure-menu"
             popover="auto"
             role="dialog"
-            aria-label=title
             data-testid="figure-menu"
-            data-figure=move || app.figure.with(|f| f.as_ref().map(Figure::testid))
-            style:left=move || format!("{}px", coord(app.figure_at.get().0))
-            style:top=move || format!("{}px", coord(app.figure_at.get().1))
             on:toggle=on_toggle
-        >
-            <h2>{title}</h2>
-            {body}
-        </div>
+            on:click=on_click
+            inner_html=markup
+        ></div>
     }
 }
 
@@ -367,45 +410,53 @@ pub struct ScriptNotice {
 /// offer to drop the script's remaining steps for it (or keep them).
 #[component]
 pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
-    let text = move || {
+    let words = Memo::new(move |_| {
         let notice = app.script_notice.get()?;
+        let lang = app.lang.get();
         // Up to date with the run (a step may have happened since, or been dropped).
         app.snapshot.track();
-        let lang = app.lang.get();
         let steps = script_ahead_for(app, &notice.node, lang);
         let (at, what) = steps.first().cloned()?;
         let name = app.cast.with(|c| c.name(&notice.node, lang));
-        Some(fill(
+        let text = fill(
             Ui::ScriptAhead.text(lang),
             &[("name", &name), ("what", &what), ("s", &seconds(at)), ("n", &steps.len().to_string())],
-        ))
+        );
+        Some((text, fill(Ui::ScriptDrop.text(lang), &[("name", &name)]), Ui::ScriptKeep.text(lang)))
+    });
+    let markup = move || {
+        let mut out = Markup::new();
+        words.with(|w| {
+            let Some((text, drop, keep)) = w else { return };
+            out.tag("p").text(text);
+            out.tag("div").lit("class", "buttons").open();
+            out.tag("button").lit("class", "primary").lit("data-act", "drop").lit("data-testid", "script-drop").text(drop);
+            out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(keep);
+            out.end("div");
+        });
+        out.into_string()
     };
-    let drop_label = move || {
-        let lang = app.lang.get();
-        let name = app.script_notice.with(|n| n.as_ref().map(|n| app.cast.with(|c| c.name(&n.node, lang))));
-        fill(Ui::ScriptDrop.text(lang), &[("name", &name.unwrap_or_default())])
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        match super::stage::act_of(&ev).as_deref() {
+            Some("drop") => {
+                if let Some(notice) = app.script_notice.get_untracked() {
+                    app.drop_script(&notice.node);
+                }
+            }
+            Some("keep") => {}
+            _ => return,
+        }
+        app.script_notice.set(None);
     };
     view! {
-        <div class="script-notice" data-testid="script-notice" role="status" hidden=move || text().is_none()>
-            <p>{text}</p>
-            <div class="buttons">
-                <button
-                    class="primary"
-                    data-testid="script-drop"
-                    on:click=move |_| {
-                        if let Some(notice) = app.script_notice.get_untracked() {
-                            app.drop_script(&notice.node);
-                        }
-                        app.script_notice.set(None);
-                    }
-                >
-                    {drop_label}
-                </button>
-                <button data-testid="script-keep" on:click=move |_| app.script_notice.set(None)>
-                    {tr(app, Ui::ScriptKeep)}
-                </button>
-            </div>
-        </div>
+        <div
+            class="script-notice"
+            data-testid="script-notice"
+            role="status"
+            hidden=move || words.with(Option::is_none)
+            on:click=on_click
+            inner_html=markup
+        ></div>
     }
 }
 

@@ -43,7 +43,6 @@ use leptos::prelude::*;
 use crate::scenario::{library, Fable, Localized};
 use crate::story::i18n::Ui;
 use crate::story::theme::Theme;
-use crate::story::violations::Highlight;
 use crate::story::{fill, Lang};
 
 use crate::scenario::embed::Controls;
@@ -214,15 +213,6 @@ pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) ->
 /// formatting code in the page).
 pub(crate) fn seconds(ms: u64) -> String {
     crate::story::i18n::seconds(ms)
-}
-
-/// `Some("true")` (for `data-highlight`) while the violation under the pointer or the focus
-/// involves what `lights` picks out. One signal type for every lit element keeps the page small.
-pub(crate) fn lit(
-    app: AppState,
-    lights: impl Fn(&Highlight) -> bool + Send + Sync + 'static,
-) -> Signal<Option<&'static str>> {
-    Signal::derive(move || app.highlight.with(|h| h.as_ref().is_some_and(&lights).then_some("true")))
 }
 
 /// A view-box coordinate with one decimal, e.g. `-12.5`.

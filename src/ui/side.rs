@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 
 use crate::story::fill;
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 
 use super::state::{AppState, SideTab};
 use super::{told, tr};
@@ -21,7 +22,7 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
     let lang = app.lang.get();
     match tab {
         SideTab::Crew => told(app, Ui::Crew, lang).to_owned(),
-        SideTab::Log => Ui::LogTitle.text(lang).to_owned(),
+        SideTab::Log => Ui::TabLog.text(lang).to_owned(),
         SideTab::Lease => Ui::TabLease.text(lang).to_owned(),
         SideTab::Technical => Ui::TabTechnical.text(lang).to_owned(),
         SideTab::Problems => {
@@ -37,6 +38,51 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
 
 #[component]
 pub fn Side(app: AppState) -> impl IntoView {
+    // The tabs as markup (one handler for clicks, one for the arrows): their labels and which is
+    // chosen are all that changes.
+    let tabs = move || {
+        let chosen = app.side_tab.get();
+        let bad = app.ledger.with(|l| l.violations_total > 0);
+        let mut out = Markup::new();
+        for tab in SideTab::ALL {
+            let selected = tab == chosen;
+            out.tag("button")
+                .lit("role", "tab")
+                .attr("id", &format!("tab-{}", tab.code()))
+                .lit("data-tab", tab.code())
+                .attr("data-testid", &format!("tab-{}", tab.code()))
+                .attr("aria-controls", &format!("panel-{}", tab.code()))
+                .lit("aria-selected", if selected { "true" } else { "false" })
+                .lit("tabindex", if selected { "0" } else { "-1" })
+                .lit("class", if tab == SideTab::Problems && bad { "bad" } else { "" })
+                .text(&tab_label(app, tab));
+        }
+        out.into_string()
+    };
+    let choose = move |tab: SideTab, focus: bool| {
+        app.side_tab.set(tab);
+        if !focus {
+            return;
+        }
+        if let Some(el) = document()
+            .query_selector(&format!("[data-tab=\"{}\"]", tab.code()))
+            .ok()
+            .flatten()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    };
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let code = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+            .and_then(|el| el.closest("[data-tab]").ok().flatten())
+            .and_then(|el| el.get_attribute("data-tab"));
+        if let Some(tab) = code.and_then(|c| SideTab::ALL.into_iter().find(|t| t.code() == c)) {
+            choose(tab, false);
+        }
+    };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
         let step: isize = match ev.key().as_str() {
             "ArrowRight" => 1,
@@ -46,66 +92,35 @@ pub fn Side(app: AppState) -> impl IntoView {
         ev.prevent_default();
         let all = SideTab::ALL;
         let at = all.iter().position(|t| *t == app.side_tab.get_untracked()).unwrap_or(0) as isize;
-        let next = all[(at + step).rem_euclid(all.len() as isize) as usize];
-        app.side_tab.set(next);
-        if let Some(tab) = document()
-            .query_selector(&format!("[data-tab=\"{}\"]", next.code()))
-            .ok()
-            .flatten()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = tab.focus();
-        }
+        choose(all[(at + step).rem_euclid(all.len() as isize) as usize], true);
     };
-    let tabs = SideTab::ALL
-        .into_iter()
-        .map(|tab| {
-            let selected = move || app.side_tab.get() == tab;
-            view! {
-                <button
-                    role="tab"
-                    id=format!("tab-{}", tab.code())
-                    data-tab=tab.code()
-                    data-testid=format!("tab-{}", tab.code())
-                    aria-controls=format!("panel-{}", tab.code())
-                    aria-selected=move || if selected() { "true" } else { "false" }
-                    tabindex=move || if selected() { "0" } else { "-1" }
-                    class:bad=move || tab == SideTab::Problems && app.ledger.with(|l| l.violations_total > 0)
-                    on:click=move |_| app.side_tab.set(tab)
-                >
-                    {move || tab_label(app, tab)}
-                </button>
-            }
-        })
-        .collect::<Vec<_>>();
-    let panel = move |tab: SideTab| {
-        (format!("panel-{}", tab.code()), format!("tab-{}", tab.code()), tab.code(), move || app.side_tab.get() != tab)
-    };
-    let (c_id, c_by, c_code, c_hidden) = panel(SideTab::Crew);
-    let (l_id, l_by, l_code, l_hidden) = panel(SideTab::Log);
-    let (e_id, e_by, e_code, e_hidden) = panel(SideTab::Lease);
-    let (t_id, t_by, t_code, t_hidden) = panel(SideTab::Technical);
-    let (p_id, p_by, p_code, p_hidden) = panel(SideTab::Problems);
+    // Which panel shows is the stylesheet's business (`.side[data-tab=…]`): no reactive
+    // attribute per panel.
     view! {
-        <aside class="side" data-testid="side" hidden=move || app.tutor.active()>
-            <div class="tabs" role="tablist" aria-label=tr(app, Ui::SideLabel) on:keydown=on_key>
-                {tabs}
-            </div>
-            <div class="tab-panel" role="tabpanel" id=c_id aria-labelledby=c_by data-tab-panel=c_code hidden=c_hidden>
-                <super::crew::Crew app />
-            </div>
-            <div class="tab-panel" role="tabpanel" id=l_id aria-labelledby=l_by data-tab-panel=l_code hidden=l_hidden>
+        <aside class="side" data-testid="side" data-tab=move || app.side_tab.get().code() hidden=move || app.tutor.active()>
+            <div
+                class="tabs"
+                role="tablist"
+                aria-label=tr(app, Ui::SideLabel)
+                on:click=on_click
+                on:keydown=on_key
+                inner_html=tabs
+            ></div>
+            <div class="tab-panel" role="tabpanel" id="panel-log" aria-labelledby="tab-log" data-tab-panel="log">
                 <super::log::Log app />
             </div>
-            <div class="tab-panel" role="tabpanel" id=e_id aria-labelledby=e_by data-tab-panel=e_code hidden=e_hidden>
+            <div class="tab-panel" role="tabpanel" id="panel-crew" aria-labelledby="tab-crew" data-tab-panel="crew">
+                <super::crew::Crew app />
+            </div>
+            <div class="tab-panel" role="tabpanel" id="panel-lease" aria-labelledby="tab-lease" data-tab-panel="lease">
                 <super::panel::Panel app />
                 <super::panel::Legend app />
             </div>
-            <div class="tab-panel engineer" role="tabpanel" id=t_id aria-labelledby=t_by data-tab-panel=t_code hidden=t_hidden>
+            <div class="tab-panel engineer" role="tabpanel" id="panel-technical" aria-labelledby="tab-technical" data-tab-panel="technical">
                 <super::technical::TechnicalView app />
                 <super::technical::ResourceTable app />
             </div>
-            <div class="tab-panel" role="tabpanel" id=p_id aria-labelledby=p_by data-tab-panel=p_code hidden=p_hidden>
+            <div class="tab-panel" role="tabpanel" id="panel-problems" aria-labelledby="tab-problems" data-tab-panel="problems">
                 <super::violations::Violations app />
             </div>
         </aside>

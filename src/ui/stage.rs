@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::scenario::{library, Fable};
 use crate::story::i18n::Ui;
 
-use crate::story::technical::escape_html as esc;
+use crate::story::markup::Markup;
 
 use super::state::AppState;
 use super::{localized, tr};
@@ -75,27 +75,34 @@ fn Landing(app: AppState) -> impl IntoView {
             return String::new();
         }
         let lang = app.lang.get();
-        let t = |ui: Ui| esc(ui.text(lang));
         let offered = |id: &str| library::lessons::MENU.iter().any(|l| l.id == id);
-        let lesson = |id: &str, act: &str, ui: Ui| {
-            if offered(id) {
-                format!(r#"<button class="primary" data-act="{act}" data-testid="landing-{act}">{}</button>"#, t(ui))
-            } else {
-                String::new()
+        let mut out = Markup::new();
+        out.tag("div")
+            .lit("class", "landing")
+            .lit("data-testid", "landing")
+            .lit("role", "region")
+            .lit("aria-labelledby", "landing-title")
+            .open();
+        out.tag("h2").lit("id", "landing-title").text(Ui::LandingTitle.text(lang));
+        out.tag("p").lit("class", "landing-lead").text(Ui::LandingLead.text(lang));
+        out.tag("div").lit("class", "landing-choices").open();
+        let fables: [(Ui, &str, &'static str, &'static str, Ui, &'static str, &'static str, Ui); 2] = [
+            (Ui::LandingHarborName, HARBOR_LESSON, "harbor-lesson", "landing-harbor-lesson", Ui::LandingHarborLesson, "harbor-story", "landing-harbor-story", Ui::LandingPlayHarbor),
+            (Ui::LandingLanternName, LANTERN_LESSON, "lantern-lesson", "landing-lantern-lesson", Ui::LandingLanternLesson, "lantern-story", "landing-lantern-story", Ui::LandingPlayLantern),
+        ];
+        for (name, lesson, lesson_act, lesson_id, lesson_label, story_act, story_id, story_label) in fables {
+            out.tag("div").lit("class", "landing-fable").open();
+            out.tag("h3").text(name.text(lang));
+            if offered(lesson) {
+                out.tag("button").lit("class", "primary").lit("data-act", lesson_act).lit("data-testid", lesson_id).text(lesson_label.text(lang));
             }
-        };
-        format!(
-            r#"<div class="landing" data-testid="landing" role="region" aria-labelledby="landing-title"><h2 id="landing-title">{}</h2><p class="landing-lead">{}</p><div class="landing-choices"><div class="landing-fable"><h3>{}</h3>{}<button data-act="harbor-story" data-testid="landing-harbor-story">{}</button></div><div class="landing-fable"><h3>{}</h3>{}<button data-act="lantern-story" data-testid="landing-lantern-story">{}</button></div></div><button class="landing-close" data-act="close" data-testid="landing-close">{}</button></div>"#,
-            t(Ui::LandingTitle),
-            t(Ui::LandingLead),
-            t(Ui::LandingHarborName),
-            lesson(HARBOR_LESSON, "harbor-lesson", Ui::LandingHarborLesson),
-            t(Ui::LandingPlayHarbor),
-            t(Ui::LandingLanternName),
-            lesson(LANTERN_LESSON, "lantern-lesson", Ui::LandingLanternLesson),
-            t(Ui::LandingPlayLantern),
-            t(Ui::LandingExplore),
-        )
+            out.tag("button").lit("data-act", story_act).lit("data-testid", story_id).text(story_label.text(lang));
+            out.end("div");
+        }
+        out.end("div");
+        out.tag("button").lit("class", "landing-close").lit("data-act", "close").lit("data-testid", "landing-close").text(Ui::LandingExplore.text(lang));
+        out.end("div");
+        out.into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
         Some("harbor-lesson") => start_lesson(app, HARBOR_LESSON),
@@ -119,25 +126,29 @@ fn Recap(app: AppState) -> impl IntoView {
             put_away.set(false);
         }
     });
-    let summary = move || {
+    let markup = move || {
+        if !app.finished.get() || put_away.get() || app.tutor.active() {
+            return String::new();
+        }
         let lang = app.lang.get();
-        app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
+        let summary = app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""));
+        if summary.is_empty() {
+            return String::new();
+        }
+        let mut out = Markup::new();
+        out.tag("div").lit("class", "recap").lit("data-testid", "recap").lit("role", "status").open();
+        out.tag("h2").text(Ui::RecapTitle.text(lang));
+        out.tag("p").lit("class", "summary").lit("data-testid", "scenario-summary").text(&summary);
+        out.tag("div").lit("class", "buttons").open();
+        out.tag("button").lit("class", "primary").lit("data-act", "again").lit("data-testid", "recap-again").text(Ui::Reset.text(lang));
+        out.tag("button").lit("data-act", "close").lit("data-testid", "recap-close").text(Ui::Dismiss.text(lang));
+        out.end("div").end("div");
+        out.into_string()
     };
-    let shown = move || app.finished.get() && !put_away.get() && !app.tutor.active() && !summary().is_empty();
-    view! {
-        <Show when=shown>
-            <div class="recap" data-testid="recap" role="status">
-                <h2>{tr(app, Ui::RecapTitle)}</h2>
-                <p class="summary" data-testid="scenario-summary">{summary}</p>
-                <div class="buttons">
-                    <button class="primary" data-testid="recap-again" on:click=move |_| app.reset()>
-                        {tr(app, Ui::Reset)}
-                    </button>
-                    <button data-testid="recap-close" on:click=move |_| put_away.set(true)>
-                        {tr(app, Ui::Dismiss)}
-                    </button>
-                </div>
-            </div>
-        </Show>
-    }
+    let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
+        Some("again") => app.reset(),
+        Some("close") => put_away.set(true),
+        _ => {}
+    };
+    view! { <div class="recap-layer" on:click=on_click inner_html=markup></div> }
 }

@@ -130,8 +130,6 @@ pub struct AppState {
     pub landing: RwSignal<bool>,
     /// The figure whose menu is open (or was last), see `hands`.
     pub figure: RwSignal<Option<Figure>>,
-    /// Where the figure menu stands, in CSS px from the viewport's left and top.
-    pub figure_at: RwSignal<(f64, f64)>,
     /// The script will act again on a node the learner just acted on: the page says so.
     pub script_notice: RwSignal<Option<ScriptNotice>>,
     /// Which tab of the side panel is shown.
@@ -254,7 +252,6 @@ impl AppState {
             moved_at: StoredValue::new(f64::NEG_INFINITY),
             landing: RwSignal::new(false),
             figure: RwSignal::new(None),
-            figure_at: RwSignal::new((0.0, 0.0)),
             script_notice: RwSignal::new(None),
             side_tab: RwSignal::new(SideTab::default()),
             diagram_big: RwSignal::new(false),

@@ -406,7 +406,7 @@ impl Browser {
                    if (a.tagName === 'DETAILS' && !a.open) { a.open = true; changed = true; } \
                    if (a.hasAttribute('popover') && !a.matches(':popover-open')) { a.showPopover(); changed = true; } \
                    const tab = a.dataset ? a.dataset.tabPanel : undefined; \
-                   if (tab && a.hidden) { \
+                   if (tab && a.getClientRects().length === 0) { \
                      const t = document.querySelector('[data-tab=\"' + tab + '\"]'); \
                      if (t) { t.click(); changed = true; } \
                    } \

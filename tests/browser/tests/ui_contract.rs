@@ -76,7 +76,7 @@ async fn controls_exist_and_pausing_chen_pauses_him() -> Result<()> {
         // No autoplay: a fresh page is paused.
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        for id in ["play-toggle", "step", "reset", "fencing-toggle", "card-chen-pause", "node-chen"] {
+        for id in ["play-toggle", "step", "reset", "fencing-toggle", "card-chen", "node-chen"] {
             b.wait_exists(id, SECS(10)).await?;
         }
 
