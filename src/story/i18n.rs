@@ -389,6 +389,7 @@ ui_table! {
     SettingExpiryStore => ["the store judges expiry", "由存储判定过期"],
     CompareRuns => ["As the scenario starts: this run {this} · the other run {other}", "场景开始时：本次运行{this} · 对照运行{other}"],
     CompareFirstDiff => ["First difference at t = {t} s", "首个差异：t = {t} 秒"],
+    CompareParted => [" · ≠ the runs part at {t} s", " · ≠ 两次运行在 {t} 秒分开"],
     CompareThis => ["this run: {what}", "本次运行：{what}"],
     CompareOther => ["the other run: {what}", "对照运行：{what}"],
     CompareEnded => ["the run has ended", "运行已结束"],

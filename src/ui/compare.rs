@@ -1,6 +1,7 @@
 //! Comparing runs: the picker of the setting to flip, where the two runs first part (with a
 //! button that moves there), and both runs' verdicts so far at the playhead. The other run's
-//! space-time diagram is drawn by [`super::diagram::SpaceTime`] under this run's.
+//! scene is drawn beside this run's at the same moment ([`OtherScene`]), and its space-time
+//! diagram by [`super::diagram::SpaceTime`] under this run's.
 
 use leptos::prelude::*;
 
@@ -169,4 +170,67 @@ fn first_different_field(a: &TraceEvent, b: &TraceEvent) -> Option<(String, Stri
     let (serde_json::Value::Object(x), serde_json::Value::Object(y)) = (read(a)?, read(b)?) else { return None };
     let shown = |v: Option<&serde_json::Value>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
     x.keys().chain(y.keys()).find(|k| x.get(*k) != y.get(*k)).map(|k| (k.clone(), shown(x.get(k)), shown(y.get(k))))
+}
+
+/// What each of the two scenes is: "this run: fencing on" over the live scene, "the other run:
+/// fencing off" over the compared one.
+fn run_label(app: AppState, this: bool, lang: Lang) -> Option<String> {
+    let setting = app.compare.get()?;
+    let on = app.scenario.with(|s| setting.is_on(&s.config));
+    let what = state(setting, if this { on } else { !on }).text(lang);
+    Some(fill(if this { Ui::CompareThis } else { Ui::CompareOther }.text(lang), &[("what", what)]))
+}
+
+/// The label over this run's scene while comparing, with the first difference once the
+/// playhead has passed it.
+#[component]
+pub fn ThisRunLabel(app: AppState) -> impl IntoView {
+    view! {
+        <p class="run-label" data-testid="this-run-label" hidden=move || app.compare.with(Option::is_none)>
+            {move || run_label(app, true, app.lang.get())}
+            {move || parted(app)}
+        </p>
+    }
+}
+
+/// "≠ from 16.0 s" on both scenes once the playhead has reached where the runs part.
+fn parted(app: AppState) -> Option<String> {
+    let now = app.snapshot.with(|s| s.now_ms);
+    let at = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)))?;
+    (now >= at).then(|| fill(Ui::CompareParted.text(app.lang.get()), &[("t", &seconds(at))]))
+}
+
+/// The compared run's scene, drawn from its picture at this run's moment, beside this run's
+/// (only while comparing). It is a picture to look at: acting is done on this run's figures.
+#[component]
+pub fn OtherScene(app: AppState) -> impl IntoView {
+    let markup = Memo::new(move |_| {
+        let lang = app.lang.get();
+        let fable = app.fable.get();
+        app.other_picture
+            .with(|p| {
+                let p = p.as_ref()?;
+                Some(app.cast.with(|cast| match fable {
+                    crate::scenario::Fable::Harbor => super::scene::whole(p, cast, lang),
+                    crate::scenario::Fable::Lantern => super::lantern::whole(p, cast, lang),
+                }))
+            })
+            .map(|m| m.into_string())
+            .unwrap_or_default()
+    });
+    let class = move || match app.fable.get() {
+        crate::scenario::Fable::Harbor => "scene other-run",
+        crate::scenario::Fable::Lantern => "scene lantern-scene other-run",
+    };
+    view! {
+        <div class="fable-scene other-scene" data-testid="other-scene" hidden=move || app.other_picture.with(Option::is_none)>
+            <p class="run-label">
+                {move || run_label(app, false, app.lang.get())}
+                {move || parted(app)}
+            </p>
+            <div class=class>
+                <svg viewBox="0 0 1200 640" role="img" aria-label=tr(app, Ui::CompareDiagram) preserveAspectRatio="xMidYMid meet" inner_html=move || markup.get()></svg>
+            </div>
+        </div>
+    }
 }

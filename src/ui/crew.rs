@@ -45,7 +45,10 @@ pub fn Crew(app: AppState) -> impl IntoView {
                     .attr_opt("data-highlight", lit.then_some("true"))
                     .open();
                 out.tag("header").open();
-                out.tag("span").lit("class", "swatch").attr("style", &format!("background:{}", coat_colour(index))).open();
+                out.tag("span")
+                    .lit("class", "swatch")
+                    .attr("style", &format!("background:{}", coat_colour(index)))
+                    .open();
                 out.end("span");
                 out.tag("h3").text(&app.cast.with(|c| c.name(&n.id, lang)));
                 out.end("header");
@@ -130,4 +133,3 @@ pub(crate) fn signed_seconds(ms: i64) -> String {
     let sign = if ms < 0 { "-" } else { "" };
     format!("{sign}{}", seconds(ms.unsigned_abs()))
 }
-

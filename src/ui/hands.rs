@@ -222,12 +222,19 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
     let say = |ui: Ui| told(app, ui, lang);
     app.snapshot.with(|s| match figure {
         Figure::Node(id) => {
-            let Some(n) = s.nodes.iter().find(|n| &n.id == id) else { return MenuModel { title, ..MenuModel::default() } };
+            let Some(n) = s.nodes.iter().find(|n| &n.id == id) else {
+                return MenuModel { title, ..MenuModel::default() };
+            };
             let paused = n.role == Role::Paused;
             let crashed = n.role == Role::Crashed;
             let lines = story_state(n, s.lease.newest_granted, app.fable.get(), lang);
             let actions = vec![
-                ("pause", say(if paused { Ui::Wake } else { Ui::Sleep }), !finished && !crashed && n.started, format!("node-{id}-pause")),
+                (
+                    "pause",
+                    say(if paused { Ui::Wake } else { Ui::Sleep }),
+                    !finished && !crashed && n.started,
+                    format!("node-{id}-pause"),
+                ),
                 ("crash", say(if crashed { Ui::Restart } else { Ui::Crash }), !finished, format!("node-{id}-crash")),
                 (
                     "partition",
@@ -256,10 +263,18 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
         }
         Figure::Gate => {
             let on = s.resource.fencing;
-            let line =
-                if on { fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())]) } else { say(Ui::FigureGateOff).to_owned() };
+            let line = if on {
+                fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
+            } else {
+                say(Ui::FigureGateOff).to_owned()
+            };
             let label = say(if on { Ui::FigureFencingOff } else { Ui::FigureFencingOn });
-            MenuModel { title, lines: vec![line], actions: vec![("fencing", label, !finished, "act-fencing".to_owned())], fencing: Some(on) }
+            MenuModel {
+                title,
+                lines: vec![line],
+                actions: vec![("fencing", label, !finished, "act-fencing".to_owned())],
+                fencing: Some(on),
+            }
         }
     })
 }
@@ -307,15 +322,27 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
         match (act.as_str(), &figure, state) {
             ("pause", Figure::Node(id), Some((role, _))) => {
                 let node = id.clone();
-                app.act_on_node(if role == Role::Paused { Command::Resume { node } } else { Command::Pause { node, for_ms: None } });
+                app.act_on_node(if role == Role::Paused {
+                    Command::Resume { node }
+                } else {
+                    Command::Pause { node, for_ms: None }
+                });
             }
             ("crash", Figure::Node(id), Some((role, _))) => {
                 let node = id.clone();
-                app.act_on_node(if role == Role::Crashed { Command::Restart { node } } else { Command::Crash { node } });
+                app.act_on_node(if role == Role::Crashed {
+                    Command::Restart { node }
+                } else {
+                    Command::Crash { node }
+                });
             }
             ("partition", Figure::Node(id), Some((_, cut))) => {
                 let node = id.clone();
-                app.act_on_node(if cut { Command::Heal { node } } else { Command::Partition { node, from: Link::All } });
+                app.act_on_node(if cut {
+                    Command::Heal { node }
+                } else {
+                    Command::Partition { node, from: Link::All }
+                });
             }
             ("revoke", Figure::Timer, _) => app.apply(Command::RevokeLease),
             ("fencing", Figure::Gate, _) => {
@@ -339,9 +366,9 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
             return;
         }
         let figure = app.figure.get_untracked();
-        if let Some(el) = figure.and_then(|f| {
-            document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten()
-        }) {
+        if let Some(el) =
+            figure.and_then(|f| document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten())
+        {
             if let Ok(el) = el.dyn_into::<web_sys::SvgElement>() {
                 let _ = el.focus();
             }
@@ -430,7 +457,11 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
             let Some((text, drop, keep)) = w else { return };
             out.tag("p").text(text);
             out.tag("div").lit("class", "buttons").open();
-            out.tag("button").lit("class", "primary").lit("data-act", "drop").lit("data-testid", "script-drop").text(drop);
+            out.tag("button")
+                .lit("class", "primary")
+                .lit("data-act", "drop")
+                .lit("data-testid", "script-drop")
+                .text(drop);
             out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(keep);
             out.end("div");
         });

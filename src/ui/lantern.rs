@@ -136,6 +136,29 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
     }
 }
 
+/// The whole lantern scene drawn from `p`, as the scene draws it part by part: the compared
+/// run's scene beside this run's.
+pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
+    let mut out = Markup::raw(STATIC_ART);
+    out.push(&sky_svg(p, cast, None, lang));
+    out.push_raw(TOWN);
+    let parts: [(&'static str, Draw); 7] = [
+        ("labels", labels_svg),
+        ("gate", tablet_svg),
+        ("clasp-part", clasp_svg),
+        ("wick-part", wick_svg),
+        ("granary-part", granary_svg),
+        ("borrowers", borrowers_svg),
+        ("travels", errands_svg),
+    ];
+    for (class, draw) in parts {
+        out.tag("g").lit("class", class).open();
+        out.push(&draw(p, cast, None, lang));
+        out.end("g");
+    }
+    out
+}
+
 /// Where a lesson's element is in the lantern's scene (view-box units), for the pointing
 /// overlay: the tablet's parts are labelled to the gate's right.
 fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {

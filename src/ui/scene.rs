@@ -116,6 +116,30 @@ pub fn Scene(app: AppState) -> impl IntoView {
     }
 }
 
+/// The whole harbor drawn from `p`, as the scene draws it part by part: the compared run's
+/// scene beside this run's.
+pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
+    let mut out = Markup::raw(STATIC_ART);
+    out.push(&sky_svg(p, cast, None, lang));
+    out.push_raw(SEA_AND_LAND);
+    out.push(&labels_svg(p, cast, None, lang));
+    let parts: [(&'static str, Draw); 7] = [
+        ("hut", plaque_svg),
+        ("hut", glass_svg),
+        ("breakwater", rope_svg),
+        ("channel", channel_svg),
+        ("verifier-part", verifier_svg),
+        ("bearers", bearers_svg),
+        ("travels", travels_svg),
+    ];
+    for (class, draw) in parts {
+        out.tag("g").lit("class", class).open();
+        out.push(&draw(p, cast, None, lang));
+        out.end("g");
+    }
+    out
+}
+
 /// Where a lesson's element is in the harbor (view-box units), for the pointing overlay: the
 /// hut's parts are labelled to its right, in the sky.
 fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {

@@ -22,17 +22,20 @@ const LANTERN_STORY: &str = "lantern-ankle";
 #[component]
 pub fn Stage(app: AppState) -> impl IntoView {
     view! {
-        <section class="stage" data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
+        <section class="stage" class:comparing=move || app.other_picture.with(Option::is_some) data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
             <div class="scene-wrap">
                 // Both scenes are built once; only the fable shown is visible and kept up to date
                 // (the other's picture stands still, see `AppState::harbor`). Switching never
                 // rebuilds a view; the run goes on untouched.
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
+                    <super::compare::ThisRunLabel app />
                     <super::scene::Scene app />
                 </div>
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
+                    <super::compare::ThisRunLabel app />
                     <super::lantern::LanternScene app />
                 </div>
+                <super::compare::OtherScene app />
                 <Landing app />
                 <Recap app />
                 <super::hands::ScriptNoticeBar app />
@@ -87,20 +90,46 @@ fn Landing(app: AppState) -> impl IntoView {
         out.tag("p").lit("class", "landing-lead").text(Ui::LandingLead.text(lang));
         out.tag("div").lit("class", "landing-choices").open();
         let fables: [(Ui, &str, &'static str, &'static str, Ui, &'static str, &'static str, Ui); 2] = [
-            (Ui::LandingHarborName, HARBOR_LESSON, "harbor-lesson", "landing-harbor-lesson", Ui::LandingHarborLesson, "harbor-story", "landing-harbor-story", Ui::LandingPlayHarbor),
-            (Ui::LandingLanternName, LANTERN_LESSON, "lantern-lesson", "landing-lantern-lesson", Ui::LandingLanternLesson, "lantern-story", "landing-lantern-story", Ui::LandingPlayLantern),
+            (
+                Ui::LandingHarborName,
+                HARBOR_LESSON,
+                "harbor-lesson",
+                "landing-harbor-lesson",
+                Ui::LandingHarborLesson,
+                "harbor-story",
+                "landing-harbor-story",
+                Ui::LandingPlayHarbor,
+            ),
+            (
+                Ui::LandingLanternName,
+                LANTERN_LESSON,
+                "lantern-lesson",
+                "landing-lantern-lesson",
+                Ui::LandingLanternLesson,
+                "lantern-story",
+                "landing-lantern-story",
+                Ui::LandingPlayLantern,
+            ),
         ];
         for (name, lesson, lesson_act, lesson_id, lesson_label, story_act, story_id, story_label) in fables {
             out.tag("div").lit("class", "landing-fable").open();
             out.tag("h3").text(name.text(lang));
             if offered(lesson) {
-                out.tag("button").lit("class", "primary").lit("data-act", lesson_act).lit("data-testid", lesson_id).text(lesson_label.text(lang));
+                out.tag("button")
+                    .lit("class", "primary")
+                    .lit("data-act", lesson_act)
+                    .lit("data-testid", lesson_id)
+                    .text(lesson_label.text(lang));
             }
             out.tag("button").lit("data-act", story_act).lit("data-testid", story_id).text(story_label.text(lang));
             out.end("div");
         }
         out.end("div");
-        out.tag("button").lit("class", "landing-close").lit("data-act", "close").lit("data-testid", "landing-close").text(Ui::LandingExplore.text(lang));
+        out.tag("button")
+            .lit("class", "landing-close")
+            .lit("data-act", "close")
+            .lit("data-testid", "landing-close")
+            .text(Ui::LandingExplore.text(lang));
         out.end("div");
         out.into_string()
     };
@@ -140,7 +169,11 @@ fn Recap(app: AppState) -> impl IntoView {
         out.tag("h2").text(Ui::RecapTitle.text(lang));
         out.tag("p").lit("class", "summary").lit("data-testid", "scenario-summary").text(&summary);
         out.tag("div").lit("class", "buttons").open();
-        out.tag("button").lit("class", "primary").lit("data-act", "again").lit("data-testid", "recap-again").text(Ui::Reset.text(lang));
+        out.tag("button")
+            .lit("class", "primary")
+            .lit("data-act", "again")
+            .lit("data-testid", "recap-again")
+            .text(Ui::Reset.text(lang));
         out.tag("button").lit("data-act", "close").lit("data-testid", "recap-close").text(Ui::Dismiss.text(lang));
         out.end("div").end("div");
         out.into_string()

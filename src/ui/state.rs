@@ -109,6 +109,14 @@ pub struct AppState {
     pub divergence: RwSignal<Option<Option<Divergence>>>,
     /// The compared run's whole trace.
     other: StoredValue<Vec<TraceEntry>>,
+    /// The compared run as a timeline (the same interventions), to show it at this run's moment.
+    other_timeline: StoredValue<Option<Timeline>>,
+    /// The compared run at the moment shown (moved on with this run, or sought when it goes back).
+    other_sim: StoredValue<Option<Sim>>,
+    other_memory: StoredValue<Memory>,
+    /// The compared run's picture at this run's moment (`None` without a comparison): its scene
+    /// is drawn beside this run's.
+    pub other_picture: RwSignal<Option<Picture>>,
     /// What a lesson step or a metaphor row points at in the scene and the diagram.
     pub pointed: RwSignal<Vec<Element>>,
     /// While playing, the clock stops at this moment (a lesson step's awaited event), in ms.
@@ -242,6 +250,10 @@ impl AppState {
             compare: RwSignal::new(None),
             divergence: RwSignal::new(None),
             other: StoredValue::new(Vec::new()),
+            other_timeline: StoredValue::new(None),
+            other_sim: StoredValue::new(None),
+            other_memory: StoredValue::new(Memory::default()),
+            other_picture: RwSignal::new(None),
             pointed: RwSignal::new(Vec::new()),
             stop_at: StoredValue::new(None),
             tutor: Tutor::new(),
@@ -318,6 +330,9 @@ impl AppState {
         }
         if finished && self.playing.get_untracked() {
             self.playing.set(false);
+        }
+        if self.compare.with_untracked(Option::is_some) {
+            self.publish_other();
         }
     }
 
@@ -499,8 +514,47 @@ impl AppState {
             Some((_, other, d)) => (other.trace().to_vec(), Some(d)),
             None => (Vec::new(), None),
         };
+        // The compared run as a timeline with the same interventions, to be shown at any moment.
+        let other_timeline = divergence.is_some().then(|| {
+            self.timeline.with_value(|t| {
+                let setting = self.compare.get_untracked()?;
+                let mut other = Timeline::new(setting.flipped(t.config())).ok()?;
+                for i in t.interventions() {
+                    other.intervene(i.at_ms, i.command.clone()).ok()?;
+                }
+                Some(other)
+            })
+        });
+        self.other_timeline.set_value(other_timeline.flatten());
+        self.other_sim.set_value(None);
+        self.other_memory.set_value(Memory::default());
         self.other.set_value(trace);
         self.divergence.set(divergence);
+        self.publish_other();
+    }
+
+    /// Moves the compared run to this run's moment and publishes its picture (nothing without a
+    /// comparison).
+    fn publish_other(&self) {
+        let now = self.sim.with_value(Sim::now_ms);
+        let snapshot = self.other_timeline.try_update_value(|timeline| {
+            let timeline = timeline.as_mut()?;
+            self.other_sim.try_update_value(|sim| {
+                match sim {
+                    Some(s) if s.now_ms() <= now => {
+                        timeline.advance(s, now);
+                    }
+                    _ => *sim = Some(timeline.seek(now)),
+                }
+                let s = sim.as_ref()?;
+                self.other_memory.update_value(|m| m.absorb(s.trace()));
+                Some(s.snapshot())
+            })?
+        });
+        let picture = snapshot.flatten().map(|snap| self.other_memory.with_value(|m| picture::picture(&snap, m)));
+        if picture.is_some() || self.other_picture.with_untracked(Option::is_some) {
+            self.other_picture.set(picture);
+        }
     }
 
     /// The compared run's trace up to `now_ms` (empty without a comparison).

@@ -75,7 +75,8 @@ async fn the_stage_is_on_the_first_screen_in_free_play_and_presenter_mode() -> R
         // A first visit: the landing card over the scene.
         b.open("").await?;
         b.wait_exists("landing", SECS(30)).await?;
-        every_size(b, "the landing", &["landing"], &mut faults).await?;
+        // The landing's first offer is on the first screen too (on a phone, under the controls).
+        every_size(b, "the landing", &["landing-harbor-lesson"], &mut faults).await?;
         for (query, what) in [
             ("?scenario=harbor-zombie&t=62000", "the harbor at 62 s"),
             ("?scenario=lantern-ditch&t=30000", "the lantern at 30 s"),
@@ -106,7 +107,11 @@ async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &
         every_size(b, &format!("{lesson} step {n}"), &["lesson-step"], faults).await?;
         let asks = b.count("[data-testid=\"ask\"]").await? > 0;
         if asks {
-            b.click("choice-0").await?;
+            let first = b
+                .eval("const c = document.querySelector('[data-testid^=\"choice-\"]'); return c ? c.dataset.testid : null;", vec![])
+                .await?;
+            let first = first.as_str().context("the question's first choice")?.to_owned();
+            b.click(&first).await?;
             // Played at speed to the moment the question is about.
             b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
             b.wait_exists("reveal", SECS(90)).await.with_context(|| format!("{lesson} step {n}: the reveal"))?;
@@ -298,6 +303,70 @@ async fn the_landing_says_what_to_do_first() -> Result<()> {
         b.open("?scenario=lantern-ankle").await?;
         b.wait_exists("stage", SECS(30)).await?;
         ensure!(b.element("landing").await?.is_none(), "no landing on a link");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+#[tokio::test]
+async fn compare_shows_both_runs_as_scenes_side_by_side() -> Result<()> {
+    with_browser("stage-compare", SECS(120), async |b| {
+        b.viewport(1280, 720, false).await?;
+        // At 62 s of harbor-zombie the verifier has voided Chen's 7; with fencing off the boat
+        // obeyed it after Lin's 8 and ran onto the rocks.
+        b.open("?scenario=harbor-zombie&t=62000").await?;
+        b.wait_exists("compare-setting", SECS(30)).await?;
+        b.eval(
+            "const s = document.querySelector('[data-testid=\"compare-setting\"]'); s.value = 'fencing'; \
+             s.dispatchEvent(new Event('change', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+        b.wait_until_js(
+            "the other run's scene is shown",
+            "const o = document.querySelector('[data-testid=\"other-scene\"]'); return !!o && !o.hidden;",
+            SECS(10),
+        )
+        .await?;
+        let rects = b
+            .eval(
+                "const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
+                 return [r(document.querySelector('[data-testid=\"scene-harbor\"]')), \
+                         r(document.querySelector('[data-testid=\"other-scene\"] .scene'))];",
+                vec![],
+            )
+            .await?;
+        let at = |i: usize, j: usize| rects[i][j].as_f64().unwrap_or(f64::NAN);
+        ensure!(at(0, 2) <= at(1, 0) + 1.0, "the two scenes stand side by side: {rects}");
+        ensure!(at(1, 2) <= 1281.0 && at(0, 3) <= 721.0 && at(1, 3) <= 721.0, "both on the first screen: {rects}");
+        ensure!(off_screen(b, &[]).await?.is_empty(), "the caption and the transport bar stay on screen");
+        let this = b.text_of("this-run-label").await?;
+        let other = b.eval("return document.querySelector('[data-testid=\"other-scene\"] .run-label').textContent;", vec![]).await?;
+        let other = other.as_str().unwrap_or_default().to_owned();
+        ensure!(this.contains("fencing on") && other.contains("fencing off"), "labels: {this} / {other}");
+        ensure!(this.contains('≠') && other.contains('≠'), "the first difference is marked on both: {this} / {other}");
+        // This run's boat is afloat; the other run's is on the rocks.
+        let wrecked = b
+            .eval(
+                "return [document.querySelector('[data-testid=\"scene-harbor\"] [data-testid=\"boat\"]').classList.contains('wrecked'), \
+                         document.querySelector('[data-testid=\"other-scene\"] [data-testid=\"boat\"]').classList.contains('wrecked')];",
+                vec![],
+            )
+            .await?;
+        ensure!(wrecked == json!([false, true]), "afloat here, aground without fencing: {wrecked}");
+        // The other scene follows the playhead: back at 10 s nothing has parted yet.
+        b.eval(
+            "const s = document.querySelector('[data-testid=\"scrubber\"]'); s.value = 10000; \
+             s.dispatchEvent(new Event('input', { bubbles: true }));",
+            vec![],
+        )
+        .await?;
+        b.wait_until_js(
+            "the other scene is back at 10 s",
+            "return !document.querySelector('[data-testid=\"other-scene\"] [data-testid=\"boat\"]').classList.contains('wrecked');",
+            SECS(5),
+        )
+        .await?;
         b.assert_no_console_errors().await
     })
     .await
