@@ -265,7 +265,24 @@ fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> Markup {
 /// The drawing's markup for `fr`: time axis, bars, arrows and marks (`d.now_ms` is the moment
 /// the trace reaches), with the first difference from the compared run marked at `diverge`.
 /// Only this run's drawing (`main`) carries test ids.
-fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, main: bool) -> Drawn {
+/// A step of the scenario's script still to be drawn ahead of time: when, on whose lane (`None`:
+/// the store's, for a step on no node), and what it does in words.
+#[derive(Clone, PartialEq)]
+struct ScriptStep {
+    at_ms: u64,
+    node: Option<String>,
+    title: String,
+}
+
+fn draw(
+    d: &Diagram,
+    fr: Frame,
+    cast: &Cast,
+    lang: Lang,
+    diverge: Option<u64>,
+    main: bool,
+    script: &[ScriptStep],
+) -> Drawn {
     let mut out = Markup::new();
     let mut items = Vec::new();
     let lanes_h = d.lanes.len() as f64 * LANE_H;
@@ -286,6 +303,24 @@ fn draw(d: &Diagram, fr: Frame, cast: &Cast, lang: Lang, diverge: Option<u64>, m
         ticks.tag("text").num("x", x).num("y", axis_y + 14.0).text(&fill(unit, &[("s", &(t / 1000).to_string())]));
         ticks.push_raw("</g>");
         t += step;
+    }
+    // The script's steps, ahead of the playhead too (the axis layer is not clipped at it): a peg
+    // at the top of the lane of the node the step acts on.
+    for step in script.iter().filter(|s| fr.visible(s.at_ms, s.at_ms)) {
+        let lane = step.node.as_deref().and_then(|n| d.node_lane(n)).unwrap_or(d.lanes.len().saturating_sub(2));
+        let (x, y) = (fr.x(step.at_ms), lane_y(lane) + 1.0);
+        ticks
+            .tag("g")
+            .lit("class", "script-step")
+            .lit("data-testid", "diagram-script-mark")
+            .int("data-ms", step.at_ms)
+            .open();
+        ticks.tag("title").text(&step.title);
+        ticks
+            .tag("path")
+            .attr("d", &format!("M{} {}L{} {}L{} {}Z", f(x - 6.0), f(y), f(x + 6.0), f(y), f(x), f(y + 9.0)))
+            .close();
+        ticks.end("g");
     }
     for b in &d.bars {
         bar_svg(&mut out, &mut items, b, &fr, &d.lanes, cast, lang);
@@ -397,6 +432,25 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         });
         out.into_string()
     };
+    // The script's steps still ahead (a dropped step is gone from the drawing).
+    let script = Memo::new(move |_| {
+        let lang = app.lang.get();
+        app.diagram_now.track();
+        let steps = app.script_ahead(None);
+        app.cast.with(|cast| {
+            steps
+                .iter()
+                .map(|s| ScriptStep {
+                    at_ms: s.at_ms,
+                    node: s.command.node().map(str::to_owned),
+                    title: fill(
+                        Ui::ScriptMark.text(lang),
+                        &[("s", &seconds(s.at_ms)), ("what", &super::hands::script_step(&s.command, cast, lang))],
+                    ),
+                })
+                .collect::<Vec<_>>()
+        })
+    });
     // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to
     // well past its right edge, so that the frames until the next rebuild only slide it.
     let drawn = Memo::new(move |_| {
@@ -416,7 +470,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         app.set_diagram_horizon(if ahead == 0 { u64::MAX } else { end.saturating_sub(width / 4) });
         app.cast.with(|cast| {
             app.with_trace(|trace, ids, now, store_judges| {
-                draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true)
+                draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true, &script.get())
             })
         })
     });
@@ -433,7 +487,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 // Flipping who judges expiry flips it for the other run's store lane too.
                 let judges = store_judges ^ app.compare.with(|c| *c == Some(crate::engine::compare::Setting::Expiry));
                 app.with_other_trace(now, |t: &[crate::engine::TraceEntry]| {
-                    draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false).markup.into_string()
+                    draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false, &[]).markup.into_string()
                 })
             })
         })

@@ -557,8 +557,10 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
 pub fn LessonPanel(app: AppState) -> impl IntoView {
     watch(app);
     keep_focus(app);
-    let panel = move || panel_html(app, app.lang.get());
-    let audience = move || audience_html(app, app.lang.get());
+    // Memos: the markup is set again only when it changes, not each time the tour is touched (a
+    // redrawn button would slip from under a click or the focus).
+    let panel = Memo::new(move |_| panel_html(app, app.lang.get()));
+    let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
     view! {
         <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none()) on:click=on_act(app) inner_html=panel></section>
         <div class="audience-layer" on:click=on_act(app) inner_html=audience></div>
@@ -607,7 +609,117 @@ pub(crate) fn pointers(
         });
         out
     };
+    // Once drawn (and again when the run stops, the scene's words having moved): off the words.
+    Effect::new(move |_| {
+        app.pointed.track();
+        app.lang.track();
+        app.fable.track();
+        if !app.playing.get() {
+            request_animation_frame(fit_pointers);
+        }
+    });
     view! { <g class="pointers" data-testid="pointers" inner_html=markup></g> }
+}
+
+/// A box in screen px: left, top, right, bottom.
+type Px = (f64, f64, f64, f64);
+
+fn px(el: &web_sys::Element) -> Px {
+    let r = el.get_bounding_client_rect();
+    (r.left(), r.top(), r.right(), r.bottom())
+}
+
+fn meets(a: Px, b: Px) -> bool {
+    a.0 < b.2 && b.0 < a.2 && a.1 < b.3 && b.1 < a.3
+}
+
+/// `a` lies within `b`, clear of its edge by `m`.
+fn within(a: Px, b: Px, m: f64) -> bool {
+    a.0 >= b.0 + m && a.2 <= b.2 - m && a.1 >= b.1 + m && a.3 <= b.3 - m
+}
+
+/// Keeps every shown scene's pointers off the scene's own words: a ring whose outline would run
+/// through a label grows to take the label in, and a term written over a label moves down (or
+/// up) until it is clear. Measured on the page after the scene is drawn, so it holds whatever
+/// the words say and wherever they stand (a flag raised, a name on two lines).
+fn fit_pointers() {
+    use wasm_bindgen::JsCast;
+    let Ok(groups) = document().query_selector_all(".scene .pointers") else { return };
+    for g in 0..groups.length() {
+        let Some(group) = groups.item(g).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+        if group.child_element_count() == 0 {
+            continue;
+        }
+        let Some(svg) = group.closest("svg").ok().flatten() else { continue };
+        let frame = px(&svg);
+        let scale = (frame.2 - frame.0) / 1200.0;
+        if !(scale > 0.0) {
+            continue;
+        }
+        let to_svg = |v: f64, origin: f64| (v - origin) / scale;
+        let mut words: Vec<Px> = Vec::new();
+        if let Ok(texts) = svg.query_selector_all("text") {
+            for i in 0..texts.length() {
+                let Some(t) = texts.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+                if t.closest(".pointers").ok().flatten().is_some()
+                    || t.text_content().unwrap_or_default().trim().is_empty()
+                {
+                    continue;
+                }
+                let b = px(&t);
+                if b.2 > b.0 && b.3 > b.1 {
+                    words.push(b);
+                }
+            }
+        }
+        let margin = 4.0 * scale.max(0.5);
+        if let Ok(rings) = group.query_selector_all(".pointer-ring") {
+            for i in 0..rings.length() {
+                let Some(ring) = rings.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+                let mut r = px(&ring);
+                // A few rounds: taking one word in may reach another.
+                for _ in 0..4 {
+                    let crossed: Vec<Px> =
+                        words.iter().copied().filter(|w| meets(*w, r) && !within(*w, r, 3.0)).collect();
+                    if crossed.is_empty() {
+                        break;
+                    }
+                    for w in crossed {
+                        r = (
+                            r.0.min(w.0 - margin),
+                            r.1.min(w.1 - margin),
+                            r.2.max(w.2 + margin),
+                            r.3.max(w.3 + margin),
+                        );
+                    }
+                }
+                let c = super::coord;
+                let _ = ring.set_attribute("x", &c(to_svg(r.0, frame.0)));
+                let _ = ring.set_attribute("y", &c(to_svg(r.1, frame.1)));
+                let _ = ring.set_attribute("width", &c((r.2 - r.0) / scale));
+                let _ = ring.set_attribute("height", &c((r.3 - r.1) / scale));
+            }
+        }
+        if let Ok(labels) = group.query_selector_all(".pointer-label") {
+            for i in 0..labels.length() {
+                let Some(label) = labels.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+                let y0: f64 = label.get_attribute("y").and_then(|y| y.parse().ok()).unwrap_or(0.0);
+                for dy in [0.0, 28.0, -28.0, 56.0, -56.0, 84.0] {
+                    let _ = label.set_attribute("y", &super::coord(y0 + dy));
+                    let b = px(&label);
+                    if !words.iter().any(|w| meets(*w, b)) {
+                        break;
+                    }
+                }
+                // Its line still meets it.
+                if let Some(line) = label.previous_element_sibling().filter(|l| l.class_list().contains("pointer-line"))
+                {
+                    let y: f64 = label.get_attribute("y").and_then(|y| y.parse().ok()).unwrap_or(y0);
+                    let _ = line.set_attribute("y2", &super::coord(y - 7.0));
+                }
+            }
+        }
+    }
 }
 
 /// The field's term for an element, written beside it in the scene (nodes and lanes have

@@ -344,8 +344,10 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 <div class="diagram-strip">
                     <diagram::SpaceTime app />
                 </div>
-                <lesson::LessonPanel app />
-                <side::Side app />
+                <div class="right">
+                    <lesson::LessonPanel app />
+                    <side::Side app />
+                </div>
             </main>
             <hands::FigureMenu app />
         </div>

@@ -10,6 +10,7 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::scenario::lesson::Element;
 use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
@@ -94,10 +95,27 @@ pub fn Side(app: AppState) -> impl IntoView {
         let at = all.iter().position(|t| *t == app.side_tab.get_untracked()).unwrap_or(0) as isize;
         choose(all[(at + step).rem_euclid(all.len() as isize) as usize], true);
     };
+    // A lesson step that points at the log or the violations shows that tab under the step.
+    let pointed = Memo::new(move |_| {
+        app.pointed.with(|p| {
+            if p.contains(&Element::Violations) {
+                Some(SideTab::Problems)
+            } else if p.contains(&Element::Log) {
+                Some(SideTab::Log)
+            } else {
+                None
+            }
+        })
+    });
+    Effect::new(move |_| {
+        if let Some(tab) = pointed.get() {
+            app.side_tab.set(tab);
+        }
+    });
     // Which panel shows is the stylesheet's business (`.side[data-tab=…]`): no reactive
     // attribute per panel.
     view! {
-        <aside class="side" data-testid="side" data-tab=move || app.side_tab.get().code() hidden=move || app.tutor.active()>
+        <aside class="side" data-testid="side" data-tab=move || app.side_tab.get().code() hidden=move || app.tutor.active() && pointed.with(Option::is_none)>
             <div
                 class="tabs"
                 role="tablist"

@@ -430,10 +430,17 @@ impl Browser {
     }
 
     /// Clicks `[data-testid=<testid>]` like a user would (WebDriver element click).
+    /// An element redrawn between being found and clicked (a count-down ticking) is found again.
     pub async fn click(&self, testid: &str) -> Result<()> {
-        let el = self.find(testid, "click it").await?;
-        el.click().await.with_context(|| format!("clicking [data-testid={testid}]"))?;
-        Ok(())
+        let mut tries = 0;
+        loop {
+            let el = self.find(testid, "click it").await?;
+            match el.click().await {
+                Ok(()) => return Ok(()),
+                Err(e) if tries < 3 && e.to_string().contains("stale element") => tries += 1,
+                Err(e) => return Err(e).with_context(|| format!("clicking [data-testid={testid}]")),
+            }
+        }
     }
 
     /// Acts on node `id` as a learner does, at its figure in the scene: clicks the figure

@@ -30,6 +30,8 @@ async fn wait_for_end(b: &Browser, until: u64, what: &str) -> Result<()> {
 
 /// Chooses `value` in the `<select data-testid=…>`, as a user would.
 async fn choose(b: &Browser, testid: &str, value: &str) -> Result<()> {
+    // The pickers sit in the "Scenario & tools" menu: opened first, as a user would.
+    b.reveal(testid).await?;
     b.client()
         .find(fantoccini::Locator::Css(&leaselab_browser_tests::testid_selector(testid)))
         .await?

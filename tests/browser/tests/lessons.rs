@@ -215,7 +215,9 @@ async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
             let warning = b.wait_exists("url-warning", SECS(30)).await?;
             ensure!(warning.text.contains(says), "{query}: {}", warning.text);
         }
-        ensure!(b.attr_of("lesson", "hidden").await?.is_none(), "a bad step still opens the lesson");
+        b.wait_for("lesson", |el| el.attr("hidden").is_none(), SECS(30))
+            .await
+            .context("a bad step still opens the lesson")?;
 
         // Switching the language inside a lesson: the address follows.
         b.click("lang-toggle").await?;

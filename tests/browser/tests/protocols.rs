@@ -93,7 +93,9 @@ async fn a_deleted_lock_lights_up_the_releaser_in_the_lantern() -> Result<()> {
         wait_until(b, 16_000).await?;
         let row = "[data-testid=\"violation\"][data-kind=\"lock_deleted_by_non_owner\"]";
         ensure!(b.count(row).await? >= 1, "the panel lists the deleted lock: {}", b.text_of("violations-panel").await?);
-        // The oldest row is A-Xiu's release (the panel lists newest first).
+        // The oldest row is A-Xiu's release (the panel lists newest first), in the side panel's
+        // violations tab.
+        b.reveal("violations-panel").await?;
         b.eval(
             &format!("const r = document.querySelectorAll('{}'); r[r.length - 1].focus();", row.replace('\'', "\\'")),
             vec![],

@@ -54,14 +54,38 @@ async fn off_screen(b: &Browser, extra: &[&str]) -> Result<Vec<String>> {
     Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
 }
 
-/// Checks the first screen at every size, naming `what` in the faults.
+/// Checks the first screen at every size, naming `what` in the faults; `extra` test ids must be
+/// on it too, and on a laptop or larger (where the lesson sits beside the scene) so must
+/// `beside` and the page must not scroll.
 async fn every_size(b: &Browser, what: &str, extra: &[&str], faults: &mut Vec<String>) -> Result<()> {
+    every_size_beside(b, what, extra, &[], faults).await
+}
+
+async fn every_size_beside(
+    b: &Browser,
+    what: &str,
+    extra: &[&str],
+    beside: &[&str],
+    faults: &mut Vec<String>,
+) -> Result<()> {
     for (w, h, mobile) in SIZES {
         b.viewport(w, h, mobile).await?;
         // Two frames for the layout to settle after the resize.
         tokio::time::sleep(Duration::from_millis(150)).await;
-        for f in off_screen(b, extra).await? {
+        let wide = w >= 1000 && h >= 600;
+        let mut ids = extra.to_vec();
+        if wide {
+            ids.extend_from_slice(beside);
+        }
+        for f in off_screen(b, &ids).await? {
             faults.push(format!("{what} at {w}x{h}: {f}"));
+        }
+        if wide && !beside.is_empty() {
+            let scrolls =
+                b.eval("return document.documentElement.scrollHeight > window.innerHeight + 1;", vec![]).await?;
+            if scrolls.as_bool() == Some(true) {
+                faults.push(format!("{what} at {w}x{h}: the page scrolls"));
+            }
         }
     }
     b.viewport(1280, 720, false).await
@@ -104,7 +128,9 @@ async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &
         b.wait_for("lesson-step", |el| el.attr("data-step") == Some(n.to_string().as_str()), SECS(30))
             .await
             .with_context(|| format!("{lesson} step {n}"))?;
-        every_size(b, &format!("{lesson} step {n}"), &["lesson-step"], faults).await?;
+        // Beside the scene on a laptop: the step's panel and its title on the first screen, and no
+        // page scroll (a long step scrolls inside its panel); stacked under the stage on a phone.
+        every_size_beside(b, &format!("{lesson} step {n}"), &[], &["lesson", "lesson-title"], faults).await?;
         let asks = b.count("[data-testid=\"ask\"]").await? > 0;
         if asks {
             let first = b
@@ -116,7 +142,7 @@ async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &
             b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
             b.wait_exists("reveal", SECS(90)).await.with_context(|| format!("{lesson} step {n}: the reveal"))?;
             tokio::time::sleep(Duration::from_millis(400)).await;
-            for f in off_screen(b, &["lesson-step", "reveal"]).await? {
+            for f in off_screen(b, &["lesson", "reveal"]).await? {
                 faults.push(format!("{lesson} step {n}, revealed, at 1280x720: {f}"));
             }
             let scrolls =
@@ -368,6 +394,71 @@ async fn compare_shows_both_runs_as_scenes_side_by_side() -> Result<()> {
         )
         .await?;
         b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// Where a lesson's pointers cross the scene's own words: a ring whose outline runs through a
+/// label of the scene (a label wholly inside or outside the ring is fine), or a pointer's term
+/// written over one. One line per fault.
+async fn pointers_over_labels(b: &Browser) -> Result<Vec<String>> {
+    const CHECK: &str = r#"
+        const scene = [...document.querySelectorAll('.scene-wrap .scene')].find(s => s.getClientRects().length > 0);
+        if (!scene) return ['no scene shown'];
+        const box = el => el.getBoundingClientRect();
+        const meets = (a, b) => a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+        const inside = (a, b, m) => a.left >= b.left + m && a.right <= b.right - m && a.top >= b.top + m && a.bottom <= b.bottom - m;
+        const words = [...scene.querySelectorAll('svg text')]
+            .filter(t => !t.closest('.pointers') && t.textContent.trim() && t.getClientRects().length > 0)
+            .map(t => ({ what: t.textContent.trim(), r: box(t) }))
+            .filter(w => w.r.width > 0 && w.r.height > 0);
+        const faults = [];
+        for (const p of scene.querySelectorAll('.pointers .pointer')) {
+            const name = p.dataset.element;
+            const ring = p.querySelector('.pointer-ring');
+            const label = p.querySelector('.pointer-label');
+            const rr = ring ? box(ring) : null;
+            for (const w of words) {
+                // Wholly outside or wholly inside (clear of the outline's width) is fine.
+                if (rr && meets(w.r, rr) && !inside(w.r, rr, 3)) faults.push(name + ' ring crosses “' + w.what + '”');
+                if (label && meets(w.r, box(label))) faults.push(name + ' term over “' + w.what + '”');
+            }
+        }
+        return faults;
+    "#;
+    let v = b.eval(CHECK, vec![]).await?;
+    Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
+}
+
+#[tokio::test]
+async fn pointers_never_cover_the_scenes_own_labels() -> Result<()> {
+    with_browser("stage-pointers", SECS(900), async |b| {
+        b.viewport(1280, 720, false).await?;
+        let mut faults = Vec::new();
+        for (lesson, steps) in [("harbor-replaced", 8), ("lantern-return-hour", 11), ("fencing-in-depth", 12)] {
+            for n in 1..=steps {
+                b.eval("localStorage.clear();", vec![]).await?;
+                b.open(&format!("?lesson={lesson}&step={n}")).await?;
+                b.wait_for("lesson-step", |el| el.attr("data-step") == Some(n.to_string().as_str()), SECS(30)).await?;
+                // Once the step has pointed (a question points after its answer: answered here).
+                if b.count("[data-testid=\"ask\"]").await? > 0 {
+                    let first = b
+                        .eval("const c = document.querySelector('[data-testid^=\"choice-\"]'); return c ? c.dataset.testid : null;", vec![])
+                        .await?;
+                    if let Some(first) = first.as_str() {
+                        b.click(first).await?;
+                    }
+                    b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
+                    b.wait_exists("reveal", SECS(90)).await?;
+                }
+                tokio::time::sleep(Duration::from_millis(300)).await;
+                for f in pointers_over_labels(b).await? {
+                    faults.push(format!("{lesson} step {n}: {f}"));
+                }
+            }
+        }
+        ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
+        Ok(())
     })
     .await
 }

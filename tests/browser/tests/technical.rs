@@ -30,6 +30,8 @@ async fn play_to_the_end(b: &Browser, query: &str) -> Result<()> {
 
 /// Chooses `value` in the `<select>` with `testid`.
 async fn choose(b: &Browser, testid: &str, value: &str) -> Result<()> {
+    // In the side panel's technical tab: shown first, as a user would.
+    b.reveal(testid).await?;
     b.client()
         .find(fantoccini::Locator::Css(&format!("[data-testid=\"{testid}\"]")))
         .await?
@@ -74,6 +76,7 @@ async fn harbor_without_fencing_lists_the_stale_write_and_lights_up_who_did_it()
         ensure!(lit(b).await?.is_empty(), "nothing is lit before a violation is chosen");
 
         // Keyboard: focus the row.
+        b.reveal("violations-panel").await?;
         b.eval(&format!("document.querySelector('{}').focus();", stale.replace('\'', "\\'")), vec![]).await?;
         b.wait_until_js(
             "Chen's card lit after focusing the violation",
@@ -237,6 +240,8 @@ async fn the_panels_fit_a_narrow_window() -> Result<()> {
         b.client().set_window_size(420, 900).await?;
         play_to_the_end(b, "?scenario=harbor-no-fencing&speed=64&autoplay=1&view=etcd").await?;
         for testid in ["violations-panel", "technical-view", "resource-table"] {
+            // Each in its tab of the side panel.
+            b.reveal(testid).await?;
             let fits = b
                 .eval(
                     "const r = document.querySelector('[data-testid=\"' + arguments[0] + '\"]').getBoundingClientRect(); \
