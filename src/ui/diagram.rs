@@ -267,7 +267,6 @@ fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> Markup {
 /// Only this run's drawing (`main`) carries test ids.
 /// A step of the scenario's script still to be drawn ahead of time: when, on whose lane (`None`:
 /// the store's, for a step on no node), and what it does in words.
-#[derive(Clone, PartialEq)]
 struct ScriptStep {
     at_ms: u64,
     node: Option<String>,
@@ -432,25 +431,6 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         });
         out.into_string()
     };
-    // The script's steps still ahead (a dropped step is gone from the drawing).
-    let script = Memo::new(move |_| {
-        let lang = app.lang.get();
-        app.diagram_now.track();
-        let steps = app.script_ahead(None);
-        app.cast.with(|cast| {
-            steps
-                .iter()
-                .map(|s| ScriptStep {
-                    at_ms: s.at_ms,
-                    node: s.command.node().map(str::to_owned),
-                    title: fill(
-                        Ui::ScriptMark.text(lang),
-                        &[("s", &seconds(s.at_ms)), ("what", &super::hands::script_step(&s.command, cast, lang))],
-                    ),
-                })
-                .collect::<Vec<_>>()
-        })
-    });
     // The expensive part, rebuilt when `diagram_now` moves: drawn from the window's left edge to
     // well past its right edge, so that the frames until the next rebuild only slide it.
     let drawn = Memo::new(move |_| {
@@ -470,7 +450,20 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         app.set_diagram_horizon(if ahead == 0 { u64::MAX } else { end.saturating_sub(width / 4) });
         app.cast.with(|cast| {
             app.with_trace(|trace, ids, now, store_judges| {
-                draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true, &script.get())
+                // The script's steps still ahead (a dropped step is gone from the drawing).
+                let script: Vec<ScriptStep> = app
+                    .script_ahead(None)
+                    .iter()
+                    .map(|s| ScriptStep {
+                        at_ms: s.at_ms,
+                        node: s.command.node().map(str::to_owned),
+                        title: fill(
+                            Ui::ScriptMark.text(lang),
+                            &[("s", &seconds(s.at_ms)), ("what", &super::hands::script_step(&s.command, cast, lang))],
+                        ),
+                    })
+                    .collect();
+                draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true, &script)
             })
         })
     });

@@ -80,43 +80,35 @@ pub(crate) fn hands(
     place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
     timer: Element,
 ) -> impl IntoView {
-    // Only what the hit areas show: where each figure is, its name and a node's role. Equal
-    // from frame to frame while nothing of it changes, so the markup is not rebuilt.
-    let figures = Memo::new(move |_| {
+    // Only what the hit areas show: where each figure is, its name and a node's role. The same
+    // markup from frame to frame while nothing of it changes, so it is not set again.
+    let markup = Memo::new(move |_| {
         let lang = app.lang.get();
         app.fable.track();
         let roles: Vec<(String, &'static str)> =
             app.snapshot.with(|s| s.nodes.iter().map(|n| (n.id.clone(), n.role.as_str())).collect());
         let nodes = roles.into_iter().map(|(id, role)| (Figure::Node(id.clone()), Element::Node(id), Some(role)));
-        nodes
-            .chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
-            .filter_map(|(figure, element, role)| {
-                let (rect, _) = place(app, &element)?;
-                let name = figure_name(app, &figure, lang);
-                Some((figure, rect, role, fill(Ui::FigureActions.text(lang), &[("name", &name)])))
-            })
-            .collect::<Vec<_>>()
-    });
-    let markup = move || {
         let mut out = Markup::new();
-        figures.with(|figures| {
-            for (figure, (x, y, w, h), role, label) in figures {
-                out.tag("g")
-                    .lit("class", "hand")
-                    .lit("role", "button")
-                    .lit("tabindex", "0")
-                    .lit("aria-haspopup", "dialog")
-                    .attr("data-testid", &figure.testid())
-                    .attr("data-figure", &figure.code())
-                    .attr_opt("data-role", *role)
-                    .attr("aria-label", label)
-                    .open();
-                out.tag("rect").num("x", *x).num("y", *y).num("width", *w).num("height", *h).lit("rx", "16").close();
-                out.end("g");
-            }
-        });
+        for (figure, element, role) in
+            nodes.chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
+        {
+            let Some(((x, y, w, h), _)) = place(app, &element) else { continue };
+            let name = figure_name(app, &figure, lang);
+            out.tag("g")
+                .lit("class", "hand")
+                .lit("role", "button")
+                .lit("tabindex", "0")
+                .lit("aria-haspopup", "dialog")
+                .attr("data-testid", &figure.testid())
+                .attr("data-figure", &figure.code())
+                .attr_opt("data-role", role)
+                .attr("aria-label", &fill(Ui::FigureActions.text(lang), &[("name", &name)]))
+                .open();
+            out.tag("rect").num("x", x).num("y", y).num("width", w).num("height", h).lit("rx", "16").close();
+            out.end("g");
+        }
         out.into_string()
-    };
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         if let Some((figure, el)) = figure_under(ev.target()) {
             open_menu(app, figure, Some(el));
@@ -141,7 +133,7 @@ pub(crate) fn hands(
             aria-label=tr(app, Ui::FiguresLabel)
             on:click=on_click
             on:keydown=on_key
-            inner_html=markup
+            inner_html=move || markup.get()
         ></svg>
     }
 }
@@ -205,8 +197,8 @@ fn menu() -> Option<web_sys::HtmlElement> {
 }
 
 /// What the figure menu shows: the figure's state in words and its actions, each `(act, label,
-/// enabled, test id)`. Compared from frame to frame, so the menu is redrawn only when it changes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+/// enabled, test id)`.
+#[derive(Default)]
 struct MenuModel {
     title: String,
     lines: Vec<String>,
@@ -284,34 +276,30 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
 /// are; the focus goes back to the figure. Written as markup with one click handler.
 #[component]
 pub fn FigureMenu(app: AppState) -> impl IntoView {
-    let model = Memo::new(move |_| {
-        let figure = app.figure.get()?;
-        Some(menu_model(app, &figure, app.lang.get()))
-    });
-    let markup = move || {
+    // The menu as markup, set again only when what it shows changes.
+    let markup = Memo::new(move |_| {
         let mut out = Markup::new();
-        model.with(|m| {
-            let Some(m) = m else { return };
-            out.tag("h2").text(&m.title);
-            out.tag("ul").lit("class", "story-state").open();
-            for line in &m.lines {
-                out.tag("li").text(line);
-            }
-            out.end("ul");
-            out.tag("div").lit("class", "buttons").open();
-            for (act, label, enabled, testid) in &m.actions {
-                let tag = out.tag("button").lit("data-act", act).attr("data-testid", testid);
-                let tag = match m.fencing {
-                    Some(on) if *act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
-                    _ => tag,
-                };
-                let tag = if *enabled { tag } else { tag.lit("disabled", "") };
-                tag.text(label);
-            }
-            out.end("div");
-        });
+        let Some(figure) = app.figure.get() else { return String::new() };
+        let m = menu_model(app, &figure, app.lang.get());
+        out.tag("h2").text(&m.title);
+        out.tag("ul").lit("class", "story-state").open();
+        for line in &m.lines {
+            out.tag("li").text(line);
+        }
+        out.end("ul");
+        out.tag("div").lit("class", "buttons").open();
+        for (act, label, enabled, testid) in &m.actions {
+            let tag = out.tag("button").lit("data-act", act).attr("data-testid", testid);
+            let tag = match m.fencing {
+                Some(on) if *act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
+                _ => tag,
+            };
+            let tag = if *enabled { tag } else { tag.lit("disabled", "") };
+            tag.text(label);
+        }
+        out.end("div");
         out.into_string()
-    };
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         let Some(act) = super::stage::act_of(&ev) else { return };
         let Some(figure) = app.figure.get_untracked() else { return };
@@ -383,7 +371,7 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
             data-testid="figure-menu"
             on:toggle=on_toggle
             on:click=on_click
-            inner_html=markup
+            inner_html=move || markup.get()
         ></div>
     }
 }
@@ -437,36 +425,30 @@ pub struct ScriptNotice {
 /// offer to drop the script's remaining steps for it (or keep them).
 #[component]
 pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
-    let words = Memo::new(move |_| {
-        let notice = app.script_notice.get()?;
+    let markup = Memo::new(move |_| {
+        let Some(notice) = app.script_notice.get() else { return String::new() };
         let lang = app.lang.get();
         // Up to date with the run (a step may have happened since, or been dropped).
         app.snapshot.track();
         let steps = script_ahead_for(app, &notice.node, lang);
-        let (at, what) = steps.first().cloned()?;
+        let Some((at, what)) = steps.first() else { return String::new() };
         let name = app.cast.with(|c| c.name(&notice.node, lang));
         let text = fill(
             Ui::ScriptAhead.text(lang),
-            &[("name", &name), ("what", &what), ("s", &seconds(at)), ("n", &steps.len().to_string())],
+            &[("name", &name), ("what", what), ("s", &seconds(*at)), ("n", &steps.len().to_string())],
         );
-        Some((text, fill(Ui::ScriptDrop.text(lang), &[("name", &name)]), Ui::ScriptKeep.text(lang)))
-    });
-    let markup = move || {
         let mut out = Markup::new();
-        words.with(|w| {
-            let Some((text, drop, keep)) = w else { return };
-            out.tag("p").text(text);
-            out.tag("div").lit("class", "buttons").open();
-            out.tag("button")
-                .lit("class", "primary")
-                .lit("data-act", "drop")
-                .lit("data-testid", "script-drop")
-                .text(drop);
-            out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(keep);
-            out.end("div");
-        });
+        out.tag("p").text(&text);
+        out.tag("div").lit("class", "buttons").open();
+        out.tag("button")
+            .lit("class", "primary")
+            .lit("data-act", "drop")
+            .lit("data-testid", "script-drop")
+            .text(&fill(Ui::ScriptDrop.text(lang), &[("name", &name)]));
+        out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(Ui::ScriptKeep.text(lang));
+        out.end("div");
         out.into_string()
-    };
+    });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         match super::stage::act_of(&ev).as_deref() {
             Some("drop") => {
@@ -484,9 +466,9 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
             class="script-notice"
             data-testid="script-notice"
             role="status"
-            hidden=move || words.with(Option::is_none)
+            hidden=move || markup.with(String::is_empty)
             on:click=on_click
-            inner_html=markup
+            inner_html=move || markup.get()
         ></div>
     }
 }

@@ -703,19 +703,19 @@ fn fit_pointers() {
         if let Ok(labels) = group.query_selector_all(".pointer-label") {
             for i in 0..labels.length() {
                 let Some(label) = labels.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-                let y0: f64 = label.get_attribute("y").and_then(|y| y.parse().ok()).unwrap_or(0.0);
-                for dy in [0.0, 28.0, -28.0, 56.0, -56.0, 84.0] {
-                    let _ = label.set_attribute("y", &super::coord(y0 + dy));
+                // Moved by a transform (its own y is left as written: nothing to read back).
+                for dy in ["0", "28", "-28", "56", "-56", "84"] {
+                    let _ = label.set_attribute("transform", &format!("translate(0 {dy})"));
                     let b = px(&label);
                     if !words.iter().any(|w| meets(*w, b)) {
                         break;
                     }
                 }
-                // Its line still meets it.
+                // Its line still meets it, at its middle.
                 if let Some(line) = label.previous_element_sibling().filter(|l| l.class_list().contains("pointer-line"))
                 {
-                    let y: f64 = label.get_attribute("y").and_then(|y| y.parse().ok()).unwrap_or(y0);
-                    let _ = line.set_attribute("y2", &super::coord(y - 7.0));
+                    let b = px(&label);
+                    let _ = line.set_attribute("y2", &super::coord(to_svg((b.1 + b.3) / 2.0, frame.1)));
                 }
             }
         }
