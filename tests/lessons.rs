@@ -12,7 +12,7 @@ use common::runner;
 use leaselab::engine::timeline::Timeline;
 use leaselab::engine::{Sim, TraceEvent, WireToken, WriteOutcome};
 use leaselab::scenario::lesson::{self, Element, EVENT_TYPES};
-use leaselab::scenario::library;
+use leaselab::scenario::{library, Pacing};
 
 #[test]
 fn every_builtin_lesson_is_valid_and_its_awaited_events_happen() {
@@ -182,6 +182,8 @@ fn broken_lesson_files_name_the_field() {
         (lesson(&step.replace(r#""zh": "乙""#, r#""zh": " ""#)), "steps[0].text.zh", "Simplified Chinese"),
         (with(r#""sped": 2"#), "steps[0].sped", "unknown field"),
         (with(r#""speed": 3"#), "steps[0].speed", "0.25"),
+        (with(r#""pacing": "slow""#), "steps[0].pacing", "\"story\" or \"true\""),
+        (with(r#""pacing": true"#), "steps[0].pacing", "string"),
         (with(r#""until": "lease_expired""#), "steps[0].until", "object"),
         (with(r#""until": {"node": "lin"}"#), "steps[0].until.type", "required"),
         (with(r#""until": {"type": "lease_expiring"}"#), "steps[0].until.type", "not an event"),
@@ -309,4 +311,23 @@ fn element_codes_round_trip() {
     let path = concat!(env!("CARGO_MANIFEST_DIR"), "/assets/lessons/lantern-return-hour.json");
     let lantern: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json");
     assert_eq!(lantern["metaphors"][0]["element"], "shared");
+}
+
+/// A step may choose story time or true time; without `pacing` it follows the page.
+#[test]
+fn a_step_chooses_its_pacing() {
+    let step = |extra: &str| {
+        format!(
+            r#"{{"title": {{"en": "a", "zh": "甲"}}, "text": {{"en": "b", "zh": "乙"}}, "scenario": "harbor-zombie"{extra}}}"#
+        )
+    };
+    let steps =
+        [step(""), step(r#", "pacing": "true""#), step(r#", "pacing": "story""#), step(r#", "pacing": " True ""#)];
+    let json = format!(
+        r#"{{"format": "leaselab.lesson/1", "id": "t", "title": {{"en": "T", "zh": "题"}}, "steps": [{}]}}"#,
+        steps.join(", ")
+    );
+    let lesson = lesson::parse(&json).expect("valid");
+    let pacings: Vec<Option<Pacing>> = lesson.steps.iter().map(|s| s.pacing).collect();
+    assert_eq!(pacings, [None, Some(Pacing::True), Some(Pacing::Story), Some(Pacing::True)]);
 }

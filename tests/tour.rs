@@ -13,7 +13,7 @@ use std::sync::Arc;
 use leaselab::engine::timeline::Timeline;
 use leaselab::engine::{Command, Sim, TraceEvent};
 use leaselab::scenario::lesson::{self, decode_progress, encode_progress, Element, Lesson, PlannedStep};
-use leaselab::scenario::{library, Fable};
+use leaselab::scenario::{library, Fable, Pacing};
 use leaselab::story::i18n::Ui;
 use leaselab::story::tour::{self, Effect, Focus, Input, Phase, RunView, Tour};
 use leaselab::story::Lang;
@@ -44,6 +44,8 @@ struct Page {
     playing: bool,
     stop_at: Option<u64>,
     speed: Option<i32>,
+    /// A step's own pacing (`None`: the page's).
+    pacing: Option<Pacing>,
     fable: Option<Fable>,
     pointed: Vec<Element>,
     /// `localStorage`.
@@ -74,6 +76,7 @@ impl Page {
             playing: false,
             stop_at: None,
             speed: None,
+            pacing: None,
             fable: None,
             pointed: Vec::new(),
             saved: Vec::new(),
@@ -120,6 +123,7 @@ impl Page {
             Effect::StopAt(t) => self.stop_at = t,
             Effect::Play(on) => self.playing = on,
             Effect::Speed(k) => self.speed = Some(k),
+            Effect::Pacing(p) => self.pacing = p,
             Effect::Fable(f) => self.fable = Some(f),
             Effect::Point(p) => self.pointed = p,
             Effect::Tick(t) => self.ticks.push(t),
@@ -691,6 +695,38 @@ fn leaving_the_lesson_and_a_lesson_that_cannot_open() {
         notice,
         Ui::LessonCannotOpen.text(Lang::Zh).replace("{error}", "steps[0].scenario: \"x\" is not a built-in scenario")
     );
+}
+
+/// A step plays with its own pacing; the next step without one, and the sandbox after the
+/// lesson, with the page's.
+#[test]
+fn a_step_plays_with_its_own_pacing() {
+    let step =
+        |extra: &str| format!(r#"{{"title": {{"en": "a", "zh": "甲"}}, "text": {{"en": "b", "zh": "乙"}}{extra}}}"#);
+    let json = format!(
+        r#"{{"format": "leaselab.lesson/1", "id": "t", "title": {{"en": "T", "zh": "题"}}, "steps": [{}, {}]}}"#,
+        step(r#", "scenario": "harbor-zombie", "pacing": "true""#),
+        step("")
+    );
+    let lesson = lesson::parse(&json).expect("valid");
+    let plan = lesson::plan(&lesson, library::get).expect("plays");
+    let mut page = Page::new();
+    page.send(Input::Open {
+        lesson: Arc::new(lesson),
+        plan: plan.into(),
+        step: None,
+        kept: None,
+        lang: Lang::En,
+        presenter: false,
+    });
+    assert_eq!(page.pacing, Some(Pacing::True), "the first step plays in true time");
+    page.send(Input::Next);
+    assert_eq!(page.tour.step(), 1);
+    assert_eq!(page.pacing, None, "the second step follows the page");
+    page.send(Input::Back);
+    assert_eq!(page.pacing, Some(Pacing::True));
+    page.send(Input::Leave);
+    assert_eq!(page.pacing, None, "the sandbox follows the page");
 }
 
 #[test]

@@ -60,6 +60,20 @@ pub enum MessageKind {
     ReleaseRequest,
 }
 
+impl MessageKind {
+    /// The kind's name as the trace writes it (snake_case): `acquire_request`, `write`, ….
+    pub fn code(self) -> &'static str {
+        match self {
+            MessageKind::AcquireRequest => "acquire_request",
+            MessageKind::AcquireReply => "acquire_reply",
+            MessageKind::RenewRequest => "renew_request",
+            MessageKind::RenewReply => "renew_reply",
+            MessageKind::Write => "write",
+            MessageKind::ReleaseRequest => "release_request",
+        }
+    }
+}
+
 /// Where a message goes or comes from.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "id")]
@@ -407,5 +421,27 @@ impl TraceHasher {
     /// The hash as 16 lowercase hex digits.
     pub fn hex(&self) -> String {
         format!("{:016x}", self.0)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `code` names each kind as the trace's JSON does.
+    #[test]
+    fn message_kind_codes_are_the_trace_names() {
+        let kinds = [
+            MessageKind::AcquireRequest,
+            MessageKind::AcquireReply,
+            MessageKind::RenewRequest,
+            MessageKind::RenewReply,
+            MessageKind::Write,
+            MessageKind::ReleaseRequest,
+        ];
+        for kind in kinds {
+            let json = serde_json::to_string(&kind).expect("plain data");
+            assert_eq!(json, format!("\"{}\"", kind.code()));
+        }
     }
 }

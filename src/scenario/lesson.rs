@@ -16,7 +16,7 @@
 use serde_json::{Map, Value};
 
 use super::format::{error, event, read, EventFile, Obj};
-use super::{Fable, Localized, Scenario, ScenarioError};
+use super::{Fable, Localized, Pacing, Scenario, ScenarioError};
 use crate::engine::{ScheduledCommand, Sim, TraceEntry, TraceEvent};
 
 /// The format tag every lesson file must carry.
@@ -194,6 +194,8 @@ pub struct Step {
     pub actions: Vec<ScheduledCommand>,
     /// Playing speed as a power of two (−2 ..= 6: 0.25× to 64×); `None`: keep the speed.
     pub speed_log2: Option<i32>,
+    /// How the clock plays this step (story time or true time); `None`: the page's setting.
+    pub pacing: Option<Pacing>,
     /// The engine event that ends the step; `None`: the learner moves on.
     pub until: Option<Until>,
     /// After the awaited event the run pauses and the step stays until the learner moves on,
@@ -299,7 +301,7 @@ fn element(value: &Value, path: String) -> Result<Element, ScenarioError> {
 
 const LESSON_FIELDS: &[&str] = &["format", "id", "title", "summary", "fable", "steps", "metaphors"];
 const STEP_FIELDS: &[&str] =
-    &["title", "text", "scenario", "do", "speed", "until", "hold", "ask", "point", "metaphors"];
+    &["title", "text", "scenario", "do", "speed", "pacing", "until", "hold", "ask", "point", "metaphors"];
 const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown_s"];
 
 /// Parse and validate a lesson file. Scenario ids, node ids and whether every awaited event
@@ -309,7 +311,7 @@ const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown
 /// A [`ScenarioError`] naming the field: malformed JSON (with line and column), a wrong type, an
 /// unknown field, a wrong `format`, a text missing in a language, a first step without a
 /// scenario, an action with fields its `do` does not take, a speed that is not 0.25, 0.5, 1, 2 …
-/// 64, an `until` that is not an object with a known `type`, a question whose `answer` is not
+/// 64, a pacing that is not `story` or `true`, an `until` that is not an object with a known `type`, a question whose `answer` is not
 /// one of its 2 to 6 choices, an unknown element in `point` or `metaphors`.
 pub fn parse(json: &str) -> Result<Lesson, ScenarioError> {
     let root: Value =
@@ -385,6 +387,12 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
             )
         }
     };
+    let pacing = match s.str("pacing")? {
+        None => None,
+        Some(code) => {
+            Some(Pacing::from_code(code).ok_or_else(|| error(s.at("pacing"), "must be \"story\" or \"true\""))?)
+        }
+    };
     let hold = s.bool("hold", false)?;
     let until = match s.get("until") {
         None => None,
@@ -432,7 +440,7 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
         point.push(element(code, format!("{}[{k}]", s.at("point")))?);
     }
     let metaphors = s.bool("metaphors", false)?;
-    Ok(Step { title, text, scenario, actions, speed_log2, until, hold, ask, point, metaphors })
+    Ok(Step { title, text, scenario, actions, speed_log2, pacing, until, hold, ask, point, metaphors })
 }
 
 /// A step's question.

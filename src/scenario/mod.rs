@@ -59,6 +59,39 @@ impl Fable {
     }
 }
 
+/// How the page's clock turns real time into virtual time while playing (see
+/// `story::pacing`). Only the telling changes: the run, its trace and its hash are the same.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Pacing {
+    /// Story time: every message in flight stays on screen long enough to be followed, the beats
+    /// of a key moment are held, quiet stretches may pass faster (up to 4×; halved at 8×; plain
+    /// from 16×).
+    #[default]
+    Story,
+    /// True time: virtual time moves at the chosen speed, linearly.
+    True,
+}
+
+impl Pacing {
+    /// Both pacings.
+    pub const ALL: [Pacing; 2] = [Pacing::Story, Pacing::True];
+
+    /// The name used in lesson files and URLs: `story` or `true`.
+    pub fn code(self) -> &'static str {
+        match self {
+            Pacing::Story => "story",
+            Pacing::True => "true",
+        }
+    }
+
+    /// Reads a pacing's code (surrounding spaces and case ignored); anything else is `None`.
+    pub fn from_code(code: &str) -> Option<Pacing> {
+        let code = code.trim();
+        Pacing::ALL.into_iter().find(|p| p.code().eq_ignore_ascii_case(code))
+    }
+}
+
 /// A parsed, validated scenario: engine configuration plus the words around it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Scenario {

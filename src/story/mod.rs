@@ -16,6 +16,7 @@
 //! - [`theme`]: the page's colour theme (light, dark, the system's).
 //! - [`tour`]: the lesson player's state machine (which step, what phase, what was answered,
 //!   when to move on), driven by the page's inputs, returning the effects it must carry out.
+//! - [`pacing`]: story time: how far the clock moves in a frame, so messages are seen travelling.
 
 pub mod cast;
 pub mod diagram;
@@ -26,6 +27,7 @@ pub mod lantern;
 pub mod lantern_log;
 pub mod markup;
 pub mod narrate;
+pub mod pacing;
 pub mod packs;
 pub mod picture;
 pub mod technical;

@@ -357,26 +357,20 @@ pub struct Flight {
 }
 
 impl Flight {
-    /// The node it comes from, `coordinator` for a reply, `outside` for a raw write (`data-from`).
+    /// The node it comes from, `store` for a reply, `outside` for a raw write (`data-from`).
     pub fn from(&self) -> &str {
         match &self.route {
             Route::ToRecord { node } | Route::ToGate { node: Some(node) } => node,
-            Route::FromRecord { .. } => "coordinator",
+            Route::FromRecord { .. } => "store",
             Route::ToGate { node: None } => "outside",
         }
     }
 }
 
-/// The kind of a message as the page's hooks name it (`data-kind`): `acquire-request`, `write`, …
+/// The kind of a message as the page's hooks name it (`data-kind`): as the trace does, in
+/// snake_case (`acquire_request`, `write`, …).
 pub fn kind_code(kind: MessageKind) -> &'static str {
-    match kind {
-        MessageKind::AcquireRequest => "acquire-request",
-        MessageKind::AcquireReply => "acquire-reply",
-        MessageKind::RenewRequest => "renew-request",
-        MessageKind::RenewReply => "renew-reply",
-        MessageKind::Write => "write",
-        MessageKind::ReleaseRequest => "release-request",
-    }
+    kind.code()
 }
 
 /// What the gate did with one write.

@@ -23,7 +23,7 @@ use std::sync::Arc;
 
 use crate::engine::ScheduledCommand;
 use crate::scenario::lesson::{decode_progress, encode_progress, Element, Lesson, PlannedStep, Step, StepStart};
-use crate::scenario::{Fable, Localized};
+use crate::scenario::{Fable, Localized, Pacing};
 
 use super::i18n::Ui;
 use super::{fill, Lang};
@@ -136,6 +136,8 @@ pub enum Effect {
     Play(bool),
     /// Set the playing speed: a power of two, −2 ..= 6 (0.25× to 64×).
     Speed(i32),
+    /// Play with this pacing (story time or true time); `None`: the page's own setting.
+    Pacing(Option<Pacing>),
     /// Tell the run as this fable.
     Fable(Fable),
     /// Light up exactly these elements in the scene and the diagram (empty: none).
@@ -338,7 +340,12 @@ impl Tour {
                     ticket: self.ticket.wrapping_add(1),
                     ..Tour::default()
                 };
-                out.extend([Effect::Point(Vec::new()), Effect::StopAt(None), Effect::Address(self.address())]);
+                out.extend([
+                    Effect::Point(Vec::new()),
+                    Effect::StopAt(None),
+                    Effect::Pacing(None),
+                    Effect::Address(self.address()),
+                ]);
             }
             Input::Go(i) => self.go(i, false, &mut out),
             Input::Answer(k) => self.answer_with(k, &mut out),
@@ -488,6 +495,7 @@ impl Tour {
         if let Some(k) = step.speed_log2 {
             out.push(Effect::Speed(k));
         }
+        out.push(Effect::Pacing(step.pacing));
         // A question points only once it is answered: the pointing would give the answer away.
         out.push(Effect::Point(if step.ask.is_some() { Vec::new() } else { step.point.clone() }));
         // Reached in order (a link far ahead does not tick the steps before it as seen).

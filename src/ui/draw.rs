@@ -90,7 +90,7 @@ pub(crate) fn f(v: f64) -> String {
 
 /// A message in flight at `at`, drawn by `body` in its own coordinates, with its title (what it
 /// is, in the fable's words) and the hooks every scene gives it: `data-testid="flight"`,
-/// `data-from` (a node id, `coordinator` or `outside`), `data-kind` and `data-token`.
+/// `data-from` (a node id, `store` or `outside`), `data-kind` and `data-token`.
 pub(crate) fn flight(
     out: &mut Markup,
     t: &Flight,

@@ -30,6 +30,7 @@ pub const SHORTCUTS: &[(&str, Ui)] = &[
     ("P", Ui::KeyPauseLeader),
     ("S", Ui::KeyRunSandOut),
     ("F", Ui::KeyFencing),
+    ("T", Ui::KeyPacing),
     ("N, Page Down", Ui::KeyNextStep),
     ("B, Page Up", Ui::KeyPrevStep),
     ("R", Ui::KeyReset),
@@ -96,6 +97,10 @@ fn shortcut(app: AppState, key: &str) -> bool {
         "f" | "F" => {
             let on = app.snapshot.with_untracked(|s| s.resource.fencing);
             app.apply(Command::SetFencing { on: !on });
+        }
+        "t" | "T" => {
+            app.true_time.update(|t| *t = !*t);
+            app.share_url.set(None);
         }
         "n" | "N" | "PageDown" => lesson::send(app, Input::Next),
         "b" | "B" | "PageUp" => lesson::send(app, Input::Back),

@@ -100,6 +100,7 @@ fn carry_out(app: AppState, effect: tour::Effect) {
         Do::StopAt(t) => app.set_stop_at(t),
         Do::Play(on) => app.playing.set(on),
         Do::Speed(k) => app.speed_log2.set(k),
+        Do::Pacing(p) => app.set_step_pacing(p),
         Do::Fable(f) => app.choose_fable(f),
         Do::Point(elements) => app.pointed.set(elements),
         Do::Tick(ticket) => {

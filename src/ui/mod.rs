@@ -129,6 +129,7 @@ fn mount(start: url::Start) {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
+                app.true_time.set(start.pacing == crate::scenario::Pacing::True);
                 app.source.set(start.source.clone());
                 // A share link: its interventions at their times, then its playhead.
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
@@ -398,6 +399,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                         &[("at", &value.parse().map_or_else(|_| value.clone(), seconds)), ("end", end)],
                     ),
                     UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
+                    UrlIssue::BadPacing { value } => fill(Ui::UrlBadPacing.text(lang), &[("value", value)]),
                     UrlIssue::BadScenarioLink { error } => {
                         fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
                     }

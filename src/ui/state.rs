@@ -18,7 +18,8 @@ use crate::engine::timeline::Timeline;
 use crate::engine::ScheduledCommand;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
-use crate::scenario::{Fable, Report, Scenario};
+use crate::scenario::{Fable, Pacing, Report, Scenario};
+use crate::story::pacing::{Pacer, Play};
 use crate::story::picture::{self, Memory, Picture};
 use crate::story::technical::{Ledger, View};
 use crate::story::theme::Theme;
@@ -63,6 +64,12 @@ pub struct AppState {
     run: StoredValue<u32>,
     /// Virtual clock, in ms (fractional, so slow speeds still advance).
     clock: StoredValue<f64>,
+    /// How the clock turns real time into virtual time (see `story::pacing`).
+    pace: StoredValue<Pace>,
+    /// The page's pacing: `false` for story time (the default), `true` for true time (plain
+    /// real time × speed). A bool rather than a [`Pacing`]: a signal of a type of its own costs
+    /// the page about half a kilobyte.
+    pub true_time: RwSignal<bool>,
     pub scenario: RwSignal<Scenario>,
     /// The fable the learner chose (the picker or `&fable=`); `None` follows the scenario's own.
     pub fable_choice: RwSignal<Option<Fable>>,
@@ -178,6 +185,16 @@ impl SideTab {
     }
 }
 
+/// The clock's pacing between frames.
+#[derive(Default)]
+struct Pace {
+    pacer: Pacer,
+    /// A lesson step's own pacing, which it plays with instead of the page's.
+    step: Option<Pacing>,
+    /// With reduced motion: real time gathered since the scene last moved, in ms.
+    owed_ms: f64,
+}
+
 /// With `prefers-reduced-motion`, the real time between two steps of the scene while playing,
 /// in ms.
 pub const REDUCED_MOTION_STEP_MS: f64 = 600.0;
@@ -224,6 +241,8 @@ impl AppState {
             logged: StoredValue::new(0),
             run: StoredValue::new(0),
             clock: StoredValue::new(0.0),
+            pace: StoredValue::new(Pace::default()),
+            true_time: RwSignal::new(false),
             scenario,
             fable_choice,
             fable,
@@ -342,48 +361,66 @@ impl AppState {
         self.diagram_horizon.set_value(t_ms);
     }
 
-    /// One animation frame: advance the virtual clock by `dt_ms` of real time × speed.
+    /// One animation frame of `dt_ms` real time: the pacing says how far the virtual clock and
+    /// the engine move (story time or plain real time × speed).
     fn tick(&self, dt_ms: f64) {
         if self.finished.get_untracked() {
             self.playing.set(false);
             return;
         }
-        let speed = Self::speed_factor(self.speed_log2.get_untracked());
-        let until = self.snapshot.with_untracked(|s| s.until_ms) as f64;
-        let before = self.clock.get_value();
-        let mut clock = before + dt_ms.clamp(0.0, MAX_FRAME_MS) * speed;
-        clock = clock.clamp(0.0, until);
-        // A lesson step's awaited moment: the clock stops there, not a frame later.
-        if let Some(stop) = self.stop_at.get_value().map(|t| t as f64) {
-            if before <= stop {
-                clock = clock.min(stop);
-            }
-        }
-        self.clock.set_value(clock);
-        // With reduced motion the scene moves in steps: the engine catches up with the clock
-        // every REDUCED_MOTION_STEP_MS of real time, not every frame (at the end at once).
-        if self.reduced_motion.get_value() && clock < until {
-            let real = now_ms().unwrap_or(0.0);
-            if real - self.moved_at.get_value() < REDUCED_MOTION_STEP_MS {
+        let mut real = dt_ms.clamp(0.0, MAX_FRAME_MS);
+        // With reduced motion the scene moves in steps: the real time is gathered and played
+        // every REDUCED_MOTION_STEP_MS.
+        if self.reduced_motion.get_value() {
+            let now = now_ms().unwrap_or(0.0);
+            let due = now - self.moved_at.get_value() >= REDUCED_MOTION_STEP_MS;
+            real = self
+                .pace
+                .try_update_value(|p| {
+                    p.owed_ms += real;
+                    if due {
+                        std::mem::take(&mut p.owed_ms)
+                    } else {
+                        0.0
+                    }
+                })
+                .unwrap_or(0.0);
+            if !due {
                 return;
             }
-            self.moved_at.set_value(real);
+            self.moved_at.set_value(now);
         }
-        // `as` saturates: a non-finite or huge clock cannot panic.
-        let target = clock.floor() as u64;
+        let play = Play {
+            speed: Self::speed_factor(self.speed_log2.get_untracked()),
+            pacing: self.pacing_now(),
+            stop_at_ms: self.stop_at.get_value(),
+        };
+        let clock = self.clock.get_value();
         // Interventions still ahead (after a seek back) apply at their times.
-        let added = self.timeline.with_value(|timeline| {
+        let moved = self.timeline.with_value(|timeline| {
             self.sim.try_update_value(|sim| {
-                let before = sim.now_ms();
-                let n = timeline.advance(sim, target);
-                (n, sim.now_ms() != before)
+                let (entries, before) = (sim.trace().len(), sim.now_ms());
+                let clock = self.pace.try_update_value(|p| p.pacer.frame(timeline, sim, clock, real, play));
+                (clock, sim.trace().len() != entries || sim.now_ms() != before)
             })
         });
-        if let Some((n, moved)) = added {
-            if n > 0 || moved {
+        if let Some((Some(clock), moved)) = moved {
+            self.clock.set_value(clock);
+            if moved {
                 self.publish();
             }
         }
+    }
+
+    /// The pacing played now: the lesson step's own, else the page's.
+    pub fn pacing_now(&self) -> Pacing {
+        let page = if self.true_time.get_untracked() { Pacing::True } else { Pacing::Story };
+        self.pace.with_value(|p| p.step).unwrap_or(page)
+    }
+
+    /// A lesson step plays with `pacing` (`None`: the page's setting).
+    pub fn set_step_pacing(&self, pacing: Option<Pacing>) {
+        self.pace.update_value(|p| p.step = pacing);
     }
 
     /// The step button: run the engine to its next trace entry, and move the clock there.
@@ -664,9 +701,9 @@ impl AppState {
     }
 
     /// The address that replays this run exactly: scenario, the learner's interventions, the
-    /// moment, fable, view, speed and language, and the theme unless it follows the system (see
-    /// `scenario::link` for the format). `None` if
-    /// the run holds an intervention a link cannot carry.
+    /// moment, fable, view, speed and language, the theme unless it follows the system, and true
+    /// time if chosen (see `scenario::link` for the format). `None` if the run holds an
+    /// intervention a link cannot carry.
     pub fn share_link(&self) -> Option<String> {
         let actions = self.timeline.with_value(|t| crate::scenario::link::encode(t.interventions()))?;
         // An imported scenario travels whole (`s=`), a built-in by its id.
@@ -691,6 +728,9 @@ impl AppState {
         if theme != Theme::Auto {
             query.push_str("&theme=");
             query.push_str(theme.code());
+        }
+        if self.true_time.get_untracked() {
+            query.push_str("&pacing=true");
         }
         if !actions.is_empty() {
             query.push_str("&do=");

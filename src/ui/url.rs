@@ -1,5 +1,5 @@
 //! Reading the start settings from the address:
-//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd&theme=auto|light|dark`,
+//! `?scenario=ID&fable=harbor|lantern&lang=en|zh&speed=N&autoplay=1&view=k8s|redis|etcd&theme=auto|light|dark&pacing=story|true`,
 //! and for an embedded scene `&embed=1&diagram=1&controls=none|play|full&origin=ORIGIN` (`docs/embed.md`).
 //!
 //! Every value is untrusted. Unknown values fall back to the defaults and are reported as
@@ -7,7 +7,7 @@
 
 use crate::scenario::embed::{self, Allowed, Controls, ECHO_CHARS};
 use crate::scenario::link::{self, LINK_VERSION};
-use crate::scenario::{library, Fable, Scenario};
+use crate::scenario::{library, Fable, Pacing, Scenario};
 use crate::story::technical::View;
 use crate::story::theme::Theme;
 use crate::story::Lang;
@@ -71,6 +71,10 @@ pub enum UrlIssue {
     BadTheme {
         value: String,
     },
+    /// `pacing` is not `story` or `true`; story time is played.
+    BadPacing {
+        value: String,
+    },
     /// The scenario a link carries whole (`s=`) could not be read or is not valid.
     BadScenarioLink {
         error: String,
@@ -124,6 +128,8 @@ pub struct Start {
     pub view: View,
     /// The colour theme asked for; `None`: the one kept from the last visit, else the system's.
     pub theme: Option<Theme>,
+    /// Story time (the default) or true time (`pacing=`).
+    pub pacing: Pacing,
     /// A share link's interventions, in order.
     pub interventions: Vec<crate::engine::ScheduledCommand>,
     /// A share link's playhead, in ms.
@@ -180,6 +186,7 @@ pub fn read() -> Start {
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
     start.view = parse_view(get("view"), &mut start.issues);
     start.theme = parse_theme(get("theme"), &mut start.issues);
+    start.pacing = parse_pacing(get("pacing"), &mut start.issues);
     if let Some(raw) = get("s") {
         parse_scenario_link(&raw, &mut start);
     }
@@ -348,6 +355,17 @@ pub fn parse_theme(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> Option<Th
     }))
 }
 
+/// The pacing named by `raw` (`story`, `true`); a bad one gives story time with an issue.
+pub fn parse_pacing(raw: Option<String>, issues: &mut Vec<UrlIssue>) -> Pacing {
+    match raw {
+        None => Pacing::default(),
+        Some(raw) => Pacing::from_code(&raw).unwrap_or_else(|| {
+            issues.push(UrlIssue::BadPacing { value: echo(&raw) });
+            Pacing::default()
+        }),
+    }
+}
+
 /// The defaults and the issues for the given raw parameter values.
 pub fn parse(
     scenario: Option<String>,
@@ -429,6 +447,7 @@ pub fn parse(
         autoplay,
         view: View::default(),
         theme: None,
+        pacing: Pacing::default(),
         interventions: Vec::new(),
         at_ms: None,
         issues,
