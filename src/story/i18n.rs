@@ -694,6 +694,7 @@ ui_table! {
     StageLabel => ["The scene and its controls", "场景与控制"],
     TransportLabel => ["Time controls", "时间控制"],
     ClockOf => ["of {s}", "共 {s}"],
+    TrueTime => ["True time", "真实时间"],
     ScriptMark => ["Scripted at {s} s: {what}", "剧本安排在 {s} 秒：{what}"],
     ScriptMarkDropped => ["Dropped from the script (was at {s} s): {what}", "已从剧本取消（原定 {s} 秒）：{what}"],
     Tools => ["☰ Scenario & tools", "☰ 场景与工具"],

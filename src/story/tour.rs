@@ -123,6 +123,11 @@ pub enum Focus {
     Reveal,
 }
 
+/// How long a step that moves on by itself stays on its moment, in ms of real time, however long
+/// it took to get there: "that is the moment" is seen before the next step begins (in story time
+/// a step often plays longer than its reading time).
+pub const MOMENT_HOLD_MS: u64 = 2_500;
+
 /// What the page must do, in the order given.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Effect {
@@ -145,7 +150,8 @@ pub enum Effect {
     /// In one second of real time, send [`Input::CountdownTick`] with this ticket.
     Tick(u32),
     /// Once the step has been on screen `read_ms` of real time (counted from its
-    /// [`Effect::Restore`]; at once if that is past), send [`Input::MoveOn`] with `ticket`.
+    /// [`Effect::Restore`]), and its moment for at least [`MOMENT_HOLD_MS`] (counted from this
+    /// effect), send [`Input::MoveOn`] with `ticket`.
     MoveOnAfter { ticket: u32, read_ms: u64 },
     /// Keep the learner's progress: store `progress` under `key` (`localStorage`).
     Save { key: String, progress: String },

@@ -182,6 +182,20 @@ pub fn Transport(app: AppState) -> impl IntoView {
                 />
                 <div class="script-marks" aria-hidden="true">{marks}</div>
             </div>
+            // Story time holds each message in flight long enough to be seen; true time is plain.
+            <button
+                class="pacing"
+                data-testid="pacing-toggle"
+                aria-pressed=move || if app.true_time.get() { "true" } else { "false" }
+                aria-keyshortcuts="T"
+                title=tr(app, Ui::KeyPacing)
+                on:click=move |_| {
+                    app.true_time.update(|t| *t = !*t);
+                    app.share_url.set(None);
+                }
+            >
+                {tr(app, Ui::TrueTime)}
+            </button>
             <div class="clock" title=tr(app, Ui::VirtualTime)>
                 <span
                     class="clock-value"

@@ -107,7 +107,7 @@ fn carry_out(app: AppState, effect: tour::Effect) {
             set_timeout(move || send(app, Input::CountdownTick(ticket)), std::time::Duration::from_secs(1))
         }
         Do::MoveOnAfter { ticket, read_ms } => {
-            let left = (app.tutor.1.get_value() + read_ms as f64 - real_now()).max(0.0);
+            let left = (app.tutor.1.get_value() + read_ms as f64 - real_now()).max(tour::MOMENT_HOLD_MS as f64);
             set_timeout(move || send(app, Input::MoveOn(ticket)), std::time::Duration::from_millis(left as u64));
         }
         Do::Save { key, progress } => {
@@ -654,7 +654,8 @@ fn fit_pointers() {
         let Some(svg) = group.closest("svg").ok().flatten() else { continue };
         let frame = px(&svg);
         let scale = (frame.2 - frame.0) / 1200.0;
-        if !(scale > 0.0) {
+        // Not drawn (hidden, or zero wide): nothing to measure.
+        if scale.is_nan() || scale <= 0.0 {
             continue;
         }
         let to_svg = |v: f64, origin: f64| (v - origin) / scale;

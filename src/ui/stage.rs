@@ -60,6 +60,10 @@ fn start_lesson(app: AppState, id: &'static str) {
     super::lesson::open(app, id.to_owned(), Some(0));
 }
 
+/// One fable's offers on the landing card: its name; its lesson (id, `data-act`, test id, label);
+/// its story to play (`data-act`, test id, label).
+type Offer = (Ui, &'static str, &'static str, &'static str, Ui, &'static str, &'static str, Ui);
+
 /// What a click inside `ev`'s target asks for: the `data-act` of the nearest element that has
 /// one (cards written as markup use one click handler for all their buttons).
 pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
@@ -89,7 +93,7 @@ fn Landing(app: AppState) -> impl IntoView {
         out.tag("h2").lit("id", "landing-title").text(Ui::LandingTitle.text(lang));
         out.tag("p").lit("class", "landing-lead").text(Ui::LandingLead.text(lang));
         out.tag("div").lit("class", "landing-choices").open();
-        let fables: [(Ui, &str, &'static str, &'static str, Ui, &'static str, &'static str, Ui); 2] = [
+        let fables: [Offer; 2] = [
             (
                 Ui::LandingHarborName,
                 HARBOR_LESSON,
