@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::engine::Command;
 use crate::scenario::{library, Fable};
 use crate::story::i18n::Ui;
+use crate::story::markup::{Markup, Tag};
 use crate::story::{fill, Lang};
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
@@ -27,7 +28,6 @@ const PAUSE: &str = "M3 2h4v12H3z M9 2h4v12H9z";
 const STEP: &str = "M2 2 L10 8 L2 14 Z M11 2h3v12h-3z";
 const STEP_BACK: &str = "M14 2 L6 8 L14 14 Z M2 2h3v12H2z";
 const RESET: &str = "M8 2.5A5.5 5.5 0 1 0 13.5 8H11.5A3.5 3.5 0 1 1 8 4.5V7L12 3.5 8 0Z";
-const SAND: &str = "M3 1h10v2l-4 5 4 5v2H3v-2l4-5-4-5z";
 
 /// A small drawn icon (no font needed), coloured like the button's text.
 fn icon(d: &'static str) -> impl IntoView {
@@ -70,48 +70,29 @@ pub fn Transport(app: AppState) -> impl IntoView {
     let now = move || app.snapshot.with(|s| s.now_ms);
     // The scenario's own scripted steps, at their places on the time bar: a learner sees what
     // the script will do before it does it. A step the learner dropped is shown struck out.
-    let steps = Memo::new(move |_| {
+    let marks = Memo::new(move |_| {
         app.snapshot.track();
-        let ahead = app.script_ahead(None);
-        let now = now();
-        app.scenario.with(|s| {
-            s.config
-                .events
-                .iter()
-                .map(|e| {
-                    let dropped = e.at_ms > now && !ahead.iter().any(|a| a == e);
-                    (e.clone(), dropped)
-                })
-                .collect::<Vec<_>>()
-        })
-    });
-    let marks = move || {
         let lang = app.lang.get();
-        let until = until().max(1);
-        steps.with(|steps| {
-            steps
-                .iter()
-                .filter(|(e, _)| e.at_ms <= until)
-                .map(|(e, dropped)| {
-                    let left = format!("{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64));
-                    let what = app.cast.with(|c| super::hands::script_step(&e.command, c, lang));
-                    let template = if *dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
-                    let title = fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))]);
-                    view! {
-                        <span
-                            class="script-mark"
-                            class:dropped=*dropped
-                            data-testid="script-mark"
-                            data-ms=e.at_ms.to_string()
-                            data-dropped=dropped.to_string()
-                            style:left=left
-                            title=title
-                        ></span>
-                    }
-                })
-                .collect::<Vec<_>>()
-        })
-    };
+        let ahead = app.script_ahead(None);
+        let (now, until) = app.snapshot.with(|s| (s.now_ms, s.until_ms.max(1)));
+        let mut out = Markup::new();
+        app.scenario.with(|s| {
+            for e in s.config.events.iter().filter(|e| e.at_ms <= until) {
+                let dropped = e.at_ms > now && !ahead.iter().any(|a| a == e);
+                let what = app.cast.with(|c| super::hands::script_step(&e.command, c, lang));
+                let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
+                out.tag("span")
+                    .lit("class", if dropped { "script-mark dropped" } else { "script-mark" })
+                    .lit("data-testid", "script-mark")
+                    .int("data-ms", e.at_ms)
+                    .lit("data-dropped", if dropped { "true" } else { "false" })
+                    .attr("style", &format!("left:{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64)))
+                    .attr("title", &fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))]))
+                    .text("");
+            }
+        });
+        out.into_string()
+    });
     view! {
         <nav class="transport controls" data-testid="transport" aria-label=tr(app, Ui::TransportLabel)>
             <button
@@ -180,7 +161,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
                     prop:value=move || now().to_string()
                     on:input=on_scrub
                 />
-                <div class="script-marks" aria-hidden="true">{marks}</div>
+                <div class="script-marks" aria-hidden="true" inner_html=move || marks.get()></div>
             </div>
             // Story time holds each message in flight long enough to be seen; true time is plain.
             <button
@@ -287,16 +268,124 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
     }
 }
 
+/// `tag` as it is when `on`, else disabled.
+fn enabled(tag: Tag<'_>, on: bool) -> Tag<'_> {
+    if on {
+        tag
+    } else {
+        tag.lit("disabled", "")
+    }
+}
+
 /// The menu under the header's "Scenario & tools" button (a popover, closed by a click elsewhere
 /// or Esc): the scenario and the fable that tells it, share and embed, the world's levers
 /// (fencing, the sand run out, the store's clock: the figures in the scene offer them too), and
 /// scenario files in and out.
 #[component]
 pub fn Tools(app: AppState) -> impl IntoView {
-    let finished = app.finished;
-    let fencing = move || app.snapshot.with(|s| s.resource.fencing);
-    let toggle_fencing = move |_| app.apply(Command::SetFencing { on: !fencing() });
-    let no_holder = move || app.snapshot.with(|s| s.lease.holder_identity.is_none());
+    // Sharing and the world's levers as markup with one handler: what they show changes only
+    // with the language, the run's state (fencing, a holder, the end) and the link made.
+    let levers = Memo::new(move |_| {
+        let lang = app.lang.get();
+        let say = |ui: Ui| told(app, ui, lang);
+        let finished = app.finished.get();
+        let (fencing, holder) = app.snapshot.with(|s| (s.resource.fencing, s.lease.holder_identity.is_some()));
+        let mut out = Markup::new();
+        out.tag("section").lit("class", "group share").open();
+        out.tag("h2").text(say(Ui::ToolsShare));
+        out.tag("div").lit("class", "row-of").open();
+        out.tag("button")
+            .lit("data-act", "share")
+            .lit("data-testid", "share")
+            .attr("title", say(Ui::ShareHint))
+            .text(say(Ui::Share));
+        out.tag("button")
+            .lit("data-act", "embed")
+            .lit("data-testid", "embed-this")
+            .attr("title", say(Ui::EmbedHint))
+            .text(say(Ui::Embed));
+        out.end("div");
+        // The snippet shows in the same field as the share link: one field, one label.
+        app.share_url.with(|url| {
+            if let Some(url) = url {
+                let label = if url.starts_with('<') { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel };
+                out.tag("label").lit("class", "share-link").open();
+                out.tag("span").text(say(label));
+                out.tag("input")
+                    .lit("type", "text")
+                    .lit("readonly", "")
+                    .lit("data-testid", "share-link")
+                    .attr("value", url)
+                    .close();
+                out.end("label");
+            }
+        });
+        out.end("section");
+        out.tag("section").lit("class", "group world").open();
+        out.tag("h2").text(say(Ui::ToolsWorld));
+        out.tag("div").lit("class", "row-of").open();
+        enabled(
+            out.tag("button")
+                .lit("class", if fencing { "fencing" } else { "fencing off" })
+                .lit("data-act", "fencing")
+                .lit("data-testid", "fencing-toggle")
+                .lit("data-on", if fencing { "true" } else { "false" })
+                .attr("title", say(Ui::FencingHint)),
+            !finished,
+        )
+        .text(say(if fencing { Ui::FencingOn } else { Ui::FencingOff }));
+        enabled(
+            out.tag("button")
+                .lit("class", "revoke")
+                .lit("data-act", "revoke")
+                .lit("data-testid", "revoke-lease")
+                .attr("title", say(Ui::RevokeHint)),
+            !finished && holder,
+        )
+        .text(say(Ui::RevokeLease));
+        enabled(
+            out.tag("button")
+                .lit("class", "store-clock")
+                .lit("data-act", "store-clock")
+                .lit("data-testid", "store-clock-jump")
+                .attr("title", say(Ui::StoreClockJumpHint)),
+            !finished,
+        )
+        .text(say(Ui::StoreClockJump));
+        out.end("div");
+        out.end("section");
+        out.into_string()
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| match super::stage::act_of(&ev).as_deref() {
+        Some("share") => {
+            let url = app.share_link();
+            if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
+                // The address bar follows, so a reload replays the same run too.
+                if let Ok(history) = window.history() {
+                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
+                }
+            }
+            // No link can carry it (an imported scenario too large for an address): the field
+            // says so instead.
+            app.share_url
+                .set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
+        }
+        Some("embed") => {
+            let snippet = app
+                .embed_snippet()
+                .unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
+            app.share_url.set(Some(snippet));
+        }
+        Some("fencing") => {
+            let on = app.snapshot.with_untracked(|s| s.resource.fencing);
+            app.apply(Command::SetFencing { on: !on });
+        }
+        Some("revoke") => app.apply(Command::RevokeLease),
+        Some("store-clock") => {
+            app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
+        }
+        _ => {}
+    };
     view! {
         <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Ui::ToolsHint)>
             {tr(app, Ui::Tools)}
@@ -307,92 +396,7 @@ pub fn Tools(app: AppState) -> impl IntoView {
                 <ScenarioPicker app />
                 <FablePicker app />
             </section>
-            <section class="group share">
-                <h2>{tr(app, Ui::ToolsShare)}</h2>
-                <div class="row-of">
-                    <button
-                        data-testid="share"
-                        title=tr(app, Ui::ShareHint)
-                        on:click=move |_| {
-                            let url = app.share_link();
-                            if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
-                                // The address bar follows, so a reload replays the same run too.
-                                if let Ok(history) = window.history() {
-                                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
-                                }
-                            }
-                            // No link can carry it (an imported scenario too large for an address):
-                            // the field says so instead.
-                            app.share_url.set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
-                        }
-                    >
-                        <span>{tr(app, Ui::Share)}</span>
-                    </button>
-                    // The snippet shows in the same field as the share link: one field, one label.
-                    <button
-                        data-testid="embed-this"
-                        title=tr(app, Ui::EmbedHint)
-                        on:click=move |_| {
-                            let snippet = app.embed_snippet().unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
-                            app.share_url.set(Some(snippet));
-                        }
-                    >
-                        <span>{tr(app, Ui::Embed)}</span>
-                    </button>
-                </div>
-                <Show when=move || app.share_url.with(Option::is_some)>
-                    <label class="share-link">
-                        <span>
-                            {move || {
-                                let snippet = app.share_url.with(|u| u.as_deref().is_some_and(|u| u.starts_with('<')));
-                                if snippet { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel }.text(app.lang.get())
-                            }}
-                        </span>
-                        <input
-                            type="text"
-                            readonly
-                            data-testid="share-link"
-                            prop:value=move || app.share_url.get().unwrap_or_default()
-                            on:focus=select_all
-                        />
-                    </label>
-                </Show>
-            </section>
-            <section class="group world">
-                <h2>{tr(app, Ui::ToolsWorld)}</h2>
-                <div class="row-of">
-                    <button
-                        class="fencing"
-                        class:off=move || !fencing()
-                        data-testid="fencing-toggle"
-                        data-on=move || fencing().to_string()
-                        title=tr(app, Ui::FencingHint)
-                        disabled=move || finished.get()
-                        on:click=toggle_fencing
-                    >
-                        {move || told(app, if fencing() { Ui::FencingOn } else { Ui::FencingOff }, app.lang.get())}
-                    </button>
-                    <button
-                        class="revoke"
-                        data-testid="revoke-lease"
-                        title=tr(app, Ui::RevokeHint)
-                        disabled=move || finished.get() || no_holder()
-                        on:click=move |_| app.apply(Command::RevokeLease)
-                    >
-                        {icon(SAND)}
-                        <span>{tr(app, Ui::RevokeLease)}</span>
-                    </button>
-                    <button
-                        class="store-clock"
-                        data-testid="store-clock-jump"
-                        title=tr(app, Ui::StoreClockJumpHint)
-                        disabled=move || finished.get()
-                        on:click=move |_| app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
-                    >
-                        <span>{tr(app, Ui::StoreClockJump)}</span>
-                    </button>
-                </div>
-            </section>
+            <div class="levers" on:click=on_click on:focusin=select_all inner_html=move || levers.get()></div>
             <section class="group files-box">
                 <h2>{tr(app, Ui::ToolsFiles)}</h2>
                 <super::files::Files app />
