@@ -131,10 +131,11 @@ impl Tag<'_> {
         self
     }
 
-    /// `style="font-size:Npx"`: a size fitted to its room, over the stylesheet's (which a
-    /// presentation attribute would not override).
+    /// `style="--f:Npx"`: a size fitted to its room (in view-box units), over the stylesheet's;
+    /// the stylesheet draws the text at it, or at the scene's smallest readable size if that is
+    /// larger (`--floor`, set by `ui::draw::keep_readable`).
     pub fn font(self, px: f64) -> Self {
-        let _ = write!(self.out.0, " style=\"font-size:{}px\"", coord(px));
+        let _ = write!(self.out.0, " style=\"--f:{}px\"", coord(px));
         self
     }
 
@@ -215,19 +216,22 @@ pub struct Fitted {
 }
 
 /// Sets `text` to fit `max_width`, never cutting it: one line at the largest font up to `max`;
-/// if it needs less than `min`, two lines broken at the space that balances them best (or
-/// between characters of a text without spaces), at the largest font that fits; a single word
-/// that still does not fit is set at `min` and may overflow a little, whole.
+/// if it needs less than `min`, two lines broken at the space or hyphen that balances them best
+/// (or between characters of a Chinese text), at the largest font that fits; a single word that
+/// still does not fit is set at `min` and may overflow a little, whole.
 pub fn fit_lines(text: &str, max_width: f64, max: f64, min: f64) -> Fitted {
     let one = text_width(text, 1.0);
     if one <= 0.0 || one * min <= max_width {
         return Fitted { font: fit_font(text, max_width, max, min), lines: vec![text.to_owned()] };
     }
     let chars: Vec<char> = text.chars().collect();
-    let has_space = chars.contains(&' ');
-    // Every place to break: at a space (dropped), or between two characters of a spaceless text.
+    // Every place to break: at a space (dropped) or after a hyphen; in a text with neither,
+    // between two characters if it is Chinese, nowhere if it is one word of a Latin script.
+    let soft = |i: usize| chars[i] == ' ' || chars[i - 1] == '-';
+    let has_soft = (1..chars.len()).any(soft);
+    let latin_word = !has_soft && text.is_ascii();
     let best = (1..chars.len())
-        .filter(|i| if has_space { chars[*i] == ' ' } else { true })
+        .filter(|i| if has_soft { soft(*i) } else { !latin_word })
         .map(|i| {
             let first: String = chars[..i].iter().collect();
             let rest: String = chars[i..].iter().collect::<String>().trim_start().to_owned();
@@ -273,7 +277,7 @@ mod tests {
         m.push_raw("<g>").push_raw("</g>");
         assert_eq!(
             m.as_str(),
-            r#"<defs/><rect class="a b" transform="translate(-3.0,4.0)" style="font-size:12.3px"/><g></g>"#
+            r#"<defs/><rect class="a b" transform="translate(-3.0,4.0)" style="--f:12.3px"/><g></g>"#
         );
         let mut t = Markup::new();
         t.tag("title").attr_opt("id", None).attr_opt("lang", Some("zh")).text("a<b");
@@ -307,6 +311,9 @@ mod tests {
         assert_eq!(zh.lines.len(), 2);
         let word = fit_lines("Supercalifragilistic", 30.0, 14.0, 10.0);
         assert_eq!((word.font, word.lines.concat()), (10.0, "Supercalifragilistic".to_owned()));
+        assert_eq!(word.lines.len(), 1, "one Latin word is never broken between its letters");
+        let hyphen = fit_lines("Flag-verifier", 60.0, 18.0, 14.0);
+        assert_eq!(hyphen.lines, ["Flag-", "verifier"], "a hyphenated word breaks after its hyphen");
         assert!(fit_lines("", 10.0, 14.0, 10.0).lines.len() == 1);
     }
 }

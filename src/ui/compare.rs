@@ -205,14 +205,14 @@ fn parted(app: AppState) -> Option<String> {
 #[component]
 pub fn OtherScene(app: AppState) -> impl IntoView {
     let markup = Memo::new(move |_| {
-        let lang = app.lang.get();
+        let look = super::draw::Look { lang: app.lang.get(), floor: app.floor.get() };
         let fable = app.fable.get();
         app.other_picture
             .with(|p| {
                 let p = p.as_ref()?;
                 Some(app.cast.with(|cast| match fable {
-                    crate::scenario::Fable::Harbor => super::scene::whole(p, cast, lang),
-                    crate::scenario::Fable::Lantern => super::lantern::whole(p, cast, lang),
+                    crate::scenario::Fable::Harbor => super::scene::whole(p, cast, look),
+                    crate::scenario::Fable::Lantern => super::lantern::whole(p, cast, look),
                 }))
             })
             .map(|m| m.into_string())
@@ -222,13 +222,19 @@ pub fn OtherScene(app: AppState) -> impl IntoView {
         crate::scenario::Fable::Harbor => "scene other-run",
         crate::scenario::Fable::Lantern => "scene lantern-scene other-run",
     };
+    let scene = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = scene.get() {
+            super::draw::keep_readable(&el, app.floor);
+        }
+    });
     view! {
         <div class="fable-scene other-scene" data-testid="other-scene" hidden=move || app.other_picture.with(Option::is_none)>
             <p class="run-label">
                 {move || run_label(app, false, app.lang.get())}
                 {move || parted(app)}
             </p>
-            <div class=class>
+            <div class=class node_ref=scene>
                 <svg viewBox="0 0 1200 640" role="img" aria-label=tr(app, Ui::CompareDiagram) preserveAspectRatio="xMidYMid meet" inner_html=move || markup.get()></svg>
             </div>
         </div>

@@ -12,8 +12,47 @@ use crate::story::{Cast, Lang};
 
 use super::state::AppState;
 
-/// How a scene draws one of its parts from the picture, the cast, what is lit and the language.
-pub(crate) type Draw = fn(&Picture, &Cast, Option<&Highlight>, Lang) -> Markup;
+/// How a scene draws one of its parts from the picture, the cast, what is lit and the look.
+pub(crate) type Draw = fn(&Picture, &Cast, Option<&Highlight>, Look) -> Markup;
+
+/// How a scene is drawn besides what it shows: the language, and the smallest size its words
+/// may have to stay readable at the size the scene is shown (view-box units, see
+/// [`keep_readable`]), which text set to fit its room must not go under (it takes two lines
+/// instead).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) struct Look {
+    pub lang: Lang,
+    /// The smallest readable word, in view-box units (0: no floor).
+    pub floor: f64,
+}
+
+impl Look {
+    /// A fitted text's largest and smallest font (view-box units), neither under the floor.
+    pub fn fit(self, max: f64, min: f64) -> (f64, f64) {
+        (max.max(self.floor), min.max(self.floor))
+    }
+
+    /// Whether `text`, drawn at `font` or the floor, fits `room` (view-box units).
+    pub fn fits(self, text: &str, font: f64, room: f64) -> bool {
+        crate::story::markup::text_width(text, font.max(self.floor)) <= room
+    }
+
+    /// Whether `text`, drawn at `font` or the floor inside a message or flag, fits `room`.
+    pub fn fits_in(self, text: &str, font: f64, room: f64) -> bool {
+        crate::story::markup::text_width(text, font.max(self.floor / grow(self.floor))) <= room
+    }
+
+    /// The same for a text inside a message or flag, which grows as a whole (`--grow`).
+    pub fn fit_in(self, max: f64, min: f64) -> (f64, f64) {
+        let inner = self.floor / grow(self.floor);
+        (max.max(inner), min.max(inner))
+    }
+}
+
+/// How much a scene's messages and flags grow for a floor (view-box units): at least 1.
+fn grow(floor: f64) -> f64 {
+    (floor / GROW_FROM).max(1.0)
+}
 
 /// One part of `fable`'s scene as markup for its group's `innerHTML`: redrawn when the picture,
 /// the cast, the highlight or the language change while `fable` is shown; standing still (no work)
@@ -22,9 +61,9 @@ pub(crate) fn part(app: AppState, fable: Fable, draw: Draw) -> Memo<String> {
     Memo::new(move |previous: Option<&String>| match previous {
         Some(p) if app.fable.get() != fable => p.clone(),
         _ => {
-            let lang = app.lang.get();
+            let look = Look { lang: app.lang.get(), floor: app.floor.get() };
             app.cast.with(|cast| {
-                app.highlight.with(|lit| app.picture.with(|p| draw(p, cast, lit.as_ref(), lang).into_string()))
+                app.highlight.with(|lit| app.picture.with(|p| draw(p, cast, lit.as_ref(), look).into_string()))
             })
         }
     })
@@ -55,25 +94,36 @@ pub(crate) fn fitted(
     more: impl for<'t> FnOnce(Tag<'t>) -> Tag<'t>,
 ) -> f64 {
     let fit = fit_lines(text, width, max, min);
-    let gap = fit.font * 1.1;
-    let first = match align {
-        Align::Top => y,
-        Align::Middle => y - gap * (fit.lines.len() as f64 - 1.0) / 2.0,
-    };
-    let tag = out.tag("text").num("x", x).num("y", first).lit("class", class).lit("text-anchor", anchor);
-    let tag = more(tag.font(fit.font));
-    match fit.lines.as_slice() {
-        [one] => tag.text(one),
-        lines => {
-            tag.open();
-            for (i, line) in lines.iter().enumerate() {
-                let dy = if i == 0 { 0.0 } else { gap };
-                out.tag("tspan").num("x", x).num("dy", dy).text(line);
+    let tag = out.tag("text").num("x", x).num("y", y).lit("class", class).lit("text-anchor", anchor);
+    more(tag.font(fit.font)).open();
+    // The rest is the same for every caller: not generic, so written once in the page.
+    text_lines(out, x, align, text, &fit.lines);
+    fit.font
+}
+
+/// The content of a fitted text: its line, or its lines as `tspan`s spaced in ems (a word drawn
+/// larger than fitted, to stay readable, keeps its lines apart); then the end tag.
+fn text_lines(out: &mut Markup, x: f64, align: Align, text: &str, lines: &[String]) {
+    if let [one] = lines {
+        out.push_text(one);
+    } else {
+        let first = match align {
+            Align::Top => "0",
+            Align::Middle => "-0.55em",
+        };
+        // The space a line break took stays at the end of its line, so the text reads whole.
+        let spaced = lines.concat() != text;
+        for (i, line) in lines.iter().enumerate() {
+            let dy = if i == 0 { first } else { "1.1em" };
+            out.tag("tspan").num("x", x).lit("dy", dy).open();
+            out.push_text(line);
+            if spaced && i + 1 < lines.len() {
+                out.push_text(" ");
             }
-            out.end("text");
+            out.end("tspan");
         }
     }
-    fit.font
+    out.end("text");
 }
 
 /// A point on the quadratic Bézier from `a` via `c` to `b` at `t`.
@@ -108,7 +158,10 @@ pub(crate) fn flight(
         .at(at.0, at.1)
         .open();
     out.tag("title").text(title);
+    // The message grows (on a small scene) around where it is.
+    out.push_raw(r#"<g class="grow">"#);
     body(out);
+    out.push_raw("</g>");
     out.end("g");
 }
 
@@ -129,7 +182,53 @@ pub(crate) fn slip(out: &mut Markup, t: &Flight, at: (f64, f64), title: &str) {
             .lit("x", "0")
             .lit("y", "6")
             .lit("text-anchor", "middle")
-            .num("font-size", fit_font(label, 28.0, 16.0, 8.0))
+            .font(fit_font(label, 28.0, 16.0, 8.0))
             .text(label);
     });
+}
+
+/// The width (CSS px) under which a scene is compact: it leaves out its minor words (a channel's
+/// name, the renewal count in words, who sent each judged flag) and keeps the rest readable.
+const COMPACT_BELOW_PX: f64 = 600.0;
+
+/// The smallest size (CSS px) a scene's words are drawn at, whatever the scene's size.
+const SMALLEST_WORD_PX: f64 = 10.5;
+
+/// The size (view-box units) a scene's messages and flags are drawn at before they grow.
+const GROW_FROM: f64 = 20.0;
+
+/// Keeps a scene's words readable at any size: the scene's drawing is 1200 units wide, shown
+/// as wide as the page allows, so its words shrink with it. Each time the scene `el` is resized
+/// this sets, in view-box units, `--floor` (the smallest word: [`SMALLEST_WORD_PX`] on screen),
+/// `--grow` and `--floor-in` (how much the messages and flags grow, and the smallest word inside
+/// them), and `data-compact` under [`COMPACT_BELOW_PX`]; the stylesheet does the rest.
+pub(crate) fn keep_readable(el: &web_sys::Element, floor_signal: RwSignal<f64>) {
+    use wasm_bindgen::prelude::*;
+    use wasm_bindgen::JsCast;
+    let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
+        for entry in entries.iter() {
+            let Ok(entry) = entry.dyn_into::<web_sys::ResizeObserverEntry>() else { continue };
+            let width = entry.content_rect().width();
+            // Hidden (the other fable's scene): nothing to size.
+            if width < 1.0 {
+                continue;
+            }
+            // In half units, so a window dragged wider redraws the scene now and then, not each pixel.
+            let floor = (SMALLEST_WORD_PX * 1200.0 / width * 2.0).ceil() / 2.0;
+            let grow = grow(floor);
+            if floor_signal.get_untracked() != floor {
+                floor_signal.set(floor);
+            }
+            let target = entry.target();
+            let c = crate::story::markup::coord;
+            let style = format!("--floor:{}px;--grow:{};--floor-in:{}px", c(floor), c(grow), c(floor / grow));
+            let _ = target.set_attribute("style", &style);
+            let _ = target.set_attribute("data-compact", if width < COMPACT_BELOW_PX { "true" } else { "false" });
+        }
+    });
+    if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {
+        observer.observe(el);
+    }
+    // The observer lives as long as the page; so does its callback.
+    on_resize.forget();
 }

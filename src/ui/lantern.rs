@@ -18,9 +18,9 @@ use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditc
 use crate::story::markup::{fit_font, Markup};
 use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState, Verdict};
 use crate::story::violations::Highlight;
-use crate::story::{fill, Cast, Lang};
+use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, part, slip, Align, Draw};
+use super::draw::{bezier, f, fitted, flight, part, slip, Align, Draw, Look};
 use super::scene::coat_colour;
 use super::state::AppState;
 use super::{seconds, tr};
@@ -111,8 +111,14 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
     let drawn = move |draw: Draw| part(app, Fable::Lantern, draw);
     // The night of the run: the caption's dawn at its end is the sky's too.
     let sky = move || app.picture.with(|p| if p.over { "dawn" } else { "night" });
+    let scene = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = scene.get() {
+            super::draw::keep_readable(&el, app.floor);
+        }
+    });
     view! {
-        <div class="scene lantern-scene" data-testid="scene-lantern" data-sky=sky>
+        <div class="scene lantern-scene" data-testid="scene-lantern" data-sky=sky node_ref=scene>
             <svg
                 viewBox="0 0 1200 640"
                 role="img"
@@ -129,7 +135,7 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 <g inner_html=drawn(granary_svg)></g>
                 <g class="borrowers" inner_html=drawn(borrowers_svg)></g>
                 <g class="travels" inner_html=drawn(errands_svg)></g>
-                {super::lesson::pointers(app, &element_place)}
+                {super::lesson::pointers(app, "scene-lantern", &element_place)}
             </svg>
             {super::hands::hands(app, &element_place, Element::Store)}
         </div>
@@ -138,9 +144,9 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
 
 /// The whole lantern scene drawn from `p`, as the scene draws it part by part: the compared
 /// run's scene beside this run's.
-pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
+pub(crate) fn whole(p: &Picture, cast: &Cast, look: Look) -> Markup {
     let mut out = Markup::raw(STATIC_ART);
-    out.push(&sky_svg(p, cast, None, lang));
+    out.push(&sky_svg(p, cast, None, look));
     out.push_raw(TOWN);
     let parts: [(&'static str, Draw); 7] = [
         ("labels", labels_svg),
@@ -153,7 +159,7 @@ pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
     ];
     for (class, draw) in parts {
         out.tag("g").lit("class", class).open();
-        out.push(&draw(p, cast, None, lang));
+        out.push(&draw(p, cast, None, look));
         out.end("g");
     }
     out
@@ -190,7 +196,7 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
 }
 
 /// The moon and stars fade and the horizon warms towards dawn, over the last part of the run.
-fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
+fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
     let mut out = Markup::new();
     let dawn = ((p.day - 0.75) / 0.25).clamp(0.0, 1.0);
     out.tag("rect")
@@ -208,7 +214,8 @@ fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
 }
 
 /// The words painted on the scene itself: the gate's lintel, the granary, the ditch.
-fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let gate = Ui::LanternTownGate.text(lang);
     out.tag("text")
@@ -221,13 +228,13 @@ fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Marku
     out.tag("text")
         .lit("x", "1084")
         .lit("y", "205")
-        .lit("class", "granary-label")
+        .lit("class", "granary-label minor")
         .lit("text-anchor", "middle")
         .text(Ui::Granary.text(lang));
     out.tag("text")
         .lit("x", "1190")
         .lit("y", "632")
-        .lit("class", "ditch-label")
+        .lit("class", "ditch-label minor")
         .lit("text-anchor", "end")
         .text(Ui::Ditch.text(lang));
     out
@@ -235,7 +242,8 @@ fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Marku
 
 /// The tablet's face (holder or free, return hour, wick number) and the lantern on its pillar
 /// while nobody is out with it.
-fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     if carrier(p).is_none() {
         out.push_raw(PILLAR_LANTERN);
@@ -251,7 +259,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
     };
     out.tag("g").lit("data-testid", "tablet").lit("data-state", face.as_str()).open();
     // A long name is written smaller, or on two lines: never cut.
-    fitted(&mut out, (218.0, 146.0), 152.0, (26.0, 13.0), class, "middle", Align::Middle, &name, |t| {
+    fitted(&mut out, (218.0, 146.0), 152.0, look.fit(26.0, 13.0), class, "middle", Align::Middle, &name, |t| {
         t.lit("data-testid", "tablet-holder")
             .lit("data-state", face.as_str())
             .attr("data-node", &holder)
@@ -263,7 +271,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
             &mut out,
             (218.0, 168.0),
             140.0,
-            (15.0, 10.0),
+            look.fit(15.0, 10.0),
             "tablet-struck",
             "middle",
             Align::Middle,
@@ -280,7 +288,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
     out.tag("text")
         .lit("x", "218")
         .lit("y", "188")
-        .lit("class", "tablet-return")
+        .lit("class", "tablet-return minor")
         .lit("text-anchor", "middle")
         .font(fit_font(&back, 150.0, 16.0, 10.0))
         .lit("data-testid", "tablet-return")
@@ -290,7 +298,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
         out.tag("text")
             .lit("x", "218")
             .lit("y", "214")
-            .lit("class", "tablet-small")
+            .lit("class", "tablet-small minor")
             .lit("text-anchor", "middle")
             .text(&label);
     }
@@ -300,7 +308,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
         .lit("y", "264")
         .lit("class", "tablet-token")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&number, 130.0, 54.0, 16.0))
+        .font(fit_font(&number, 130.0, 54.0, 16.0))
         .lit("data-testid", "tablet-token")
         .text(&number);
     out.end("g");
@@ -309,7 +317,8 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
 
 /// The brass clasp: latched while a compare-and-swap is being decided (by whom, and whether it
 /// won), open otherwise; and who was a step too late at the latest race.
-fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let cas = clasp(p);
     let (state, label) = if cas.is_some() { ("latched", Ui::ClaspLatched) } else { ("open", Ui::ClaspOpen) };
@@ -332,12 +341,20 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Mar
         }
         None => label.text(lang).to_owned(),
     };
-    fitted(&mut out, (174.0, 352.0), 276.0, (14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
+    fitted(&mut out, (174.0, 352.0), 276.0, look.fit(14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
     if let Some(t) = &p.too_late {
         let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
-        fitted(&mut out, (174.0, 374.0), 270.0, (16.0, 10.0), "too-late", "middle", Align::Middle, &line, |tag| {
-            tag.lit("data-testid", "clasp-too-late").attr("data-node", &t.node)
-        });
+        fitted(
+            &mut out,
+            (174.0, 374.0),
+            270.0,
+            look.fit(16.0, 10.0),
+            "too-late",
+            "middle",
+            Align::Middle,
+            &line,
+            |tag| tag.lit("data-testid", "clasp-too-late").attr("data-node", &t.node),
+        );
     }
     out.end("g");
     out
@@ -345,7 +362,8 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Mar
 
 /// The timed wick: a fuse burning from its right end; what is left is the lease's remaining time
 /// on the coordinator's clock. It flares when lit or renewed in person.
-fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let w = &p.timer;
     let state = match w.state {
@@ -385,7 +403,7 @@ fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup 
     out.tag("text")
         .lit("x", "174")
         .lit("y", "454")
-        .lit("class", "renewals")
+        .lit("class", "renewals minor")
         .lit("text-anchor", "middle")
         .text(&renewed);
     out.end("g");
@@ -394,7 +412,8 @@ fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup 
 
 /// The keeper (or his empty stool, unnamed), his sign, his latest verdicts, the granary's last
 /// errand, and the ditch: why someone fell in, and a stranger who did.
-fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let k = &p.gate;
     let tag = out.tag("g").lit("class", if k.on_duty { "granary" } else { "granary away" });
@@ -411,22 +430,24 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) ->
         .lit("y", if k.on_duty { "278" } else { "264" })
         .lit("class", "sign-text")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&sign, 180.0, 28.0, 11.0))
+        .font(fit_font(&sign, 180.0, 28.0, 11.0))
         .lit("data-testid", "keeper-sign")
         .lit("data-state", state)
         .text(&sign);
-    if !k.on_duty {
+    if !k.on_duty && look.fits(LANTERN.gate_lets_all.text(lang), 9.0, 180.0) {
         let second = LANTERN.gate_lets_all.text(lang);
         out.tag("text")
             .num("x", KEEPER_X)
             .lit("y", "290")
-            .lit("class", "sign-text small")
+            .lit("class", "sign-text small minor")
             .lit("text-anchor", "middle")
-            .num("font-size", fit_font(second, 180.0, 16.0, 9.0))
+            .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
+    // Every flag's words, while they all fit beside each other; else the newest's alone.
+    let words = k.recent.iter().all(|v| look.fits_in(LANTERN.verdict(v).text(lang), 9.0, TAG_STEP - 6.0));
     for (age, v) in k.recent.iter().rev().enumerate() {
-        verdict_tag(&mut out, v, age, cast, lang);
+        verdict_tag(&mut out, v, age, words, cast, look);
     }
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {
@@ -435,7 +456,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) ->
             &mut out,
             (0.0, 34.0),
             150.0,
-            (18.0, 11.0),
+            look.fit(18.0, 11.0),
             "name-plate",
             "middle",
             Align::Top,
@@ -452,17 +473,20 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) ->
         (None, Some(t)) => fill(LANTERN.outcome_last.text(lang), &[("n", t)]),
         (None, None) => LANTERN.outcome_idle.text(lang).to_owned(),
     };
-    let class = if o.collision.is_some() { "granary-status bad" } else { "granary-status" };
-    fitted(&mut out, (1190.0, 520.0), 250.0, (19.0, 11.0), class, "end", Align::Middle, &status, |t| {
+    // On a compact scene the last errand is left to the newest tag, which carries its number;
+    // a fall into the ditch is always told.
+    let class = if o.collision.is_some() { "granary-status bad" } else { "granary-status minor" };
+    fitted(&mut out, (1190.0, 520.0), 250.0, look.fit(19.0, 11.0), class, "end", Align::Middle, &status, |t| {
         t.lit("data-testid", "granary-status")
     });
     out.end("g");
-    ditch_svg(&mut out, o.collision.as_ref(), p, lang);
+    ditch_svg(&mut out, o.collision.as_ref(), p, look);
     out
 }
 
 /// One judged errand's tag on the keeper's rope; `age` 0 is the newest (nearest the door).
-fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: Lang) {
+fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, words: bool, cast: &Cast, look: Look) {
+    let lang = look.lang;
     let class = match v.outcome {
         crate::engine::WriteOutcome::Accepted => "verdict obeyed",
         crate::engine::WriteOutcome::Duplicate => "verdict duplicate",
@@ -476,9 +500,11 @@ fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: Lan
         .lit("class", class)
         .lit("opacity", if age == 0 { "1" } else { "0.8" })
         .lit("data-outcome", v.outcome.code())
+        .attr("data-age", &age.to_string())
         .at(TAG_X0 + age as f64 * TAG_STEP, 236.0)
         .open();
-    out.push_raw(r#"<line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#);
+    // The tag and its words grow (on a small scene) from where it hangs.
+    out.push_raw(r#"<g class="grow" style="transform-origin:24px 0"><line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#);
     if v.refused() {
         out.push_raw(
             r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#,
@@ -489,25 +515,39 @@ fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: Lan
         .lit("y", "33")
         .lit("class", "flag-number")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&v.token, 40.0, 22.0, 9.0))
+        .font(fit_font(&v.token, 40.0, 22.0, 9.0))
         .text(&v.token);
     // Each word fits less than the gap between tags, so neighbours never run together; a name too
     // long for one line goes on two.
     let word = LANTERN.verdict(v).text(lang);
-    out.tag("text")
-        .lit("x", "24")
-        .lit("y", "62")
-        .lit("class", "verdict-word")
-        .lit("text-anchor", "middle")
-        .font(fit_font(word, TAG_STEP - 6.0, 12.0, 9.0))
-        .text(word);
-    fitted(out, (24.0, 78.0), TAG_STEP - 6.0, (12.0, 9.0), "verdict-who", "middle", Align::Top, &who, |t| t);
+    if age == 0 || words {
+        out.tag("text")
+            .lit("x", "24")
+            .lit("y", "62")
+            .lit("class", "verdict-word")
+            .lit("text-anchor", "middle")
+            .font(fit_font(word, TAG_STEP - 6.0, 12.0, 9.0))
+            .text(word);
+        fitted(
+            out,
+            (24.0, 78.0),
+            TAG_STEP - 6.0,
+            look.fit_in(12.0, 9.0),
+            "verdict-who minor",
+            "middle",
+            Align::Top,
+            &who,
+            |t| t,
+        );
+    }
+    out.push_raw("</g>");
     out.end("g");
 }
 
 /// Why someone fell into the ditch; a stranger who fell in lies there (a borrower who did is drawn
 /// there with the borrowers, once).
-fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, lang: Lang) {
+fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, look: Look) {
+    let lang = look.lang;
     let state = if fall.is_some() { "fallen" } else { "clear" };
     out.tag("g")
         .lit("class", if fall.is_some() { "ditch fallen" } else { "ditch clear" })
@@ -540,7 +580,8 @@ fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, lang: Lang
 
 /// The borrowers, each on their spot (on the lane, or in the ditch); `lit` is what the violation
 /// under the pointer involves. Names shrink or go on two lines, never cut.
-fn borrowers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+fn borrowers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let count = p.actors.len();
     for (index, b) in p.actors.iter().enumerate() {
@@ -561,9 +602,19 @@ fn borrowers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) 
             out.push_raw(r#"<g class="fallen-borrower">"#);
             out.push_raw(SPLASH);
             out.push_raw("</g>");
-            fitted(&mut out, (-70.0, -2.0), 200.0, (16.0, 11.0), "ditch-who", "end", Align::Middle, &name, |t| t);
+            fitted(
+                &mut out,
+                (-70.0, -2.0),
+                200.0,
+                look.fit(16.0, 11.0),
+                "ditch-who",
+                "end",
+                Align::Middle,
+                &name,
+                |t| t,
+            );
         } else {
-            figure(&mut out, b, coat_colour(index), lang);
+            figure(&mut out, b, coat_colour(index), look);
             if b.cut_off {
                 out.push_raw(r#"<g class="dark-lanes"><ellipse cx="-6" cy="-66" rx="46" ry="34"/><ellipse cx="20" cy="-34" rx="40" ry="30"/><ellipse cx="-10" cy="-104" rx="34" ry="24"/></g>"#);
             }
@@ -571,7 +622,7 @@ fn borrowers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) 
                 &mut out,
                 (0.0, 34.0),
                 name_room(count),
-                (20.0, 11.0),
+                look.fit(20.0, 11.0),
                 "name-plate",
                 "middle",
                 Align::Top,
@@ -591,19 +642,21 @@ fn small_lantern(out: &mut Markup, n: u64, lit: bool, x: f64, y: f64) {
     if lit {
         out.push_raw(r#"<circle cx="15" cy="18" r="44" fill="url(#glow)"/>"#);
     }
-    out.push_raw(r#"<rect width="30" height="36" rx="5" class="lantern-glass"/>"#);
+    out.push_raw(r#"<g class="grow" style="transform-origin:15px 0"><rect width="30" height="36" rx="5" class="lantern-glass"/>"#);
     out.tag("text")
         .lit("x", "15")
         .lit("y", "24")
         .lit("class", "lantern-number")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&label, 26.0, 16.0, 7.0))
+        .font(fit_font(&label, 26.0, 16.0, 7.0))
         .text(&label);
+    out.push_raw("</g>");
     out.end("g");
 }
 
 /// One borrower in their state (local coordinates: feet at the origin).
-fn figure(out: &mut Markup, b: &Actor, coat: &'static str, lang: Lang) {
+fn figure(out: &mut Markup, b: &Actor, coat: &'static str, look: Look) {
+    let lang = look.lang;
     let body = |out: &mut Markup, opacity: &'static str| {
         out.tag("g").lit("opacity", opacity).open();
         out.push_raw(r#"<path d="M-6 0L-3 -26M6 0L3 -26M9 -54L12 -52" class="limb"/>"#);
@@ -689,7 +742,8 @@ fn place(e: &Flight, actors: &[Actor]) -> Option<(f64, f64)> {
 
 /// Requests to and from the tablet (slips), errands to the keeper (small lit lanterns with their
 /// wick number), each as far along its way as its latency says.
-fn errands_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn errands_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     for e in &p.flights {
         let Some(at) = place(e, &p.actors) else { continue };
@@ -703,7 +757,7 @@ fn errands_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Mark
                     .lit("y", "5")
                     .lit("class", "lantern-number")
                     .lit("text-anchor", "middle")
-                    .num("font-size", fit_font(&label, 24.0, 15.0, 7.0))
+                    .font(fit_font(&label, 24.0, 15.0, 7.0))
                     .text(&label);
             });
         } else {

@@ -495,18 +495,22 @@ fn audience_html(app: AppState, lang: Lang) -> String {
             esc(&pick(&c.text, lang)),
         ));
     }
-    let left = tour.countdown();
-    let count = if left > 0 {
-        fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())])
-    } else {
-        Ui::AudienceTimeUp.text(lang).to_owned()
-    };
+    // The count is written by `LessonPanel` on its own: the markup stays the same while it ticks,
+    // so the reveal button under a presenter's pointer is not replaced each second.
     out.push_str(&format!(
-        r#"</ol><p class="audience-count" data-testid="audience-count">{}</p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal" aria-keyshortcuts="K">{}</button></div>"#,
-        esc(&count),
+        r#"</ol><p class="audience-count" data-testid="audience-count"></p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal" aria-keyshortcuts="K">{}</button></div>"#,
         esc(Ui::AudienceReveal.text(lang)),
     ));
     out
+}
+
+/// The audience count-down's words: seconds left, or that time is up.
+fn audience_count(left: u32, lang: Lang) -> String {
+    if left > 0 {
+        fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())])
+    } else {
+        Ui::AudienceTimeUp.text(lang).to_owned()
+    }
 }
 
 /// Carries out a `data-act` of the panel or the audience question.
@@ -552,20 +556,35 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
     }
 }
 
-/// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open),
-/// and the audience question over the page.
+/// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open).
 #[component]
 pub fn LessonPanel(app: AppState) -> impl IntoView {
     watch(app);
     keep_focus(app);
-    // Memos: the markup is set again only when it changes, not each time the tour is touched (a
+    // A memo: the markup is set again only when it changes, not each time the tour is touched (a
     // redrawn button would slip from under a click or the focus).
     let panel = Memo::new(move |_| panel_html(app, app.lang.get()));
-    let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
     view! {
         <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none()) on:click=on_act(app) inner_html=panel></section>
-        <div class="audience-layer" on:click=on_act(app) inner_html=audience></div>
     }
+}
+
+/// The audience question over the page (presenter mode), a layer of the page itself: while it is
+/// up the rest of the page is inert ([`keep_focus`]).
+#[component]
+pub fn AudienceLayer(app: AppState) -> impl IntoView {
+    let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
+    let count = Memo::new(move |_| audience_count(app.tutor.0.with(Tour::countdown), app.lang.get()));
+    // Runs after the markup is set (effects follow the render), so a redrawn question gets its count too.
+    Effect::new(move |_| {
+        audience.track();
+        let words = count.get();
+        let Some(el) = document().query_selector("[data-testid=audience-count]").ok().flatten() else {
+            return;
+        };
+        el.set_text_content(Some(&words));
+    });
+    view! { <div class="audience-layer" on:click=on_act(app) inner_html=audience></div> }
 }
 
 /// Narration as paragraphs: a blank line (or a line break) starts a new one.
@@ -582,6 +601,7 @@ pub(crate) type Place = ((f64, f64, f64, f64), Option<(f64, f64)>);
 /// a dashed ring and the field's term for it (a shape and a word, not a colour alone).
 pub(crate) fn pointers(
     app: AppState,
+    scene: &'static str,
     place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
 ) -> impl IntoView {
     let markup = move || {
@@ -610,14 +630,27 @@ pub(crate) fn pointers(
         });
         out
     };
-    // Once drawn (and again when the run stops, the scene's words having moved): off the words.
+    // Off the words once drawn, and again each time the scene is redrawn under them (the words
+    // move while the run plays): at most once a frame, each ring starting again from its place.
+    let pending = StoredValue::new(false);
     Effect::new(move |_| {
-        app.pointed.track();
         app.lang.track();
         app.fable.track();
-        if !app.playing.get() {
-            request_animation_frame(fit_pointers);
+        app.picture.track();
+        app.floor.track();
+        if app.pointed.with(Vec::is_empty) || pending.get_value() {
+            return;
         }
+        pending.set_value(true);
+        request_animation_frame(move || {
+            pending.set_value(false);
+            let Some(group) = document().query_selector(&format!("[data-testid={scene}] .pointers")).ok().flatten()
+            else {
+                return;
+            };
+            let rings: Vec<Place> = app.pointed.with_untracked(|p| p.iter().filter_map(|e| place(app, e)).collect());
+            fit_pointers(&group, &rings);
+        });
     });
     view! { <g class="pointers" data-testid="pointers" inner_html=markup></g> }
 }
@@ -639,24 +672,19 @@ fn within(a: Px, b: Px, m: f64) -> bool {
     a.0 >= b.0 + m && a.2 <= b.2 - m && a.1 >= b.1 + m && a.3 <= b.3 - m
 }
 
-/// Keeps every shown scene's pointers off the scene's own words: a ring whose outline would run
-/// through a label grows to take the label in, and a term written over a label moves down (or
-/// up) until it is clear. Measured on the page after the scene is drawn, so it holds whatever
-/// the words say and wherever they stand (a flag raised, a name on two lines).
-fn fit_pointers() {
+/// Keeps a scene's pointers off the scene's own words: a ring (from where `rings` placed it)
+/// whose outline would run through a label grows to take the label in, and a term written over a
+/// label moves down (or up) until it is clear. Measured on the page after the scene is drawn, so
+/// it holds whatever the words say and wherever they stand (a flag raised, a name on two lines).
+fn fit_pointers(group: &web_sys::Element, rings: &[Place]) {
     use wasm_bindgen::JsCast;
-    let Ok(groups) = document().query_selector_all(".scene .pointers") else { return };
-    for g in 0..groups.length() {
-        let Some(group) = groups.item(g).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-        if group.child_element_count() == 0 {
-            continue;
-        }
-        let Some(svg) = group.closest("svg").ok().flatten() else { continue };
+    {
+        let Some(svg) = group.closest("svg").ok().flatten() else { return };
         let frame = px(&svg);
         let scale = (frame.2 - frame.0) / 1200.0;
         // Not drawn (hidden, or zero wide): nothing to measure.
         if scale.is_nan() || scale <= 0.0 {
-            continue;
+            return;
         }
         let to_svg = |v: f64, origin: f64| (v - origin) / scale;
         let mut words: Vec<Px> = Vec::new();
@@ -674,11 +702,15 @@ fn fit_pointers() {
                 }
             }
         }
-        let margin = 4.0 * scale.max(0.5);
-        if let Ok(rings) = group.query_selector_all(".pointer-ring") {
-            for i in 0..rings.length() {
-                let Some(ring) = rings.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-                let mut r = px(&ring);
+        // Clear of the outline by more than its own width and a hair (3 px, as the test asks).
+        let margin = 5.0;
+        if let Ok(shown) = group.query_selector_all(".pointer-ring") {
+            for (i, ((x, y, w, h), _)) in rings.iter().enumerate() {
+                let Some(ring) = shown.item(i as u32).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
+                    continue;
+                };
+                let mut r =
+                    (frame.0 + x * scale, frame.1 + y * scale, frame.0 + (x + w) * scale, frame.1 + (y + h) * scale);
                 // A few rounds: taking one word in may reach another.
                 for _ in 0..4 {
                     let crossed: Vec<Px> =

@@ -340,6 +340,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             </header>
             <UrlWarning app issues />
             <keys::Help app />
+            <lesson::AudienceLayer app />
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">

@@ -18,9 +18,9 @@ use crate::story::i18n::Ui;
 use crate::story::markup::{fit_font, text_width, Markup};
 use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState, Verdict};
 use crate::story::violations::Highlight;
-use crate::story::{fill, Cast, Lang};
+use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, part, Align, Draw};
+use super::draw::{bezier, f, fitted, flight, part, Align, Draw, Look};
 use super::state::AppState;
 use super::{seconds, tr};
 
@@ -90,8 +90,14 @@ pub fn Scene(app: AppState) -> impl IntoView {
     let drawn = move |draw: Draw| part(app, Fable::Harbor, draw);
     // The day of the run: the caption's evening at its end is the sky's too.
     let sky = move || app.picture.with(|p| if p.over { "evening" } else { "day" });
+    let scene = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = scene.get() {
+            super::draw::keep_readable(&el, app.floor);
+        }
+    });
     view! {
-        <div class="scene" data-testid="scene-harbor" data-sky=sky>
+        <div class="scene" data-testid="scene-harbor" data-sky=sky node_ref=scene>
             <svg
                 viewBox="0 0 1200 640"
                 role="img"
@@ -109,7 +115,7 @@ pub fn Scene(app: AppState) -> impl IntoView {
                 <g inner_html=drawn(verifier_svg)></g>
                 <g class="bearers" inner_html=drawn(bearers_svg)></g>
                 <g class="travels" inner_html=drawn(travels_svg)></g>
-                {super::lesson::pointers(app, &element_place)}
+                {super::lesson::pointers(app, "scene-harbor", &element_place)}
             </svg>
             {super::hands::hands(app, &element_place, Element::Ttl)}
         </div>
@@ -118,11 +124,11 @@ pub fn Scene(app: AppState) -> impl IntoView {
 
 /// The whole harbor drawn from `p`, as the scene draws it part by part: the compared run's
 /// scene beside this run's.
-pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
+pub(crate) fn whole(p: &Picture, cast: &Cast, look: Look) -> Markup {
     let mut out = Markup::raw(STATIC_ART);
-    out.push(&sky_svg(p, cast, None, lang));
+    out.push(&sky_svg(p, cast, None, look));
     out.push_raw(SEA_AND_LAND);
-    out.push(&labels_svg(p, cast, None, lang));
+    out.push(&labels_svg(p, cast, None, look));
     let parts: [(&'static str, Draw); 7] = [
         ("hut", plaque_svg),
         ("hut", glass_svg),
@@ -134,7 +140,7 @@ pub(crate) fn whole(p: &Picture, cast: &Cast, lang: Lang) -> Markup {
     ];
     for (class, draw) in parts {
         out.tag("g").lit("class", class).open();
-        out.push(&draw(p, cast, None, lang));
+        out.push(&draw(p, cast, None, look));
         out.end("g");
     }
     out
@@ -162,7 +168,7 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
 }
 
 /// The sun sinks over the day of the run and sets at its end, the sky turning to evening.
-fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
+fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
     let mut out = Markup::new();
     out.tag("g").lit("class", "backdrop").open();
     out.tag("rect").lit("width", "1200").lit("height", "640").lit("fill", "url(#sky)").close();
@@ -187,7 +193,8 @@ fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
 }
 
 /// The words painted on the scene itself: the hut's roof and the channel.
-fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let roof = Ui::Dockmaster.text(lang);
     out.tag("text")
@@ -200,14 +207,15 @@ fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Marku
     out.tag("text")
         .lit("x", "1045")
         .lit("y", "632")
-        .lit("class", "channel-label")
+        .lit("class", "channel-label minor")
         .lit("text-anchor", "middle")
         .text(Ui::Channel.text(lang));
     out
 }
 
 /// The plaque: the holder's name (struck through once the sand has run out) and the number.
-fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let r = &p.record;
     let name = match &r.holder {
@@ -215,10 +223,17 @@ fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
         None => HARBOR.record_free.text(lang).to_owned(),
     };
     let holder = r.holder.clone().unwrap_or_default();
-    let font =
-        fitted(&mut out, (110.0, 134.0), 140.0, (24.0, 12.0), "plaque-name", "middle", Align::Middle, &name, |t| {
-            t.lit("data-testid", "plaque-holder").attr("data-node", &holder).lit("data-lease", r.liveness.code())
-        });
+    let font = fitted(
+        &mut out,
+        (110.0, 134.0),
+        140.0,
+        look.fit(24.0, 12.0),
+        "plaque-name",
+        "middle",
+        Align::Middle,
+        &name,
+        |t| t.lit("data-testid", "plaque-holder").attr("data-node", &holder).lit("data-lease", r.liveness.code()),
+    );
     if plaque_name_struck(p) {
         let half = text_width(&name, font).min(140.0) / 2.0;
         out.tag("line")
@@ -235,7 +250,7 @@ fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
         .lit("y", "222")
         .lit("class", "plaque-token")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&number, 130.0, 66.0, 18.0))
+        .font(fit_font(&number, 130.0, 66.0, 18.0))
         .lit("data-testid", "plaque-token")
         .text(&number);
     out
@@ -243,7 +258,8 @@ fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, lang: Lang) -> Ma
 
 /// The hourglass (turning over in virtual time after each grant and renewal), its line and the
 /// marks of this term's renewals.
-fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let t = &p.timer;
     out.tag("g")
@@ -296,7 +312,7 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup
         TimerState::Out => "glass-label out",
         TimerState::Unset => "glass-label idle",
     };
-    fitted(&mut out, (234.0, 260.0), 100.0, (19.0, 11.0), class, "middle", Align::Middle, &line, |t| {
+    fitted(&mut out, (234.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Middle, &line, |t| {
         t.lit("data-testid", "glass-label")
     });
     out.push_raw(r#"<g class="tally">"#);
@@ -316,14 +332,14 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup
     out.tag("text")
         .lit("x", "154")
         .lit("y", "320")
-        .lit("class", "marks-label")
+        .lit("class", "marks-label minor")
         .lit("text-anchor", "middle")
         .text(&marks);
     out
 }
 
 /// The rope from the hut along the posts; a cut-off bearer's rope is broken on both sides.
-fn rope_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
+fn rope_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
     let mut out = Markup::new();
     let n = p.actors.len();
     let cut = |i: usize| p.actors.get(i).is_some_and(|a| a.cut_off);
@@ -362,14 +378,15 @@ fn rope_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Lang) -> Markup {
 }
 
 /// The flag-bearers, each on his spot with his name plate (shrunk or on two lines, never cut).
-fn bearers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+fn bearers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let count = p.actors.len();
     for (index, b) in p.actors.iter().enumerate() {
         let tag = out.tag("g").lit("class", "bearer").attr("data-node", &b.id).lit("data-role", b.role.as_str());
         let tag = if lit.is_some_and(|h| h.lights_node(&b.id)) { tag.lit("data-highlight", "true") } else { tag };
         tag.at(bearer_x(index, count), PIER_TOP).open();
-        figure(&mut out, b, coat_colour(index), lang);
+        figure(&mut out, b, coat_colour(index), look);
         if b.cut_off {
             out.push_raw(r#"<g class="fog"><ellipse cx="-8" cy="-70" rx="44" ry="30"/><ellipse cx="18" cy="-40" rx="40" ry="32"/><ellipse cx="0" cy="-100" rx="34" ry="26"/></g>"#);
         }
@@ -377,7 +394,7 @@ fn bearers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) ->
             &mut out,
             (0.0, 34.0),
             name_room(count),
-            (20.0, 11.0),
+            look.fit(20.0, 11.0),
             "name-plate",
             "middle",
             Align::Top,
@@ -393,30 +410,34 @@ fn bearers_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) ->
 fn flag(out: &mut Markup, n: u64, stale: bool, small: bool) {
     let label = n.to_string();
     out.tag("g").lit("class", if stale { "flag stale" } else { "flag" }).open();
+    // The cloth and its number grow (on a small scene) from where they hang on the pole.
     if small {
-        out.push_raw(r#"<line x1="6" y1="-2" x2="50" y2="-14" class="pole"/><rect x="14" y="-40" width="40" height="26" class="cloth"/>"#);
+        out.push_raw(r#"<line x1="6" y1="-2" x2="50" y2="-14" class="pole"/><g class="grow" style="transform-origin:50px -14px"><rect x="14" y="-40" width="40" height="26" class="cloth"/>"#);
         out.tag("text")
             .lit("x", "34")
             .lit("y", "-21")
             .lit("class", "flag-number")
-            .num("font-size", fit_font(&label, 34.0, 17.0, 8.0))
+            .font(fit_font(&label, 34.0, 17.0, 8.0))
             .lit("text-anchor", "middle")
             .text(&label);
+        out.push_raw("</g>");
     } else {
-        out.push_raw(r#"<line x1="16" y1="-16" x2="16" y2="-150" class="pole"/><rect x="16" y="-150" width="60" height="42" class="cloth"/>"#);
+        out.push_raw(r#"<line x1="16" y1="-16" x2="16" y2="-150" class="pole"/><g class="grow" style="transform-origin:16px -150px"><rect x="16" y="-150" width="60" height="42" class="cloth"/>"#);
         out.tag("text")
             .lit("x", "46")
             .lit("y", "-119")
             .lit("class", "flag-number")
-            .num("font-size", fit_font(&label, 52.0, 30.0, 12.0))
+            .font(fit_font(&label, 52.0, 30.0, 12.0))
             .lit("text-anchor", "middle")
             .text(&label);
+        out.push_raw("</g>");
     }
     out.end("g");
 }
 
 /// One flag-bearer in his state (local coordinates: feet at the origin).
-fn figure(out: &mut Markup, b: &Actor, coat: &'static str, lang: Lang) {
+fn figure(out: &mut Markup, b: &Actor, coat: &'static str, look: Look) {
+    let lang = look.lang;
     let body = |out: &mut Markup, opacity: &'static str| {
         out.tag("g").lit("opacity", opacity).open();
         out.push_raw(
@@ -466,7 +487,8 @@ fn figure(out: &mut Markup, b: &Actor, coat: &'static str, lang: Lang) {
 
 /// The flag-verifier (or his empty stool, unnamed), his sign ("only 8 counts") and his latest
 /// verdicts.
-fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let g = &p.gate;
     let tag = out
@@ -486,21 +508,23 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -
         .lit("y", if g.on_duty { "276" } else { "262" })
         .lit("class", "sign-text")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&sign, 220.0, 32.0, 12.0))
+        .font(fit_font(&sign, 220.0, 32.0, 12.0))
         .lit("data-testid", "verifier-sign")
         .text(&sign);
-    if !g.on_duty {
+    if !g.on_duty && look.fits(HARBOR.gate_lets_all.text(lang), 10.0, 220.0) {
         let second = HARBOR.gate_lets_all.text(lang);
         out.tag("text")
             .lit("x", "994")
             .lit("y", "288")
-            .lit("class", "sign-text small")
+            .lit("class", "sign-text small minor")
             .lit("text-anchor", "middle")
-            .num("font-size", fit_font(second, 220.0, 18.0, 10.0))
+            .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
+    // Every flag's words, while they all fit beside each other; else the newest's alone.
+    let words = g.recent.iter().all(|v| look.fits_in(HARBOR.verdict(v).text(lang), 10.0, VERDICT_STEP - 4.0));
     for (age, v) in g.recent.iter().rev().enumerate() {
-        verdict_flag(&mut out, v, age, cast, lang);
+        verdict_flag(&mut out, v, age, words, cast, look);
     }
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {
@@ -509,7 +533,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -
             &mut out,
             (0.0, 34.0),
             150.0,
-            (18.0, 11.0),
+            look.fit(18.0, 11.0),
             "name-plate verifier-name",
             "middle",
             Align::Top,
@@ -525,7 +549,8 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, lang: Lang) -
 }
 
 /// One judged flag on the verdict line; `age` 0 is the newest (nearest the verifier).
-fn verdict_flag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: Lang) {
+fn verdict_flag(out: &mut Markup, v: &Verdict, age: usize, words: bool, cast: &Cast, look: Look) {
+    let lang = look.lang;
     let class = match v.outcome {
         WriteOutcome::Accepted => "verdict obeyed",
         WriteOutcome::Duplicate => "verdict duplicate",
@@ -539,9 +564,10 @@ fn verdict_flag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: La
         .lit("class", class)
         .lit("opacity", if age == 0 { "1" } else { "0.75" })
         .lit("data-outcome", v.outcome.code())
+        .attr("data-age", &age.to_string())
         .at(VERDICT_X0 + age as f64 * VERDICT_STEP, 326.0)
         .open();
-    out.push_raw(r#"<rect x="0" y="4" width="54" height="38" class="cloth"/>"#);
+    out.push_raw(r#"<g class="grow"><rect x="0" y="4" width="54" height="38" class="cloth"/>"#);
     // The cross goes under the number: a voided flag must still show which number it carried.
     if v.refused() {
         out.push_raw(
@@ -553,22 +579,36 @@ fn verdict_flag(out: &mut Markup, v: &Verdict, age: usize, cast: &Cast, lang: La
         .lit("y", "31")
         .lit("class", "flag-number")
         .lit("text-anchor", "middle")
-        .num("font-size", fit_font(&v.token, 46.0, 24.0, 10.0))
+        .font(fit_font(&v.token, 46.0, 24.0, 10.0))
         .text(&v.token);
     let word = HARBOR.verdict(v).text(lang);
-    out.tag("text")
-        .lit("x", "27")
-        .lit("y", "64")
-        .lit("class", "verdict-word")
-        .lit("text-anchor", "middle")
-        .font(fit_font(word, VERDICT_STEP - 4.0, 14.0, 10.0))
-        .text(word);
-    fitted(out, (27.0, 82.0), VERDICT_STEP - 4.0, (13.0, 10.0), "verdict-who", "middle", Align::Top, &who, |t| t);
+    if age == 0 || words {
+        out.tag("text")
+            .lit("x", "27")
+            .lit("y", "64")
+            .lit("class", "verdict-word")
+            .lit("text-anchor", "middle")
+            .font(fit_font(word, VERDICT_STEP - 4.0, 14.0, 10.0))
+            .text(word);
+        fitted(
+            out,
+            (27.0, 82.0),
+            VERDICT_STEP - 4.0,
+            look.fit_in(13.0, 10.0),
+            "verdict-who minor",
+            "middle",
+            Align::Top,
+            &who,
+            |t| t,
+        );
+    }
+    out.push_raw("</g>");
     out.end("g");
 }
 
 /// The boat in the channel: the flag at its mast, what it obeys, and on the rocks, why.
-fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, lang: Lang) -> Markup {
+fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     let o = &p.outcome;
     let aground = o.collision.is_some();
@@ -583,13 +623,13 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, lang: Lang) -> Ma
     tag.open();
     out.push_raw(r#"<path d="M-62 -8 L62 -8 L46 22 L-46 22 Z" class="hull"/><line x1="0" y1="-8" x2="0" y2="-92" class="mast"/>"#);
     if let Some(t) = mast_flag(o) {
-        out.tag("g").lit("class", "boat-flag").attr("data-token", &t).open();
+        out.tag("g").lit("class", "boat-flag grow").attr("data-token", &t).open();
         out.push_raw(r#"<rect x="0" y="-92" width="44" height="28"/>"#);
         out.tag("text")
             .lit("x", "22")
             .lit("y", "-71")
             .lit("text-anchor", "middle")
-            .num("font-size", fit_font(&t, 40.0, 20.0, 9.0))
+            .font(fit_font(&t, 40.0, 20.0, 9.0))
             .text(&t);
         out.end("g");
     }
@@ -604,7 +644,7 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, lang: Lang) -> Ma
         &mut out,
         (984.0, 548.0),
         260.0,
-        (if aground { 28.0 } else { 20.0 }, 12.0),
+        look.fit(if aground { 28.0 } else { 20.0 }, 12.0),
         class,
         "end",
         Align::Middle,
@@ -642,7 +682,8 @@ fn place(t: &Flight, actors: &[Actor]) -> Option<(f64, f64)> {
 }
 
 /// Slips to and from the dockmaster, flags to the verifier.
-fn travels_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Markup {
+fn travels_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
+    let lang = look.lang;
     let mut out = Markup::new();
     for t in &p.flights {
         let Some(at) = place(t, &p.actors) else { continue };
@@ -655,7 +696,7 @@ fn travels_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, lang: Lang) -> Mark
                     .lit("y", "5")
                     .lit("class", "flag-number")
                     .lit("text-anchor", "middle")
-                    .num("font-size", fit_font(&label, 40.0, 22.0, 9.0))
+                    .font(fit_font(&label, 40.0, 22.0, 9.0))
                     .text(&label);
             });
         } else {

@@ -85,6 +85,9 @@ pub struct AppState {
     pub log_trimmed: RwSignal<bool>,
     pub hide_minor: RwSignal<bool>,
     pub lang: RwSignal<Lang>,
+    /// The smallest size a scene's words are drawn at, in view-box units, for the size the scene
+    /// is shown at (set by `draw::keep_readable`; 0 until the scene is measured).
+    pub floor: RwSignal<f64>,
     pub playing: RwSignal<bool>,
     pub speed_log2: RwSignal<i32>,
     /// Which real system the technical view imitates.
@@ -254,6 +257,7 @@ impl AppState {
             log_trimmed: RwSignal::new(false),
             hide_minor: RwSignal::new(false),
             lang: RwSignal::new(lang),
+            floor: RwSignal::new(0.0),
             playing: RwSignal::new(playing),
             speed_log2: RwSignal::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
             tech_view: RwSignal::new(View::default()),

@@ -61,7 +61,7 @@ async fn every_screen(b: &Browser, width: u32, height: u32) -> Result<Vec<String
 #[tokio::test]
 async fn axe_finds_nothing_serious_on_any_screen_desktop_or_phone() -> Result<()> {
     with_browser("axe", SECS(420), async |b| {
-        let mut found = every_screen(b, 1280, 900).await?;
+        let mut found = every_screen(b, 1280, 720).await?;
         found.extend(every_screen(b, 390, 844).await?);
         ensure!(
             found.is_empty(),

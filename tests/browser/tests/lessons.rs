@@ -256,7 +256,7 @@ async fn the_audience_question_counts_down_then_reveals() -> Result<()> {
         b.eval("localStorage.clear();", vec![]).await?;
         b.open(&format!("?lesson=fencing-in-depth&step={}&presenter=1", k + 1)).await?;
         b.at_step(k + 1, "counting", SECS(30)).await?;
-        let first = b.wait_exists("audience-count", SECS(5)).await?.text;
+        let first = b.wait_for("audience-count", |el| !el.text.trim().is_empty(), SECS(5)).await?.text;
         ensure!(first.contains(&seconds.to_string()) || first.contains(&(seconds - 1).to_string()), "{first}");
         tokio::time::sleep(Duration::from_millis(2_300)).await;
         let later = b.text_of("audience-count").await?;

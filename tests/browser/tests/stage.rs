@@ -80,6 +80,14 @@ async fn every_size_beside(
         for f in off_screen(b, &ids).await? {
             faults.push(format!("{what} at {w}x{h}: {f}"));
         }
+        // The layout, for the README (`--nocapture`): where the scene, the caption and the bar are.
+        let at = b
+            .eval(
+                "const r = css => { const e = [...document.querySelectorAll(css)].find(e => e.getClientRects().length > 0);                    if (!e) return 'none'; const b = e.getBoundingClientRect();                    return Math.round(b.width) + 'x' + Math.round(b.height) + ' at ' + Math.round(b.left) + ',' + Math.round(b.top); };                  return 'scene ' + r('.scene-wrap .scene') + '; caption ' + r('[data-testid=caption]') + '; transport ' + r('[data-testid=transport]');",
+                vec![],
+            )
+            .await?;
+        println!("{what} at {w}x{h}: {}", at.as_str().unwrap_or_default());
         if wide && !beside.is_empty() {
             let scrolls =
                 b.eval("return document.documentElement.scrollHeight > window.innerHeight + 1;", vec![]).await?;
@@ -451,6 +459,16 @@ async fn pointers_never_cover_the_scenes_own_labels() -> Result<()> {
                     b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
                     b.wait_exists("reveal", SECS(90)).await?;
                 }
+                // Where the step's run comes to rest (quickly: at the fastest speed), the rings
+                // are measured against the words as they finally stand.
+                b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
+                let _ = b
+                    .wait_until_js(
+                        "the run comes to rest",
+                        "return !document.querySelector('[data-testid=\"play-toggle\"]').classList.contains('playing');",
+                        SECS(30),
+                    )
+                    .await;
                 tokio::time::sleep(Duration::from_millis(300)).await;
                 for f in pointers_over_labels(b).await? {
                     faults.push(format!("{lesson} step {n}: {f}"));
@@ -459,6 +477,103 @@ async fn pointers_never_cover_the_scenes_own_labels() -> Result<()> {
         }
         ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
         Ok(())
+    })
+    .await
+}
+
+/// The smallest words a reader meets: every visible `text` of the scene shown (and of `extra`
+/// CSS selectors, outside the scene) with its rendered size in CSS px (the font size times the
+/// picture's scale); the ones under `min_px`, one line each, the smallest first.
+async fn small_words(b: &Browser, scene: bool, extra: &str, min_px: f64) -> Result<Vec<String>> {
+    const CHECK: &str = r#"
+        const [withScene, extra, min] = arguments;
+        const out = [];
+        const scene = [...document.querySelectorAll('.scene-wrap .scene')].find(s => s.getClientRects().length > 0);
+        const shown = el => el.getClientRects().length > 0 && getComputedStyle(el).visibility !== 'hidden'
+            && getComputedStyle(el).opacity !== '0';
+        if (scene && withScene) {
+            for (const t of scene.querySelectorAll('svg text')) {
+                if (!t.textContent.trim() || !shown(t)) continue;
+                const m = t.getScreenCTM();
+                if (!m) continue;
+                const px = parseFloat(getComputedStyle(t).fontSize) * Math.hypot(m.a, m.b);
+                if (px < min) out.push([px, '“' + t.textContent.trim() + '” in the scene']);
+            }
+        }
+        if (extra) {
+            for (const el of document.querySelectorAll(extra)) {
+                if (!shown(el)) continue;
+                const own = [...el.childNodes].some(n => n.nodeType === 3 && n.textContent.trim());
+                if (!own) continue;
+                const px = parseFloat(getComputedStyle(el).fontSize);
+                if (px < min) out.push([px, '“' + el.textContent.trim().slice(0, 30) + '”']);
+            }
+        }
+        out.sort((a, b) => a[0] - b[0]);
+        return out.map(([px, what]) => px.toFixed(1) + ' px: ' + what);
+    "#;
+    let v = b.eval(CHECK, vec![json!(scene), json!(extra), json!(min_px)]).await?;
+    Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
+}
+
+/// Embedded at 800 × 460 with the diagram, on a phone, and on a laptop, the scene's words are at
+/// least 10 px; on a phone the technical view's and the resource's tables are too, and neither
+/// loses a column off its edge nor breaks a word letter by letter.
+#[tokio::test]
+async fn the_scenes_words_and_the_tables_are_readable_on_small_screens() -> Result<()> {
+    with_browser("stage-readable", SECS(300), async |b| {
+        let mut faults = Vec::new();
+        for (query, (w, h, mobile), what) in [
+            ("?scenario=harbor-zombie&t=62000", (1280, 720, false), "the harbor at 1280x720"),
+            ("?scenario=lantern-ditch&t=30000&fable=lantern", (1280, 720, false), "the lantern at 1280x720"),
+            ("?scenario=harbor-zombie&t=62000&embed=1&diagram=1", (800, 460, false), "the harbor embedded"),
+            ("?scenario=lantern-ditch&t=30000&fable=lantern&embed=1&diagram=1", (800, 460, false), "the lantern embedded"),
+            ("?scenario=harbor-zombie&t=62000", (390, 844, true), "the harbor on a phone"),
+            ("?scenario=lantern-ditch&t=30000&fable=lantern", (390, 844, true), "the lantern on a phone"),
+            ("?scenario=observer-full-wait&t=40000&fable=lantern", (390, 844, true), "three borrowers on a phone"),
+        ] {
+            b.viewport(w, h, mobile).await?;
+            b.open(query).await?;
+            b.wait_exists("caption", SECS(30)).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            for f in small_words(b, true, "", 10.0).await? {
+                faults.push(format!("{what}: {f}"));
+            }
+        }
+        // The tables, on a phone: open the technical tab.
+        b.viewport(390, 844, true).await?;
+        b.open("?scenario=harbor-zombie&t=62000").await?;
+        b.wait_exists("caption", SECS(30)).await?;
+        for (view, tab) in [("kubectl", "technical-view"), ("resource", "resource-table")] {
+            b.reveal(tab).await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            let sel = format!("[data-testid=\"{tab}\"] *");
+            for f in small_words(b, false, &sel, 10.0).await? {
+                faults.push(format!("{view} on a phone: {f}"));
+            }
+            let cut = b
+                .eval(
+                    r#"const out = [];
+                       for (const el of document.querySelectorAll(arguments[0])) {
+                           if (el.getClientRects().length === 0) continue;
+                           const r = el.getBoundingClientRect();
+                           if (r.right > window.innerWidth + 1) out.push(el.tagName + ' “' + el.textContent.trim().slice(0, 30) + '” ends at ' + Math.round(r.right));
+                           if (/^T[DH]$/.test(el.tagName) && el.scrollWidth > el.clientWidth + 1) out.push('cell “' + el.textContent.trim().slice(0, 30) + '” overflows');
+                           if (/^T[DH]$/.test(el.tagName)) {
+                               const words = el.textContent.trim().split(/\s+/).filter(w => w.length > 3);
+                               if (words.length === 1 && el.getBoundingClientRect().height > 3 * parseFloat(getComputedStyle(el).fontSize) * 1.6) out.push('cell “' + words[0] + '” breaks letter by letter');
+                           }
+                       }
+                       return out;"#,
+                    vec![json!(sel)],
+                )
+                .await?;
+            for f in cut.as_array().into_iter().flatten().filter_map(Value::as_str) {
+                faults.push(format!("{view} on a phone: {f}"));
+            }
+        }
+        ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
+        b.assert_no_console_errors().await
     })
     .await
 }
