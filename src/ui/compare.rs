@@ -8,6 +8,7 @@ use leptos::prelude::*;
 use crate::engine::compare::{tally, Setting};
 use crate::engine::{Endpoint, TraceEntry, TraceEvent};
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 use crate::story::{fill, narrate, Lang};
 
 use super::state::AppState;
@@ -43,22 +44,25 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         let v = event_target_value(&ev);
         app.set_compare(Setting::ALL.into_iter().find(|s| code(Some(*s)) == v));
     };
+    // The settings this scenario can flip as markup, the one compared selected.
     let options = move || {
         let lang = app.lang.get();
+        let chosen = app.compare.get();
         let config = app.scenario.with(|s| s.config.clone());
-        std::iter::once(None)
-            .chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some))
-            .map(|s| {
-                let label = match s {
-                    None => Ui::CompareOff,
-                    Some(Setting::Fencing) => Ui::CompareFencing,
-                    Some(Setting::EpochBarrier) => Ui::CompareBarrier,
-                    Some(Setting::ReleaseCheck) => Ui::CompareRelease,
-                    Some(Setting::Expiry) => Ui::CompareExpiry,
-                };
-                view! { <option value=code(s) prop:selected=move || app.compare.get() == s>{label.text(lang)}</option> }
-            })
-            .collect::<Vec<_>>()
+        let mut out = Markup::new();
+        for s in std::iter::once(None).chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some)) {
+            let label = match s {
+                None => Ui::CompareOff,
+                Some(Setting::Fencing) => Ui::CompareFencing,
+                Some(Setting::EpochBarrier) => Ui::CompareBarrier,
+                Some(Setting::ReleaseCheck) => Ui::CompareRelease,
+                Some(Setting::Expiry) => Ui::CompareExpiry,
+            };
+            let tag = out.tag("option").lit("value", code(s));
+            let tag = if s == chosen { tag.lit("selected", "") } else { tag };
+            tag.text(label.text(lang));
+        }
+        out.into_string()
     };
     // One line per run: what its entry at the first difference says.
     let describe = move |e: &Option<TraceEntry>, lang: Lang| match e {
@@ -143,7 +147,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         <div class="compare" data-testid="compare" data-setting=move || code(app.compare.get())>
             <label title=tr(app, Ui::CompareHint)>
                 <span>{tr(app, Ui::CompareLabel)}</span>
-                <select data-testid="compare-setting" on:change=on_pick>{options}</select>
+                <select data-testid="compare-setting" on:change=on_pick inner_html=options></select>
             </label>
             <p class="compare-runs">{runs}</p>
             <p
@@ -222,12 +226,7 @@ pub fn OtherScene(app: AppState) -> impl IntoView {
         crate::scenario::Fable::Harbor => "scene other-run",
         crate::scenario::Fable::Lantern => "scene lantern-scene other-run",
     };
-    let scene = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(el) = scene.get() {
-            super::draw::keep_readable(&el, app.floor);
-        }
-    });
+    let scene = super::draw::readable_frame(app);
     view! {
         <div class="fable-scene other-scene" data-testid="other-scene" hidden=move || app.other_picture.with(Option::is_none)>
             <p class="run-label">

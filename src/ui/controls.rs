@@ -200,37 +200,35 @@ pub fn ScenarioPicker(app: AppState) -> impl IntoView {
         app.landing.set(false);
         app.choose_scenario(&event_target_value(&ev));
     };
-    let custom = move || app.source.with(Option::is_some);
+    // The options as markup, the scenario shown selected (rewritten when it or the language
+    // changes). An imported scenario is listed first, as itself, even when it reuses a
+    // built-in's id.
     let options = move || {
         let lang = app.lang.get();
-        // An imported scenario is listed first, as itself, even when it reuses a built-in's id.
-        let imported = custom().then(|| {
-            let title = app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id));
-            view! { <option value="" selected>{fill(Ui::Imported.text(lang), &[("title", &title)])}</option> }
-        });
-        let builtins = library::ids()
-            .map(|id| {
-                let title = library::builtin(id).map_or(id, |b| match lang {
-                    Lang::En => b.title_en,
-                    Lang::Zh => b.title_zh,
-                });
-                let selected = move || !custom() && app.scenario.with(|s| s.id == id);
-                view! { <option value=id prop:selected=selected>{title}</option> }
-            })
-            .collect::<Vec<_>>();
-        (imported, builtins)
+        let custom = app.source.with(Option::is_some);
+        let (id_now, title_now) = app.scenario.with(|s| (s.id.clone(), localized(s.title.as_ref(), lang, &s.id)));
+        let mut out = Markup::new();
+        if custom {
+            out.tag("option")
+                .lit("value", "")
+                .lit("selected", "")
+                .text(&fill(Ui::Imported.text(lang), &[("title", &title_now)]));
+        }
+        for id in library::ids() {
+            let title = library::builtin(id).map_or(id, |b| match lang {
+                Lang::En => b.title_en,
+                Lang::Zh => b.title_zh,
+            });
+            let tag = out.tag("option").attr("value", id);
+            let tag = if !custom && id == id_now { tag.lit("selected", "") } else { tag };
+            tag.text(title);
+        }
+        out.into_string()
     };
     view! {
         <label class="scenario picker">
             <span>{tr(app, Ui::Scenario)}</span>
-            <select
-                data-testid="scenario-picker"
-                title=tr(app, Ui::Scenario)
-                prop:value=move || if custom() { String::new() } else { app.scenario.with(|s| s.id.clone()) }
-                on:change=on_scenario
-            >
-                {options}
-            </select>
+            <select data-testid="scenario-picker" title=tr(app, Ui::Scenario) on:change=on_scenario inner_html=options></select>
         </label>
     }
 }
@@ -243,27 +241,22 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
             app.choose_fable(fable);
         }
     };
+    // The options as markup, the fable shown selected.
     let fables = move || {
         let lang = app.lang.get();
-        Fable::ALL
-            .into_iter()
-            .map(|fable| {
-                let selected = move || app.fable.get() == fable;
-                view! { <option value=fable.code() prop:selected=selected>{fable_name(fable, lang)}</option> }
-            })
-            .collect::<Vec<_>>()
+        let now = app.fable.get();
+        let mut out = Markup::new();
+        for fable in Fable::ALL {
+            let tag = out.tag("option").lit("value", fable.code());
+            let tag = if fable == now { tag.lit("selected", "") } else { tag };
+            tag.text(fable_name(fable, lang));
+        }
+        out.into_string()
     };
     view! {
         <label class="scenario fable picker" title=tr(app, Ui::FablePickerHint)>
             <span>{tr(app, Ui::FablePicker)}</span>
-            <select
-                data-testid="fable-picker"
-                data-fable=move || app.fable.get().code()
-                prop:value=move || app.fable.get().code()
-                on:change=on_fable
-            >
-                {fables}
-            </select>
+            <select data-testid="fable-picker" data-fable=move || app.fable.get().code() on:change=on_fable inner_html=fables></select>
         </label>
     }
 }

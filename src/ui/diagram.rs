@@ -596,16 +596,23 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
             _ => {}
         }
     };
-    let options = SPANS
-        .iter()
-        .map(|s| {
-            let label = move || match s {
-                0 => Ui::DiagramWholeRun.text(app.lang.get()).to_owned(),
-                s => fill(Ui::SecondsValue.text(app.lang.get()), &[("s", &(s / 1000).to_string())]),
+    // The spans as markup, the chosen one selected (rewritten when the language or the span
+    // changes).
+    let options = move || {
+        let lang = app.lang.get();
+        let chosen = span.get();
+        let mut out = Markup::new();
+        for s in SPANS {
+            let label = match s {
+                0 => Ui::DiagramWholeRun.text(lang).to_owned(),
+                s => fill(Ui::SecondsValue.text(lang), &[("s", &(s / 1000).to_string())]),
             };
-            view! { <option value=s.to_string()>{label}</option> }
-        })
-        .collect::<Vec<_>>();
+            let tag = out.tag("option").int("value", s);
+            let tag = if s == chosen { tag.lit("selected", "") } else { tag };
+            tag.text(&label);
+        }
+        out.into_string()
+    };
     let playhead_x = move || f(LEFT + past_w() - 1.0);
     view! {
         <section class="spacetime" data-testid="space-time" data-highlight=move || app.pointed.with(|p| p.contains(&Element::Diagram)).then_some("true")>
@@ -621,9 +628,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 </button>
                 <label>
                     <span>{tr(app, Ui::DiagramSpan)}</span>
-                    <select data-testid="diagram-span" prop:value=move || span.get().to_string() on:change=on_span>
-                        {options}
-                    </select>
+                    <select data-testid="diagram-span" on:change=on_span inner_html=options></select>
                 </label>
                 <super::compare::CompareBar app />
             </div>

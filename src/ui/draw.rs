@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::scenario::Fable;
 use crate::story::markup::{coord, fit_font, fit_lines, Markup, Tag};
-use crate::story::picture::{kind_code, Flight, Picture};
+use crate::story::picture::{kind_code, Flight, Picture, Telling, Verdict};
 use crate::story::violations::Highlight;
 use crate::story::{Cast, Lang};
 
@@ -39,13 +39,19 @@ impl Look {
 
     /// Whether `text`, drawn at `font` or the floor inside a message or flag, fits `room`.
     pub fn fits_in(self, text: &str, font: f64, room: f64) -> bool {
-        crate::story::markup::text_width(text, font.max(self.floor / grow(self.floor))) <= room
+        crate::story::markup::text_width(text, font.max(self.inner_floor())) <= room
     }
 
     /// The same for a text inside a message or flag, which grows as a whole (`--grow`).
     pub fn fit_in(self, max: f64, min: f64) -> (f64, f64) {
-        let inner = self.floor / grow(self.floor);
+        let inner = self.inner_floor();
         (max.max(inner), min.max(inner))
+    }
+
+    /// The smallest word inside a message or flag before it grows (view-box units): the floor
+    /// divided by how much it grows, as the stylesheet's `--floor-in`.
+    fn inner_floor(self) -> f64 {
+        self.floor / grow(self.floor)
     }
 }
 
@@ -187,6 +193,81 @@ pub(crate) fn slip(out: &mut Markup, t: &Flight, at: (f64, f64), title: &str) {
     });
 }
 
+/// How a scene hangs the resource's recent verdicts (the harbor's flags on the verifier's pole,
+/// the lantern's tags on the keeper's rope), in view-box units.
+pub(crate) struct Judged {
+    /// Where the newest hangs; each older one `step` further along.
+    pub at: (f64, f64),
+    pub step: f64,
+    /// The room for an older one's words: less than `step`, so neighbours never run together.
+    pub room: f64,
+    /// An older one's opacity.
+    pub faded: &'static str,
+    /// The opening of its growing group and its cloth; the cross drawn under a refused number.
+    pub cloth: &'static str,
+    pub cross: &'static str,
+    /// Its middle (x); the number's baseline, width, largest and smallest font.
+    pub middle: f64,
+    pub number: (f64, f64, f64, f64),
+    /// The verdict word's baseline, largest and smallest font; the sender's top and fonts.
+    pub word: (f64, f64, f64),
+    pub who: (f64, f64, f64),
+}
+
+/// The recent verdicts, newest first and nearest, as `how` hangs them, in `telling`'s words. Every
+/// one says its verdict and its sender while all the words fit beside each other; else only the
+/// newest does.
+pub(crate) fn judged(out: &mut Markup, recent: &[Verdict], telling: &Telling, how: &Judged, cast: &Cast, look: Look) {
+    let lang = look.lang;
+    let all_words = recent.iter().all(|v| look.fits_in(telling.verdict(v).text(lang), how.word.2, how.room));
+    for (age, v) in recent.iter().rev().enumerate() {
+        let class = match v.outcome {
+            crate::engine::WriteOutcome::Accepted => "verdict obeyed",
+            crate::engine::WriteOutcome::Duplicate => "verdict duplicate",
+            _ => "verdict void",
+        };
+        out.tag("g")
+            .lit("class", class)
+            .lit("opacity", if age == 0 { "1" } else { how.faded })
+            .lit("data-outcome", v.outcome.code())
+            .attr("data-age", &age.to_string())
+            .at(how.at.0 + age as f64 * how.step, how.at.1)
+            .open();
+        out.push_raw(how.cloth);
+        // The cross goes under the number: a refused one must still show which number it carried.
+        if v.refused() {
+            out.push_raw(how.cross);
+        }
+        let (y, width, max, min) = how.number;
+        out.tag("text")
+            .num("x", how.middle)
+            .num("y", y)
+            .lit("class", "flag-number")
+            .lit("text-anchor", "middle")
+            .font(fit_font(&v.token, width, max, min))
+            .text(&v.token);
+        if age == 0 || all_words {
+            let word = telling.verdict(v).text(lang);
+            out.tag("text")
+                .num("x", how.middle)
+                .num("y", how.word.0)
+                .lit("class", "verdict-word")
+                .lit("text-anchor", "middle")
+                .font(fit_font(word, how.room, how.word.1, how.word.2))
+                .text(word);
+            let who = match &v.from {
+                Some(id) => cast.name(id, lang),
+                None => telling.outsider.text(lang).to_owned(),
+            };
+            let (top, max, min) = how.who;
+            let (x, fit) = (how.middle, look.fit_in(max, min));
+            fitted(out, (x, top), how.room, fit, "verdict-who minor", "middle", Align::Top, &who, |t| t);
+        }
+        out.push_raw("</g>");
+        out.end("g");
+    }
+}
+
 /// The width (CSS px) under which a scene is compact: it leaves out its minor words (a channel's
 /// name, the renewal count in words, who sent each judged flag) and keeps the rest readable.
 const COMPACT_BELOW_PX: f64 = 600.0;
@@ -197,12 +278,24 @@ const SMALLEST_WORD_PX: f64 = 10.5;
 /// The size (view-box units) a scene's messages and flags are drawn at before they grow.
 const GROW_FROM: f64 = 20.0;
 
+/// The frame of a scene (`node_ref` of its `.scene` element), kept readable at any size by
+/// [`keep_readable`] once it is on the page; it writes the size it measures to `app.floor`.
+pub(crate) fn readable_frame(app: AppState) -> NodeRef<leptos::html::Div> {
+    let frame = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = frame.get() {
+            keep_readable(&el, app.floor);
+        }
+    });
+    frame
+}
+
 /// Keeps a scene's words readable at any size: the scene's drawing is 1200 units wide, shown
 /// as wide as the page allows, so its words shrink with it. Each time the scene `el` is resized
 /// this sets, in view-box units, `--floor` (the smallest word: [`SMALLEST_WORD_PX`] on screen),
 /// `--grow` and `--floor-in` (how much the messages and flags grow, and the smallest word inside
 /// them), and `data-compact` under [`COMPACT_BELOW_PX`]; the stylesheet does the rest.
-pub(crate) fn keep_readable(el: &web_sys::Element, floor_signal: RwSignal<f64>) {
+fn keep_readable(el: &web_sys::Element, floor_signal: RwSignal<f64>) {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {

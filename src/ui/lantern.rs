@@ -16,11 +16,11 @@ use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
 use crate::story::markup::{fit_font, Markup};
-use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState, Verdict};
+use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, part, slip, Align, Draw, Look};
+use super::draw::{bezier, f, fitted, flight, judged, part, slip, Align, Draw, Judged, Look};
 use super::scene::coat_colour;
 use super::state::AppState;
 use super::{seconds, tr};
@@ -111,12 +111,7 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
     let drawn = move |draw: Draw| part(app, Fable::Lantern, draw);
     // The night of the run: the caption's dawn at its end is the sky's too.
     let sky = move || app.picture.with(|p| if p.over { "dawn" } else { "night" });
-    let scene = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(el) = scene.get() {
-            super::draw::keep_readable(&el, app.floor);
-        }
-    });
+    let scene = super::draw::readable_frame(app);
     view! {
         <div class="scene lantern-scene" data-testid="scene-lantern" data-sky=sky node_ref=scene>
             <svg
@@ -444,11 +439,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
-    // Every flag's words, while they all fit beside each other; else the newest's alone.
-    let words = k.recent.iter().all(|v| look.fits_in(LANTERN.verdict(v).text(lang), 9.0, TAG_STEP - 6.0));
-    for (age, v) in k.recent.iter().rev().enumerate() {
-        verdict_tag(&mut out, v, age, words, cast, look);
-    }
+    judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {
         out.push_raw(KEEPER);
@@ -484,65 +475,21 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     out
 }
 
-/// One judged errand's tag on the keeper's rope; `age` 0 is the newest (nearest the door).
-fn verdict_tag(out: &mut Markup, v: &Verdict, age: usize, words: bool, cast: &Cast, look: Look) {
-    let lang = look.lang;
-    let class = match v.outcome {
-        crate::engine::WriteOutcome::Accepted => "verdict obeyed",
-        crate::engine::WriteOutcome::Duplicate => "verdict duplicate",
-        _ => "verdict void",
-    };
-    let who = match &v.from {
-        Some(id) => cast.name(id, lang),
-        None => LANTERN.outsider.text(lang).to_owned(),
-    };
-    out.tag("g")
-        .lit("class", class)
-        .lit("opacity", if age == 0 { "1" } else { "0.8" })
-        .lit("data-outcome", v.outcome.code())
-        .attr("data-age", &age.to_string())
-        .at(TAG_X0 + age as f64 * TAG_STEP, 236.0)
-        .open();
+/// The keeper's judged errands, a tag each on his rope (each word fits less than the gap
+/// between tags; a name too long for one line goes on two).
+const TAGS: Judged = Judged {
+    at: (TAG_X0, 236.0),
+    step: TAG_STEP,
+    room: TAG_STEP - 6.0,
+    faded: "0.8",
     // The tag and its words grow (on a small scene) from where it hangs.
-    out.push_raw(r#"<g class="grow" style="transform-origin:24px 0"><line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#);
-    if v.refused() {
-        out.push_raw(
-            r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#,
-        );
-    }
-    out.tag("text")
-        .lit("x", "24")
-        .lit("y", "33")
-        .lit("class", "flag-number")
-        .lit("text-anchor", "middle")
-        .font(fit_font(&v.token, 40.0, 22.0, 9.0))
-        .text(&v.token);
-    // Each word fits less than the gap between tags, so neighbours never run together; a name too
-    // long for one line goes on two.
-    let word = LANTERN.verdict(v).text(lang);
-    if age == 0 || words {
-        out.tag("text")
-            .lit("x", "24")
-            .lit("y", "62")
-            .lit("class", "verdict-word")
-            .lit("text-anchor", "middle")
-            .font(fit_font(word, TAG_STEP - 6.0, 12.0, 9.0))
-            .text(word);
-        fitted(
-            out,
-            (24.0, 78.0),
-            TAG_STEP - 6.0,
-            look.fit_in(12.0, 9.0),
-            "verdict-who minor",
-            "middle",
-            Align::Top,
-            &who,
-            |t| t,
-        );
-    }
-    out.push_raw("</g>");
-    out.end("g");
-}
+    cloth: r#"<g class="grow" style="transform-origin:24px 0"><line x1="24" y1="0" x2="24" y2="8" class="tag-string"/><rect x="0" y="8" width="48" height="36" rx="4" class="cloth"/>"#,
+    cross: r#"<g class="cross"><line x1="-3" y1="6" x2="51" y2="46"/><line x1="51" y1="6" x2="-3" y2="46"/></g>"#,
+    middle: 24.0,
+    number: (33.0, 40.0, 22.0, 9.0),
+    word: (62.0, 12.0, 9.0),
+    who: (78.0, 12.0, 9.0),
+};
 
 /// Why someone fell into the ditch; a stranger who fell in lies there (a borrower who did is drawn
 /// there with the borrowers, once).

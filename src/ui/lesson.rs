@@ -495,7 +495,7 @@ fn audience_html(app: AppState, lang: Lang) -> String {
             esc(&pick(&c.text, lang)),
         ));
     }
-    // The count is written by `LessonPanel` on its own: the markup stays the same while it ticks,
+    // The count is written by `AudienceLayer` on its own: the markup stays the same while it ticks,
     // so the reveal button under a presenter's pointer is not replaced each second.
     out.push_str(&format!(
         r#"</ol><p class="audience-count" data-testid="audience-count"></p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal" aria-keyshortcuts="K">{}</button></div>"#,
@@ -678,79 +678,69 @@ fn within(a: Px, b: Px, m: f64) -> bool {
 /// it holds whatever the words say and wherever they stand (a flag raised, a name on two lines).
 fn fit_pointers(group: &web_sys::Element, rings: &[Place]) {
     use wasm_bindgen::JsCast;
-    {
-        let Some(svg) = group.closest("svg").ok().flatten() else { return };
-        let frame = px(&svg);
-        let scale = (frame.2 - frame.0) / 1200.0;
-        // Not drawn (hidden, or zero wide): nothing to measure.
-        if scale.is_nan() || scale <= 0.0 {
-            return;
-        }
-        let to_svg = |v: f64, origin: f64| (v - origin) / scale;
-        let mut words: Vec<Px> = Vec::new();
-        if let Ok(texts) = svg.query_selector_all("text") {
-            for i in 0..texts.length() {
-                let Some(t) = texts.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-                if t.closest(".pointers").ok().flatten().is_some()
-                    || t.text_content().unwrap_or_default().trim().is_empty()
-                {
-                    continue;
-                }
-                let b = px(&t);
-                if b.2 > b.0 && b.3 > b.1 {
-                    words.push(b);
-                }
+    let Some(svg) = group.closest("svg").ok().flatten() else { return };
+    let frame = px(&svg);
+    let scale = (frame.2 - frame.0) / 1200.0;
+    // Not drawn (hidden, or zero wide): nothing to measure.
+    if scale.is_nan() || scale <= 0.0 {
+        return;
+    }
+    let to_svg = |v: f64, origin: f64| (v - origin) / scale;
+    let mut words: Vec<Px> = Vec::new();
+    if let Ok(texts) = svg.query_selector_all("text") {
+        for i in 0..texts.length() {
+            let Some(t) = texts.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+            if t.closest(".pointers").ok().flatten().is_some() || t.text_content().unwrap_or_default().trim().is_empty()
+            {
+                continue;
+            }
+            let b = px(&t);
+            if b.2 > b.0 && b.3 > b.1 {
+                words.push(b);
             }
         }
-        // Clear of the outline by more than its own width and a hair (3 px, as the test asks).
-        let margin = 5.0;
-        if let Ok(shown) = group.query_selector_all(".pointer-ring") {
-            for (i, ((x, y, w, h), _)) in rings.iter().enumerate() {
-                let Some(ring) = shown.item(i as u32).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
-                    continue;
-                };
-                let mut r =
-                    (frame.0 + x * scale, frame.1 + y * scale, frame.0 + (x + w) * scale, frame.1 + (y + h) * scale);
-                // A few rounds: taking one word in may reach another.
-                for _ in 0..4 {
-                    let crossed: Vec<Px> =
-                        words.iter().copied().filter(|w| meets(*w, r) && !within(*w, r, 3.0)).collect();
-                    if crossed.is_empty() {
-                        break;
-                    }
-                    for w in crossed {
-                        r = (
-                            r.0.min(w.0 - margin),
-                            r.1.min(w.1 - margin),
-                            r.2.max(w.2 + margin),
-                            r.3.max(w.3 + margin),
-                        );
-                    }
+    }
+    // Clear of the outline by more than its own width and a hair (3 px, as the test asks).
+    let margin = 5.0;
+    if let Ok(shown) = group.query_selector_all(".pointer-ring") {
+        for (i, ((x, y, w, h), _)) in rings.iter().enumerate() {
+            let Some(ring) = shown.item(i as u32).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else {
+                continue;
+            };
+            let mut r =
+                (frame.0 + x * scale, frame.1 + y * scale, frame.0 + (x + w) * scale, frame.1 + (y + h) * scale);
+            // A few rounds: taking one word in may reach another.
+            for _ in 0..4 {
+                let crossed: Vec<Px> = words.iter().copied().filter(|w| meets(*w, r) && !within(*w, r, 3.0)).collect();
+                if crossed.is_empty() {
+                    break;
                 }
-                let c = super::coord;
-                let _ = ring.set_attribute("x", &c(to_svg(r.0, frame.0)));
-                let _ = ring.set_attribute("y", &c(to_svg(r.1, frame.1)));
-                let _ = ring.set_attribute("width", &c((r.2 - r.0) / scale));
-                let _ = ring.set_attribute("height", &c((r.3 - r.1) / scale));
+                for w in crossed {
+                    r = (r.0.min(w.0 - margin), r.1.min(w.1 - margin), r.2.max(w.2 + margin), r.3.max(w.3 + margin));
+                }
             }
+            let c = super::coord;
+            let _ = ring.set_attribute("x", &c(to_svg(r.0, frame.0)));
+            let _ = ring.set_attribute("y", &c(to_svg(r.1, frame.1)));
+            let _ = ring.set_attribute("width", &c((r.2 - r.0) / scale));
+            let _ = ring.set_attribute("height", &c((r.3 - r.1) / scale));
         }
-        if let Ok(labels) = group.query_selector_all(".pointer-label") {
-            for i in 0..labels.length() {
-                let Some(label) = labels.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
-                // Moved by a transform (its own y is left as written: nothing to read back).
-                for dy in ["0", "28", "-28", "56", "-56", "84"] {
-                    let _ = label.set_attribute("transform", &format!("translate(0 {dy})"));
-                    let b = px(&label);
-                    if !words.iter().any(|w| meets(*w, b)) {
-                        break;
-                    }
+    }
+    if let Ok(labels) = group.query_selector_all(".pointer-label") {
+        for i in 0..labels.length() {
+            let Some(label) = labels.item(i).and_then(|n| n.dyn_into::<web_sys::Element>().ok()) else { continue };
+            // Moved by a transform (its own y is left as written: nothing to read back).
+            for dy in ["0", "28", "-28", "56", "-56", "84"] {
+                let _ = label.set_attribute("transform", &format!("translate(0 {dy})"));
+                let b = px(&label);
+                if !words.iter().any(|w| meets(*w, b)) {
+                    break;
                 }
-                // Its line still meets it, at its middle.
-                if let Some(line) = label.previous_element_sibling().filter(|l| l.class_list().contains("pointer-line"))
-                {
-                    let b = px(&label);
-                    let _ = line.set_attribute("y2", &super::coord(to_svg((b.1 + b.3) / 2.0, frame.1)));
-                }
+            }
+            // Its line still meets it, at its middle.
+            if let Some(line) = label.previous_element_sibling().filter(|l| l.class_list().contains("pointer-line")) {
+                let b = px(&label);
+                let _ = line.set_attribute("y2", &super::coord(to_svg((b.1 + b.3) / 2.0, frame.1)));
             }
         }
     }

@@ -42,6 +42,7 @@ use leptos::prelude::*;
 
 use crate::scenario::{library, Fable, Localized};
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 use crate::story::theme::Theme;
 use crate::story::{fill, Lang};
 
@@ -370,56 +371,19 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
         let lang = app.lang.get();
         start.with_value(|(title, id)| localized(title.as_ref(), lang, id))
     };
-    let items = issues
-        .into_iter()
-        .map(|issue| {
-            let line = move || {
-                let lang = app.lang.get();
-                let default = default_title();
-                match &issue {
-                    UrlIssue::UnknownScenario { value } => {
-                        fill(Ui::UrlBadScenario.text(lang), &[("value", value), ("default", &default)])
-                    }
-                    UrlIssue::BrokenScenario { value, error } => fill(
-                        Ui::UrlBrokenScenario.text(lang),
-                        &[("value", value), ("error", error), ("default", &default)],
-                    ),
-                    UrlIssue::BadLang { value } => fill(Ui::UrlBadLang.text(lang), &[("value", value)]),
-                    UrlIssue::BadSpeed { value } => fill(Ui::UrlBadSpeed.text(lang), &[("value", value)]),
-                    UrlIssue::SpeedRounded { value, used } => {
-                        fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
-                    }
-                    UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
-                    UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
-                    UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
-                    UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
-                    UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
-                    UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
-                    UrlIssue::TimeAfterEnd { value, end } => fill(
-                        Ui::UrlTimeAfterEnd.text(lang),
-                        &[("at", &value.parse().map_or_else(|_| value.clone(), seconds)), ("end", end)],
-                    ),
-                    UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
-                    UrlIssue::BadPacing { value } => fill(Ui::UrlBadPacing.text(lang), &[("value", value)]),
-                    UrlIssue::BadScenarioLink { error } => {
-                        fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", &default)])
-                    }
-                    UrlIssue::BadFlag { name, value } => {
-                        fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)])
-                    }
-                    UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
-                    UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
-                    UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
-                    UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
-                    UrlIssue::BadFable { value } => fill(
-                        Ui::UrlBadFable.text(lang),
-                        &[("value", value), ("default", fable_name(start_fable, lang))],
-                    ),
-                }
-            };
-            view! { <li>{line}</li> }
-        })
-        .collect::<Vec<_>>();
+    // The lines as markup, rewritten when the language changes (one text per issue).
+    let issues = StoredValue::new(issues);
+    let items = move || {
+        let lang = app.lang.get();
+        let default = default_title();
+        let mut out = Markup::new();
+        issues.with_value(|all| {
+            for issue in all {
+                out.tag("li").text(&issue_line(issue, lang, &default, start_fable));
+            }
+        });
+        out.into_string()
+    };
     // The presenter may have moved on (another scenario, another speed): let them put it away.
     let shown = RwSignal::new(true);
     Some(view! {
@@ -428,7 +392,48 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
                 {tr(app, Ui::Dismiss)}
             </button>
             <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
-            <ul>{items}</ul>
+            <ul inner_html=items></ul>
         </aside>
     })
+}
+
+/// What the page says about a problem in its address, in `lang`; `default` is the title of the
+/// scenario it fell back to, `start_fable` the fable it opened with.
+fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -> String {
+    match issue {
+        UrlIssue::UnknownScenario { value } => {
+            fill(Ui::UrlBadScenario.text(lang), &[("value", value), ("default", default)])
+        }
+        UrlIssue::BrokenScenario { value, error } => {
+            fill(Ui::UrlBrokenScenario.text(lang), &[("value", value), ("error", error), ("default", default)])
+        }
+        UrlIssue::BadLang { value } => fill(Ui::UrlBadLang.text(lang), &[("value", value)]),
+        UrlIssue::BadSpeed { value } => fill(Ui::UrlBadSpeed.text(lang), &[("value", value)]),
+        UrlIssue::SpeedRounded { value, used } => {
+            fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
+        }
+        UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
+        UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
+        UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
+        UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
+        UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
+        UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
+        UrlIssue::TimeAfterEnd { value, end } => fill(
+            Ui::UrlTimeAfterEnd.text(lang),
+            &[("at", &value.parse().map_or_else(|_| value.clone(), seconds)), ("end", end)],
+        ),
+        UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
+        UrlIssue::BadPacing { value } => fill(Ui::UrlBadPacing.text(lang), &[("value", value)]),
+        UrlIssue::BadScenarioLink { error } => {
+            fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", default)])
+        }
+        UrlIssue::BadFlag { name, value } => fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
+        UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
+        UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
+        UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
+        UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
+        UrlIssue::BadFable { value } => {
+            fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
+        }
+    }
 }

@@ -6,11 +6,12 @@ use leptos::prelude::*;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::story::fables::legend;
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 use crate::story::picture::{liveness, Liveness};
 use crate::story::{fill, Cast, Lang};
 
 use super::state::AppState;
-use super::{seconds, tr};
+use super::{seconds, told, tr};
 
 /// One row: the fable element, the concept, and its current value.
 struct Row {
@@ -162,23 +163,26 @@ const ROWS: &[Row] = &[
 
 #[component]
 pub fn Panel(app: AppState) -> impl IntoView {
-    let rows = ROWS
-        .iter()
-        .map(|row| {
-            let value = row.value;
-            let text = move || {
-                let lang = app.lang.get();
-                app.cast.with(|cast| app.snapshot.with(|s| value(s, cast, lang)))
-            };
-            view! {
-                <tr>
-                    <th scope="row" class="story-el">{tr(app, row.story)}</th>
-                    <td class="concept">{tr(app, row.concept)}</td>
-                    <td class="value" data-testid=row.testid>{text}</td>
-                </tr>
-            }
-        })
-        .collect::<Vec<_>>();
+    // The rows as markup: the memo's equality check keeps the table still until a value changes.
+    let rows = Memo::new(move |_| {
+        let lang = app.lang.get();
+        let mut out = Markup::new();
+        app.cast.with(|cast| {
+            app.snapshot.with(|s| {
+                for row in ROWS {
+                    out.push_raw("<tr>");
+                    out.tag("th").lit("scope", "row").lit("class", "story-el").text(told(app, row.story, lang));
+                    out.tag("td").lit("class", "concept").text(told(app, row.concept, lang));
+                    out.tag("td")
+                        .lit("class", "value")
+                        .lit("data-testid", row.testid)
+                        .text(&(row.value)(s, cast, lang));
+                    out.push_raw("</tr>");
+                }
+            })
+        });
+        out.into_string()
+    });
     view! {
         <section class="panel">
             <h2>{tr(app, Ui::PanelTitle)}</h2>
@@ -190,7 +194,7 @@ pub fn Panel(app: AppState) -> impl IntoView {
                         <th scope="col">{tr(app, Ui::ColNow)}</th>
                     </tr>
                 </thead>
-                <tbody>{rows}</tbody>
+                <tbody inner_html=move || rows.get()></tbody>
             </table>
         </section>
     }
@@ -200,23 +204,21 @@ pub fn Panel(app: AppState) -> impl IntoView {
 #[component]
 pub fn Legend(app: AppState) -> impl IntoView {
     let items = move || {
-        legend(app.fable.get())
-            .iter()
-            .map(|(story, concept, key)| {
-                view! {
-                    <li data-legend=*key>
-                        <span class="story-el">{tr(app, *story)}</span>
-                        <span class="arrow">"→"</span>
-                        <span class="concept">{tr(app, *concept)}</span>
-                    </li>
-                }
-            })
-            .collect::<Vec<_>>()
+        let lang = app.lang.get();
+        let mut out = Markup::new();
+        for (story, concept, key) in legend(app.fable.get()) {
+            out.tag("li").lit("data-legend", key).open();
+            out.tag("span").lit("class", "story-el").text(told(app, *story, lang));
+            out.tag("span").lit("class", "arrow").text("→");
+            out.tag("span").lit("class", "concept").text(told(app, *concept, lang));
+            out.end("li");
+        }
+        out.into_string()
     };
     view! {
         <section class="legend">
             <h2>{tr(app, Ui::LegendTitle)}</h2>
-            <ul>{items}</ul>
+            <ul inner_html=items></ul>
         </section>
     }
 }

@@ -10,17 +10,16 @@
 
 use leptos::prelude::*;
 
-use crate::engine::WriteOutcome;
 use crate::scenario::lesson::Element;
 use crate::scenario::Fable;
 use crate::story::harbor::{mast_flag, plaque_name_struck, shown_flag, HARBOR};
 use crate::story::i18n::Ui;
 use crate::story::markup::{fit_font, text_width, Markup};
-use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState, Verdict};
+use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, part, Align, Draw, Look};
+use super::draw::{bezier, f, fitted, flight, judged, part, Align, Draw, Judged, Look};
 use super::state::AppState;
 use super::{seconds, tr};
 
@@ -90,12 +89,7 @@ pub fn Scene(app: AppState) -> impl IntoView {
     let drawn = move |draw: Draw| part(app, Fable::Harbor, draw);
     // The day of the run: the caption's evening at its end is the sky's too.
     let sky = move || app.picture.with(|p| if p.over { "evening" } else { "day" });
-    let scene = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
-        if let Some(el) = scene.get() {
-            super::draw::keep_readable(&el, app.floor);
-        }
-    });
+    let scene = super::draw::readable_frame(app);
     view! {
         <div class="scene" data-testid="scene-harbor" data-sky=sky node_ref=scene>
             <svg
@@ -521,11 +515,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
             .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
-    // Every flag's words, while they all fit beside each other; else the newest's alone.
-    let words = g.recent.iter().all(|v| look.fits_in(HARBOR.verdict(v).text(lang), 10.0, VERDICT_STEP - 4.0));
-    for (age, v) in g.recent.iter().rev().enumerate() {
-        verdict_flag(&mut out, v, age, words, cast, look);
-    }
+    judged(&mut out, &g.recent, &HARBOR, &FLAGS, cast, look);
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {
         out.push_raw(VERIFIER);
@@ -548,63 +538,19 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
     out
 }
 
-/// One judged flag on the verdict line; `age` 0 is the newest (nearest the verifier).
-fn verdict_flag(out: &mut Markup, v: &Verdict, age: usize, words: bool, cast: &Cast, look: Look) {
-    let lang = look.lang;
-    let class = match v.outcome {
-        WriteOutcome::Accepted => "verdict obeyed",
-        WriteOutcome::Duplicate => "verdict duplicate",
-        _ => "verdict void",
-    };
-    let who = match &v.from {
-        Some(id) => cast.name(id, lang),
-        None => HARBOR.outsider.text(lang).to_owned(),
-    };
-    out.tag("g")
-        .lit("class", class)
-        .lit("opacity", if age == 0 { "1" } else { "0.75" })
-        .lit("data-outcome", v.outcome.code())
-        .attr("data-age", &age.to_string())
-        .at(VERDICT_X0 + age as f64 * VERDICT_STEP, 326.0)
-        .open();
-    out.push_raw(r#"<g class="grow"><rect x="0" y="4" width="54" height="38" class="cloth"/>"#);
-    // The cross goes under the number: a voided flag must still show which number it carried.
-    if v.refused() {
-        out.push_raw(
-            r#"<g class="cross"><line x1="-4" y1="0" x2="58" y2="46"/><line x1="58" y1="0" x2="-4" y2="46"/></g>"#,
-        );
-    }
-    out.tag("text")
-        .lit("x", "27")
-        .lit("y", "31")
-        .lit("class", "flag-number")
-        .lit("text-anchor", "middle")
-        .font(fit_font(&v.token, 46.0, 24.0, 10.0))
-        .text(&v.token);
-    let word = HARBOR.verdict(v).text(lang);
-    if age == 0 || words {
-        out.tag("text")
-            .lit("x", "27")
-            .lit("y", "64")
-            .lit("class", "verdict-word")
-            .lit("text-anchor", "middle")
-            .font(fit_font(word, VERDICT_STEP - 4.0, 14.0, 10.0))
-            .text(word);
-        fitted(
-            out,
-            (27.0, 82.0),
-            VERDICT_STEP - 4.0,
-            look.fit_in(13.0, 10.0),
-            "verdict-who minor",
-            "middle",
-            Align::Top,
-            &who,
-            |t| t,
-        );
-    }
-    out.push_raw("</g>");
-    out.end("g");
-}
+/// The verifier's judged flags: what each said, and who sent it.
+const FLAGS: Judged = Judged {
+    at: (VERDICT_X0, 326.0),
+    step: VERDICT_STEP,
+    room: VERDICT_STEP - 4.0,
+    faded: "0.75",
+    cloth: r#"<g class="grow"><rect x="0" y="4" width="54" height="38" class="cloth"/>"#,
+    cross: r#"<g class="cross"><line x1="-4" y1="0" x2="58" y2="46"/><line x1="58" y1="0" x2="-4" y2="46"/></g>"#,
+    middle: 27.0,
+    number: (31.0, 46.0, 24.0, 10.0),
+    word: (64.0, 14.0, 10.0),
+    who: (82.0, 13.0, 10.0),
+};
 
 /// The boat in the channel: the flag at its mast, what it obeys, and on the rocks, why.
 fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {

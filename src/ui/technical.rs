@@ -14,7 +14,7 @@ use crate::story::technical::{technical_view_as, JudgedWrite, TechView, View};
 use crate::story::{Cast, Lang};
 
 use super::state::AppState;
-use super::tr;
+use super::{told, tr};
 
 #[component]
 pub fn TechnicalView(app: AppState) -> impl IntoView {
@@ -46,21 +46,25 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
             app.tech_view.set(view);
         }
     };
-    // Only the picker changes the view after the start, so each option's `selected` is set once.
-    let first = app.tech_view.get_untracked();
-    let options = View::ALL
-        .into_iter()
-        .map(|v| view! { <option value=v.code() selected={v == first}>{tr(app, v.label())}</option> })
-        .collect::<Vec<_>>();
+    // The views as markup, the one shown selected (rewritten when it or the language changes).
+    let options = move || {
+        let lang = app.lang.get();
+        let now = app.tech_view.get();
+        let mut out = Markup::new();
+        for v in View::ALL {
+            let tag = out.tag("option").lit("value", v.code());
+            let tag = if v == now { tag.lit("selected", "") } else { tag };
+            tag.text(told(app, v.label(), lang));
+        }
+        out.into_string()
+    };
     view! {
         <section class="techview" data-testid="technical-view">
             <header>
                 <h2>{tr(app, Ui::TechViewTitle)}</h2>
                 <label class="tech-picker" title=tr(app, Ui::TechViewPickerHint)>
                     <span>{tr(app, Ui::TechViewPicker)}</span>
-                    <select data-testid="technical-view-picker" on:change=on_pick>
-                        {options}
-                    </select>
+                    <select data-testid="technical-view-picker" on:change=on_pick inner_html=options></select>
                 </label>
             </header>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
