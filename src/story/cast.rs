@@ -114,6 +114,23 @@ impl Cast {
         }
     }
 
+    /// A write's operation id as the fable's systems print it: the engine numbers a node's writes
+    /// `<node id>-<n>` (`engine::node`), so under the lantern the node's part is its handle
+    /// (`chen-8` is `a-xiu-8`). Any other id (a raw write's own) is shown as it is.
+    pub fn op_handle(&self, op_id: &str) -> String {
+        match op_id.rsplit_once('-') {
+            Some((node, n))
+                if self.fable == Fable::Lantern
+                    && !n.is_empty()
+                    && n.bytes().all(|b| b.is_ascii_digit())
+                    && self.identities.iter().any(|(id, _)| id == node) =>
+            {
+                format!("{}-{n}", self.handle(node))
+            }
+            _ => op_id.to_owned(),
+        }
+    }
+
     /// The name of node `id` in `lang`; an unknown id is shown as it is.
     pub fn name(&self, id: &str, lang: Lang) -> String {
         self.names

@@ -633,7 +633,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::WritePrepared,
             Tone::Warn,
             false,
-            with(node(id), &[("token", token.to_string()), ("op", op_id.clone())]),
+            with(node(id), &[("token", token.to_string()), ("op", cast.op_handle(op_id))]),
         ),
         TraceEvent::WriteJudged {
             op_id,
@@ -658,7 +658,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 sender,
                 &[
                     ("token", token_label(token)),
-                    ("op", op_id.clone()),
+                    ("op", cast.op_handle(op_id)),
                     ("before", high_water_before.to_string()),
                     ("hwm", high_water_after.to_string()),
                 ],
@@ -728,7 +728,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                         ("name", who),
                         ("token", token.to_string()),
                         ("newest", newest_granted.to_string()),
-                        ("op", op_id.clone()),
+                        ("op", cast.op_handle(op_id)),
                     ],
                 )
             }
@@ -737,17 +737,21 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ViolationTokenRegression,
                 Tone::Bad,
                 false,
-                vec![("token", token.to_string()), ("highest", highest_before.to_string()), ("op", op_id.clone())],
+                vec![
+                    ("token", token.to_string()),
+                    ("highest", highest_before.to_string()),
+                    ("op", cast.op_handle(op_id)),
+                ],
             ),
             Violation::DuplicateSideEffect { op_id, .. } => {
-                out("violation", Line::ViolationDuplicate, Tone::Bad, false, vec![("op", op_id.clone())])
+                out("violation", Line::ViolationDuplicate, Tone::Bad, false, vec![("op", cast.op_handle(op_id))])
             }
             Violation::InvalidTokenAccepted { op_id, token, .. } => out(
                 "violation",
                 Line::ViolationInvalidAccepted,
                 Tone::Bad,
                 false,
-                vec![("token", token_label(token)), ("op", op_id.clone())],
+                vec![("token", token_label(token)), ("op", cast.op_handle(op_id))],
             ),
             Violation::LockDeletedByNonOwner { node: id, holder, holder_token } => out(
                 "violation",
@@ -768,7 +772,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 Line::ViolationForeignToken,
                 Tone::Bad,
                 false,
-                vec![("token", token.to_string()), ("lock", lock.clone()), ("op", op_id.clone())],
+                vec![("token", token.to_string()), ("lock", lock.clone()), ("op", cast.op_handle(op_id))],
             ),
         },
         TraceEvent::WorkContinues { node: id, token } => out(
@@ -1029,6 +1033,33 @@ mod tests {
                 assert_ne!(told.story, nothing.story, "having steps to drop and having none read differently");
                 for n in [&told, &nothing] {
                     assert!(!n.story.contains('{') && !n.technical.contains('{'), "unfilled placeholder: {n:?}");
+                }
+            }
+        }
+    }
+
+    /// Under the lantern the log's technical lines print the townsfolk's handles: a write's
+    /// operation id too (`a-xiu-8`, not the harbor's `chen-8`), in every built-in.
+    #[test]
+    fn lantern_technical_lines_never_print_harbor_ids() {
+        for id in library::ids() {
+            let scenario = library::get(id).expect("exists").expect("parses");
+            let cast = Cast::for_fable(&scenario, Fable::Lantern);
+            let mut sim = Sim::new(scenario.config.clone()).expect("valid");
+            sim.run_to_end();
+            for n in sim.trace().iter().filter_map(|e| narrate(e, &cast, Lang::En)) {
+                for node in &scenario.config.nodes {
+                    let handle = cast.handle(&node.id);
+                    if handle == node.id {
+                        continue;
+                    }
+                    let harbor = format!("{}-", node.id);
+                    // `<id>-<n>` standing alone: a harbor operation id.
+                    let stray = n.technical.match_indices(&harbor).any(|(at, _)| {
+                        n.technical[..at].chars().next_back().is_none_or(|c| !c.is_ascii_alphanumeric() && c != '-')
+                            && n.technical[at + harbor.len()..].starts_with(|c: char| c.is_ascii_digit())
+                    });
+                    assert!(!stray, "{id}: {} prints {}'s harbor id", n.technical, node.id);
                 }
             }
         }

@@ -102,7 +102,7 @@ pub fn sentence(v: &Violation, at_ms: u64, cast: &Cast, lang: Lang) -> String {
         Violation::TokenRegression { token, highest_before, .. } => {
             (Ui::ViolationRegression, vec![("token", token.to_string()), ("highest", highest_before.to_string())])
         }
-        Violation::DuplicateSideEffect { op_id, .. } => (Ui::ViolationDuplicate, vec![("op", op_id.clone())]),
+        Violation::DuplicateSideEffect { op_id, .. } => (Ui::ViolationDuplicate, vec![("op", cast.op_handle(op_id))]),
         Violation::InvalidTokenAccepted { token, .. } => (Ui::ViolationInvalid, vec![("token", token_text(token))]),
         Violation::LockDeletedByNonOwner { holder, holder_token, .. } => {
             (Ui::ViolationLockDeleted, vec![("holder", cast.name(holder, lang)), ("token", holder_token.to_string())])

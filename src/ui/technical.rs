@@ -143,7 +143,7 @@ fn write_row(html: &mut Markup, w: &JudgedWrite, cast: &Cast, lang: Lang) {
         .lit("data-testid", "resource-write")
         .lit("data-outcome", w.outcome_code())
         .open();
-    html.tag("td").lit("class", "op").text(&w.op_id);
+    html.tag("td").lit("class", "op").text(&cast.op_handle(&w.op_id));
     html.tag("td").text(&from);
     html.tag("td").lit("class", "num").text(&w.token);
     html.tag("td").lit("class", "outcome").text(w.outcome_label().text(lang));
