@@ -10,7 +10,9 @@
 //! Memory: a checkpoint holds the state without its trace, and the timeline keeps one trace, the
 //! furthest checkpoint's, of which every earlier checkpoint's is a prefix (its length is kept).
 //! A run near the trace limit (500 000 entries) once took 64 copies of its trace, gigabytes that
-//! crashed the page; now it takes one, plus the copy a seek hands out.
+//! crashed the page; now it takes one, plus the copy a seek hands out. The configuration (with
+//! the scenario's scripted steps) is shared the same way: the timeline and every checkpoint hold
+//! one `Arc<Config>`, never a copy each.
 //!
 //! Exactness: a checkpoint at `T` is the state after every intervention before `T` and every
 //! event at or before `T`, and before any intervention at exactly `T`. Playing on from it applies
@@ -18,6 +20,8 @@
 //! time, then apply), and advancing in two steps processes the same events in the same order as
 //! advancing in one (the queue is ordered by time, then insertion). So a seek gives the state
 //! [`Sim::replay`] gives, bit for bit: same trace, same `trace_hash` (tested).
+
+use std::sync::Arc;
 
 use super::{Command, Config, ConfigError, ScheduledCommand, Sim, TraceEntry};
 
@@ -30,7 +34,8 @@ pub const MIN_CHECKPOINT_EVERY_MS: u64 = 5_000;
 /// A run that can be sought and forked.
 #[derive(Clone, Debug)]
 pub struct Timeline {
-    config: Config,
+    /// The one copy of the configuration, shared with every checkpoint.
+    config: Arc<Config>,
     /// Live interventions in the order they apply (non-decreasing `at_ms`).
     interventions: Vec<ScheduledCommand>,
     /// Checkpoint grid, in ms.
@@ -49,7 +54,8 @@ impl Timeline {
     /// # Errors
     /// The configuration's [`ConfigError`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let mut start = Sim::new(config.clone())?;
+        let mut start = Sim::new(config)?;
+        let config = start.shared_config();
         let trace = start.take_trace();
         let every_ms = config.until_ms.div_ceil(MAX_CHECKPOINTS).max(MIN_CHECKPOINT_EVERY_MS);
         Ok(Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![(start, trace.len())], trace })

@@ -1,0 +1,147 @@
+//! The store's side of the protocol: the coordinator (the Lease record and the token issuer,
+//! [`coordinator`](super::coordinator)) answering acquire, renew and release requests on the
+//! store's own clock, and the expiry checks it schedules for itself.
+
+use super::coordinator::{AcquireResult, StoreNow};
+use super::network::{Body, Record};
+use super::{Item, ReleaseOutcome, Sim, TraceEvent, Violation};
+
+impl Sim {
+    /// The moment as the store handles a request: true time and its own clock's reading.
+    fn store_now(&self) -> StoreNow {
+        StoreNow { true_ms: self.now_ms, local_ms: self.store_clock.read(self.now_ms) }
+    }
+
+    /// When the lease as the record stands now runs out, in true ms; `None` while nobody holds
+    /// it. The one rule for the lease's expiry time: the trace (a grant's, a renewal's, a
+    /// refusal's `expires_ms`), the store's own expiry check and the snapshot all read it.
+    ///
+    /// Where the store judges expiry: `renewTime + leaseDuration` on the store's clock
+    /// ([`Coordinator::expires_local_ms`](super::coordinator::Coordinator::expires_local_ms)), at
+    /// the first true time, no earlier than now, at which the store's clock reads it, so a lease
+    /// already past it (a forward jump of the store's clock) is due now. Under observer expiry,
+    /// where nobody acts on it: `renewTime + leaseDuration` on true time, for display only.
+    pub(super) fn lease_expires_ms(&self) -> Option<u64> {
+        let c = &self.coordinator;
+        if c.judges_expiry {
+            c.expires_local_ms().map(|e| self.store_clock.when_reads(e, self.now_ms))
+        } else {
+            c.holder.as_ref().and(c.renew_time_ms).map(|t| t.saturating_add(c.duration_ms))
+        }
+    }
+
+    /// [`Sim::lease_expires_ms`] of a lease someone holds (just granted or renewed, or live and
+    /// refusing a request), where it is always known; now if it ever were not.
+    fn held_lease_expires_ms(&self) -> u64 {
+        self.lease_expires_ms().unwrap_or(self.now_ms)
+    }
+
+    /// An acquire request reached the store: grant, re-grant or refuse, and reply with the record.
+    pub(super) fn on_acquire(
+        &mut self,
+        node: usize,
+        incarnation: u32,
+        request_sent_ms: u64,
+        observed_expired: Option<u64>,
+    ) {
+        let id = self.nodes[node].id.clone();
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let result = self.coordinator.acquire(&identity, now, observed_expired);
+        let expires_ms = self.held_lease_expires_ms();
+        let token = match result {
+            AcquireResult::Granted { token, lease_transitions } => {
+                self.record(TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms });
+                self.schedule_expiry_check();
+                if self.config.resource.epoch_barrier {
+                    let high_water_before = self.resource.raise_mark(token);
+                    let high_water_after = self.resource.high_water;
+                    self.record(TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after });
+                }
+                Some(token)
+            }
+            AcquireResult::Reacquired { token } => {
+                self.record(TraceEvent::LeaseReacquired { node: id, token, expires_ms });
+                self.schedule_expiry_check();
+                Some(token)
+            }
+            AcquireResult::Refused { holder } => {
+                self.record(TraceEvent::AcquireRefused { node: id, holder, expires_ms });
+                None
+            }
+        };
+        let c = &self.coordinator;
+        let record = Record { version: c.version, holder: c.holder.clone(), duration_ms: c.duration_ms };
+        self.send(Body::AcquireReply { node, incarnation, request_sent_ms, token, record }, 0);
+    }
+
+    /// A renewal reached the store: accepted for the holder with the current token while its
+    /// lease is live, refused otherwise; the reply says which.
+    pub(super) fn on_renew(&mut self, node: usize, incarnation: u32, token: u64, request_sent_ms: u64) {
+        let id = self.nodes[node].id.clone();
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let ok = self.coordinator.renew(&identity, token, now);
+        if ok {
+            let expires_ms = self.held_lease_expires_ms();
+            self.record(TraceEvent::LeaseRenewed { node: id, token, expires_ms });
+            self.schedule_expiry_check();
+        } else {
+            let holder = self.coordinator.holder.clone();
+            self.record(TraceEvent::RenewRefused { node: id, token, holder });
+        }
+        self.send(Body::RenewReply { node, incarnation, request_sent_ms, token, ok }, 0);
+    }
+
+    /// Lock protocol: delete the key, with or without the owner check.
+    pub(super) fn on_release(&mut self, node: usize, token: u64) {
+        let id = self.nodes[node].id.clone();
+        let identity = self.nodes[node].identity.clone();
+        let now = self.store_now();
+        let outcome = self.coordinator.release(&identity, token, self.config.lock.release_check, now);
+        let violation = match &outcome {
+            ReleaseOutcome::DeletedOthers { holder, token: holder_token } => Some(Violation::LockDeletedByNonOwner {
+                node: id.clone(),
+                holder: holder.clone(),
+                holder_token: *holder_token,
+            }),
+            _ => None,
+        };
+        self.record(TraceEvent::LockReleased { node: id, token, outcome });
+        if let Some(violation) = violation {
+            self.record(TraceEvent::ViolationFound { violation });
+        }
+    }
+
+    /// Where the store judges expiry, checks the lease again when the store's clock reaches its
+    /// expiry.
+    fn schedule_expiry_check(&mut self) {
+        if !self.coordinator.judges_expiry {
+            return;
+        }
+        if let (Some(at), Some(renew_time_ms)) = (self.lease_expires_ms(), self.coordinator.renew_time_ms) {
+            self.schedule(at, Item::ExpiryCheck { renew_time_ms });
+        }
+    }
+
+    /// The store's clock moved: a lease may now expire sooner or later than scheduled. A forward
+    /// jump past the expiry ends it at once (redis/redis#416).
+    pub(super) fn store_clock_changed(&mut self) {
+        self.schedule_expiry_check();
+    }
+
+    /// A scheduled expiry check: once the store's clock has passed the expiry of the term renewed
+    /// at `renew_time_ms` (and nobody renewed it since), the expiry is recorded, once.
+    pub(super) fn check_expiry(&mut self, renew_time_ms: u64) {
+        let c = &self.coordinator;
+        if c.renew_time_ms == Some(renew_time_ms)
+            && !c.is_live(self.store_clock.read(self.now_ms))
+            && self.expiry_reported_for != Some(renew_time_ms)
+        {
+            if let (Some(holder), Some(token)) = (c.holder.clone(), c.token) {
+                self.expiry_reported_for = Some(renew_time_ms);
+                self.record(TraceEvent::LeaseExpired { holder, token });
+            }
+        }
+    }
+}

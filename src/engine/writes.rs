@@ -1,0 +1,74 @@
+//! Writes: a leader (or a zombie that kept working) sends its next write with the fencing token
+//! it believes in, and the fenced resource judges each arrival against its high-water mark in
+//! one atomic step, while the oracle checks the verdict against the tokens the store granted.
+
+use super::network::Body;
+use super::{Blocked, PreparedWrite, Sim, TraceEvent, WireToken, WriteOutcome};
+
+impl Sim {
+    /// Sends the node's next write with `token`.
+    pub(super) fn send_write(&mut self, node: usize, token: u64) {
+        let (op_id, value) = self.nodes[node].next_write();
+        self.send_prepared_write(node, PreparedWrite { op_id, token, value });
+    }
+
+    /// Sends a write, held up by any delay armed for this node's next write.
+    pub(super) fn send_prepared_write(&mut self, node: usize, w: PreparedWrite) {
+        let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
+        self.nodes[node].writes_sent += 1;
+        self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, extra);
+    }
+
+    /// Judges a write as it reaches the fenced resource, and records what the oracle finds.
+    pub(super) fn judge_write(&mut self, arrival: WriteArrival) {
+        let WriteArrival { from, token, value, op_id, sent_ms, lock, message } = arrival;
+        let lock = lock.filter(|l| *l != self.config.lock.name);
+        let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
+        let newest = self.coordinator.newest_granted();
+        let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref());
+        let blocked = match (j.outcome, token.valid()) {
+            (WriteOutcome::RejectedStale, _) if j.foreign_mark => {
+                self.resource.mark_lock.clone().map(|lock| Blocked::ForeignMark { lock })
+            }
+            (WriteOutcome::RejectedStale, Some(t))
+                if lock.is_none() && Some(t) == newest && t < j.high_water_before =>
+            {
+                Some(Blocked::IssuerBehind)
+            }
+            _ => None,
+        };
+        self.record(TraceEvent::WriteJudged {
+            op_id,
+            from,
+            token,
+            value,
+            sent_ms,
+            outcome: j.outcome,
+            high_water_before: j.high_water_before,
+            high_water_after: j.high_water_after,
+            fencing: self.resource.fencing,
+            lock,
+            message,
+            blocked,
+        });
+        for violation in violations {
+            self.record(TraceEvent::ViolationFound { violation });
+        }
+    }
+}
+
+/// A write as it reaches the fenced resource: from a node's message or a raw write command.
+pub(super) struct WriteArrival {
+    /// The writing node's id; `None` for a raw write (`Command::RawWrite`).
+    pub(super) from: Option<String>,
+    /// The fencing token as sent (raw writes may carry a missing or malformed one).
+    pub(super) token: WireToken,
+    pub(super) value: String,
+    pub(super) op_id: String,
+    /// When the write left its sender, in virtual ms.
+    pub(super) sent_ms: u64,
+    /// The lock the token belongs to, when it is not this run's own lock.
+    pub(super) lock: Option<String>,
+    /// The message that carried it (`None` for a raw write).
+    pub(super) message: Option<u64>,
+}
