@@ -16,8 +16,9 @@
 //! `network` (messages, latency, partitions, delivery), `store` (the store answering acquire,
 //! renew and release on its own clock; the lease's expiry time, decided in one place), `writes`
 //! (sending writes and judging them at the resource) and `execute` (carrying out commands and
-//! faults). This file holds the [`Sim`] itself, its public API and the event loop that moves
-//! messages and timers between them.
+//! faults); `invariants` holds the checks debug builds make after every step. This file holds
+//! the [`Sim`] itself, its public API and the event loop that moves messages and timers between
+//! them.
 //!
 //! Two protocols share the loop ([`Protocol`]): a Lease (the harbor), where either the store
 //! judges expiry on its clock or, as in Kubernetes client-go, each candidate judges it on its own
@@ -34,6 +35,7 @@ pub mod coordinator;
 mod election;
 mod execute;
 pub mod explore;
+mod invariants;
 mod network;
 pub mod node;
 pub mod oracle;
@@ -134,6 +136,8 @@ pub struct Sim {
     hasher: TraceHasher,
     interventions: Vec<ScheduledCommand>,
     ended: bool,
+    /// What the debug builds' invariant checks carry from step to step (`invariants`).
+    invariants: invariants::Invariants,
 }
 
 impl Sim {
@@ -171,6 +175,7 @@ impl Sim {
             hasher: TraceHasher::default(),
             interventions: Vec::new(),
             ended: false,
+            invariants: invariants::Invariants::default(),
             config: Arc::new(config),
         };
         // Scheduled commands first, so at the same millisecond they apply before anything the
@@ -334,7 +339,7 @@ impl Sim {
         let now = self.now_ms;
         self.advance_to(now);
         self.interventions.push(ScheduledCommand { at_ms: now, command: command.clone() });
-        self.execute(command);
+        self.checked_step(|sim| sim.execute(command));
         Ok(())
     }
 
@@ -496,7 +501,12 @@ impl Sim {
         self.trace.push(entry);
     }
 
+    /// One step of the run: `item` is handled (and, in debug builds, the invariants checked).
     fn process(&mut self, item: Item) {
+        self.checked_step(|sim| sim.handle(item));
+    }
+
+    fn handle(&mut self, item: Item) {
         match item {
             Item::Start { node } => {
                 if !self.nodes[node].crashed && !self.nodes[node].started {
