@@ -193,3 +193,20 @@ impl Timeline {
         sim.advance_to(to_ms);
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::Timeline;
+
+    #[test]
+    fn the_timeline_and_every_checkpoint_share_one_config() {
+        let scenario = crate::scenario::library::get("harbor-zombie").expect("built in").expect("parses");
+        let mut timeline = Timeline::new(scenario.config).expect("valid");
+        let sim = timeline.seek(timeline.config().until_ms);
+        assert!(timeline.checkpoints() > 2);
+        assert!(timeline.checkpoints.iter().all(|(c, _)| Arc::ptr_eq(&c.shared_config(), &timeline.config)));
+        assert!(Arc::ptr_eq(&sim.shared_config(), &timeline.config), "a seek hands out the same config too");
+    }
+}
