@@ -739,6 +739,7 @@ ui_table! {
     LandingPlayLantern => ["Play the lantern story", "播放夜灯的故事"],
     LandingExplore => ["Explore on my own", "自己随便看看"],
     RecapTitle => ["What happened", "发生了什么"],
+    RecapChanged => ["You changed this run, so it need not end the way the scenario tells it. The log and the violations say what happened here; Reset plays the scenario as written.", "你改动了这一轮，所以它不一定按场景原本讲的那样结束。日志和“违规”标签会说明这里实际发生了什么；点“重来”可按原剧本重放。"],
 }
 
 #[cfg(test)]

@@ -160,6 +160,14 @@ pub fn listen(app: AppState) {
         if slider && ev.key().starts_with("Arrow") {
             return;
         }
+        // Escape with a menu open (a popover: the tools, a figure's actions) is the browser's:
+        // it closes that menu and nothing else.
+        if ev.key() == "Escape" {
+            if document().query_selector(":popover-open").ok().flatten().is_none() {
+                shortcut(app, "Escape");
+            }
+            return;
+        }
         // Space and the arrows would also scroll the page, or press a focused button twice.
         if shortcut(app, &ev.key()) {
             ev.prevent_default();

@@ -98,7 +98,13 @@ fn carry_out(app: AppState, effect: tour::Effect) {
             }
         }
         Do::StopAt(t) => app.set_stop_at(t),
-        Do::Play(on) => app.playing.set(on),
+        Do::Play(on) => {
+            app.playing.set(on);
+            if on {
+                // After the step's own focus has moved (and maybe scrolled the page).
+                set_timeout(show_stage_when_stacked, std::time::Duration::from_millis(150));
+            }
+        }
         Do::Speed(k) => app.speed_log2.set(k),
         Do::Pacing(p) => app.set_step_pacing(p),
         Do::Fable(f) => app.choose_fable(f),
@@ -173,6 +179,24 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
 /// Leaves the lesson: the run stays as it is, a sandbox again.
 pub fn leave(app: AppState) {
     send(app, Input::Leave);
+}
+
+/// On a narrow upright screen (one column: the step under the stage) a run the lesson plays is
+/// brought into view, so that what the learner waits for is not played off the screen after they
+/// scrolled down to answer or to press Next.
+fn show_stage_when_stacked() {
+    let Some(window) = web_sys::window() else { return };
+    let stacked = window
+        .match_media("(max-width: 999px) and (orientation: portrait)")
+        .ok()
+        .flatten()
+        .is_some_and(|m| m.matches());
+    let Some(scene) = document().query_selector(".fable-scene:not([hidden]) .scene").ok().flatten() else { return };
+    let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
+    let r = scene.get_bounding_client_rect();
+    if stacked && (r.top() < 0.0 || r.bottom() > height) {
+        scroll_to(&scene, web_sys::ScrollLogicalPosition::Start);
+    }
 }
 
 /// Scrolls `el` into view (and its scrolling panel, if any), placed at `block`.

@@ -194,7 +194,7 @@ fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Marku
     out.tag("text")
         .lit("x", "155")
         .lit("y", "80")
-        .lit("class", "roof-label")
+        .lit("class", "roof-label minor")
         .lit("text-anchor", "middle")
         .font(fit_font(roof, 200.0, 22.0, 12.0))
         .text(roof);
@@ -585,7 +585,8 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
         (None, Some(t)) => fill(HARBOR.outcome_last.text(lang), &[("n", t)]),
         (None, None) => HARBOR.outcome_idle.text(lang).to_owned(),
     };
-    let class = if aground { "boat-status bad" } else { "boat-status" };
+    // On a compact scene what the boat obeys is left to the flag at its mast; the rocks are always told.
+    let class = if aground { "boat-status bad" } else { "boat-status minor" };
     fitted(
         &mut out,
         (984.0, 548.0),

@@ -164,7 +164,13 @@ fn Recap(app: AppState) -> impl IntoView {
             return String::new();
         }
         let lang = app.lang.get();
-        let summary = app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""));
+        // A run the learner changed (an action, a dropped script step) need not end as the
+        // scenario's summary tells: the card says so instead of telling the written ending.
+        let summary = if app.changed() {
+            Ui::RecapChanged.text(lang).to_owned()
+        } else {
+            app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
+        };
         if summary.is_empty() {
             return String::new();
         }

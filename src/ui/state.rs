@@ -513,6 +513,12 @@ impl AppState {
             && self.timeline.with_value(|t| t.interventions() == interventions)
     }
 
+    /// Whether the learner changed this run (an action on it, a dropped script step): it need not
+    /// end as the scenario's summary tells.
+    pub fn changed(&self) -> bool {
+        self.timeline.with_value(|t| !t.interventions().is_empty())
+    }
+
     /// How many trace entries the run holds.
     pub fn trace_len(&self) -> usize {
         self.sim.with_value(|s| s.trace().len())

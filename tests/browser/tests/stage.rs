@@ -222,6 +222,18 @@ async fn the_figures_act_with_a_click_and_with_the_keyboard() -> Result<()> {
         b.keys(&[ENTER]).await?;
         b.wait_for("node-lin", |el| role(el) == Some("paused"), SECS(5)).await?;
 
+        // Escape closes a figure's menu (and only the menu), as it does the tools menu.
+        let open = "return document.querySelector(':popover-open')?.dataset.testid || '';";
+        for opener in ["node-chen", "tools-open"] {
+            b.click(opener).await?;
+            b.wait_until_js("a menu is open", "return !!document.querySelector(':popover-open');", SECS(5)).await?;
+            b.keys(&['\u{E00C}']).await?;
+            b.wait_until_js("Escape closed the menu", "return !document.querySelector(':popover-open');", SECS(5))
+                .await
+                .with_context(|| format!("after {opener}"))?;
+            ensure!(b.eval(open, vec![]).await?.as_str() == Some(""), "no menu stays open after Escape ({opener})");
+        }
+
         // Every figure has an accessible name.
         let unnamed = b
             .eval(
@@ -337,6 +349,33 @@ async fn the_landing_says_what_to_do_first() -> Result<()> {
         b.open("?scenario=lantern-ankle").await?;
         b.wait_exists("stage", SECS(30)).await?;
         ensure!(b.element("landing").await?.is_none(), "no landing on a link");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
+/// The card at the end tells the scenario's written ending only of a run the learner left as
+/// written: after putting Chen to sleep for good it says the run was changed instead.
+#[tokio::test]
+async fn the_recap_tells_the_written_ending_only_of_an_untouched_run() -> Result<()> {
+    let path = leaselab_browser_tests::workspace_root().join("assets/scenarios/harbor-zombie.json");
+    let file: Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    let written = file["summary"]["en"].as_str().context("harbor-zombie has an English summary")?.to_owned();
+    with_browser("stage-recap", SECS(120), async |b| {
+        b.viewport(1280, 720, false).await?;
+        b.open("?scenario=harbor-zombie&t=90000").await?;
+        let told = b.wait_exists("scenario-summary", SECS(30)).await?;
+        ensure!(told.text.trim() == written, "untouched, the recap tells the scenario's summary: {}", told.text);
+
+        // Chen put to sleep and the script's waking of him dropped: he never wakes.
+        b.open("?scenario=harbor-zombie&t=10000&speed=64").await?;
+        b.wait_exists("node-chen", SECS(30)).await?;
+        b.act_on("chen", "pause").await?;
+        b.click("script-drop").await?;
+        b.click("play-toggle").await?;
+        let told = b.wait_exists("scenario-summary", SECS(30)).await?;
+        ensure!(told.text.trim() != written, "a changed run does not get the written ending");
+        ensure!(told.text.contains("You changed this run"), "it says the run was changed: {}", told.text);
         b.assert_no_console_errors().await
     })
     .await
