@@ -59,6 +59,14 @@ impl Markup {
         Tag { out: self, name }
     }
 
+    /// One `<option>` of a `<select>` written as markup: its value, its label, and whether it is
+    /// the one chosen (`selected`, which the browser follows when the options are replaced).
+    pub fn option(&mut self, value: &str, label: &str, selected: bool) -> &mut Self {
+        let tag = self.tag("option").attr("value", value);
+        if selected { tag.lit("selected", "") } else { tag }.text(label);
+        self
+    }
+
     /// Closes the element `name` opened with [`Tag::open`].
     pub fn end(&mut self, name: &'static str) -> &mut Self {
         self.0.push_str("</");
@@ -250,6 +258,16 @@ pub fn fit_lines(text: &str, max_width: f64, max: f64, min: f64) -> Fitted {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn an_option_is_selected_only_when_chosen_and_escaped() {
+        let mut m = Markup::new();
+        m.option("a\"b", "<one>", false).option("", "two & three", true);
+        assert_eq!(
+            m.into_string(),
+            r#"<option value="a&quot;b">&lt;one&gt;</option><option value="" selected="">two &amp; three</option>"#
+        );
+    }
 
     #[test]
     fn text_is_escaped_everywhere_it_can_enter() {

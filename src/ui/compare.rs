@@ -58,9 +58,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                 Some(Setting::ReleaseCheck) => Ui::CompareRelease,
                 Some(Setting::Expiry) => Ui::CompareExpiry,
             };
-            let tag = out.tag("option").lit("value", code(s));
-            let tag = if s == chosen { tag.lit("selected", "") } else { tag };
-            tag.text(label.text(lang));
+            out.option(code(s), label.text(lang), s == chosen);
         }
         out.into_string()
     };

@@ -209,19 +209,14 @@ pub fn ScenarioPicker(app: AppState) -> impl IntoView {
         let (id_now, title_now) = app.scenario.with(|s| (s.id.clone(), localized(s.title.as_ref(), lang, &s.id)));
         let mut out = Markup::new();
         if custom {
-            out.tag("option")
-                .lit("value", "")
-                .lit("selected", "")
-                .text(&fill(Ui::Imported.text(lang), &[("title", &title_now)]));
+            out.option("", &fill(Ui::Imported.text(lang), &[("title", &title_now)]), true);
         }
         for id in library::ids() {
             let title = library::builtin(id).map_or(id, |b| match lang {
                 Lang::En => b.title_en,
                 Lang::Zh => b.title_zh,
             });
-            let tag = out.tag("option").attr("value", id);
-            let tag = if !custom && id == id_now { tag.lit("selected", "") } else { tag };
-            tag.text(title);
+            out.option(id, title, !custom && id == id_now);
         }
         out.into_string()
     };
@@ -247,9 +242,7 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
         let now = app.fable.get();
         let mut out = Markup::new();
         for fable in Fable::ALL {
-            let tag = out.tag("option").lit("value", fable.code());
-            let tag = if fable == now { tag.lit("selected", "") } else { tag };
-            tag.text(fable_name(fable, lang));
+            out.option(fable.code(), fable_name(fable, lang), fable == now);
         }
         out.into_string()
     };

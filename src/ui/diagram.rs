@@ -607,9 +607,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 0 => Ui::DiagramWholeRun.text(lang).to_owned(),
                 s => fill(Ui::SecondsValue.text(lang), &[("s", &(s / 1000).to_string())]),
             };
-            let tag = out.tag("option").int("value", s);
-            let tag = if s == chosen { tag.lit("selected", "") } else { tag };
-            tag.text(&label);
+            out.option(&s.to_string(), &label, s == chosen);
         }
         out.into_string()
     };

@@ -18,6 +18,7 @@ use leptos::prelude::*;
 use crate::scenario::lesson::{self, Element};
 use crate::scenario::{library, Localized};
 use crate::story::i18n::Ui;
+use crate::story::markup::Markup;
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
 use crate::story::{fill, Lang};
 
@@ -313,20 +314,12 @@ pub fn LessonPicker(app: AppState) -> impl IntoView {
     let options = move || {
         let lang = app.lang.get();
         let current = app.tutor.0.with(|t| t.lesson().map(|l| l.id.clone())).unwrap_or_default();
-        let mut out = format!(
-            r#"<option value=""{}>{}</option>"#,
-            if current.is_empty() { " selected" } else { "" },
-            esc(Ui::NoLesson.text(lang))
-        );
+        let mut out = Markup::new();
+        out.option("", Ui::NoLesson.text(lang), current.is_empty());
         for b in library::lessons::MENU {
-            out.push_str(&format!(
-                r#"<option value="{}"{}>{}</option>"#,
-                b.id,
-                if current == b.id { " selected" } else { "" },
-                esc(lang.pick([b.title_en, b.title_zh]))
-            ));
+            out.option(b.id, lang.pick([b.title_en, b.title_zh]), current == b.id);
         }
-        out
+        out.into_string()
     };
     view! {
         <label class="lesson-picker">

@@ -52,9 +52,7 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
         let now = app.tech_view.get();
         let mut out = Markup::new();
         for v in View::ALL {
-            let tag = out.tag("option").lit("value", v.code());
-            let tag = if v == now { tag.lit("selected", "") } else { tag };
-            tag.text(told(app, v.label(), lang));
+            out.option(v.code(), told(app, v.label(), lang), v == now);
         }
         out.into_string()
     };
