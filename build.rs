@@ -25,6 +25,7 @@ const ORDER: &[&str] = &[
     "ttl-too-short",
     "deposed-41-barrier",
     "lock-late-del",
+    "lock-late-del-etcd",
     "lock-owner-release",
     "store-clock-jump",
     "lock-session-expired",

@@ -48,6 +48,13 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"until_ms\": 0}}"), "until_ms"),
         (format!("{{{F}, \"until_ms\": 86400001}}"), "until_ms"),
         (format!("{{{F}, \"issuer\": {{\"first_token\": 0}}}}"), "issuer.first_token"),
+        // Store profiles: an unknown store, and what etcd cannot do.
+        (format!("{{{F}, \"store\": {{\"kind\": \"zookeeper\"}}}}"), "store.kind"),
+        (format!("{{{F}, \"store\": {{\"type\": \"etcd\"}}}}"), "store"),
+        (format!("{{{F}, \"store\": {{\"kind\": \"etcd\"}}, \"lease\": {{\"duration_ms\": 2500}}}}"), "lease.duration_ms"),
+        (format!("{{{F}, \"store\": {{\"kind\": \"etcd\"}}, \"lease\": {{\"duration_ms\": 1000}}}}"), "lease.duration_ms"),
+        (format!("{{{F}, \"store\": {{\"kind\": \"etcd\"}}, \"issuer\": {{\"first_token\": 7}}}}"), "issuer"),
+        (format!("{{{F}, \"store\": {{\"kind\": \"etcd\"}}, \"lease\": {{\"expiry\": \"observer\"}}}}"), "lease.expiry"),
         // Nodes.
         (format!("{{{F}, \"nodes\": [{{\"id\": \"a\"}}, {{\"id\": \"a\"}}]}}"), "nodes[1].id"),
         (format!("{{{F}, \"nodes\": [{}]}}", (0..9).map(|i| format!("{{\"id\": \"n{i}\"}}")).collect::<Vec<_>>().join(",")), "nodes"),

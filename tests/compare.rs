@@ -111,6 +111,35 @@ fn the_release_check_parts_the_runs_at_the_late_release() {
     assert!(matches!(kept, ReleaseOutcome::NotOwner { .. }), "{kept:?}");
 }
 
+/// The same lantern run on Redis and on etcd: the stores first part where etcd's lessor has not
+/// yet deleted A-Xiu's expired key while Redis already let Wang take it (or where their token
+/// numbers differ); and once A's plain DEL has removed Wang's key, Redis refuses his next renewal
+/// while etcd keeps renewing his lease. The run flipped to etcd is `lock-late-del-etcd` but for
+/// the client's session check, which the flip leaves as it was.
+#[test]
+fn the_store_can_be_flipped_between_redis_and_etcd() {
+    let s = builtin("lock-late-del");
+    assert!(Setting::Store.applies(&s.config) && !Setting::Store.is_on(&s.config));
+    let (this, other, d) = compare(&s.config, &[], Setting::Store).expect("valid");
+    let mut etcd = builtin("lock-late-del-etcd").config;
+    etcd.lock.session_check = s.config.lock.session_check;
+    assert_eq!(
+        other.trace_hash(),
+        run(&leaselab::scenario::Scenario { config: etcd, ..builtin("lock-late-del") }).trace_hash()
+    );
+    assert!(d.is_some_and(|d| d.at_ms < 5_500), "they part by the first expiry at the latest");
+    let refused = |sim: &leaselab::engine::Sim| {
+        sim.trace().iter().any(|e| matches!(&e.event, TraceEvent::RenewRefused { node, .. } if node == "b"))
+    };
+    assert!(refused(&this) && !refused(&other));
+    // A lease of 2.5 s is not an etcd TTL (whole seconds): the flip is not offered.
+    let mut odd = s.config.clone();
+    odd.lease = leaselab::engine::LeaseConfig::with_duration(2_500);
+    assert!(!Setting::Store.applies(&odd));
+    // Observer expiry needs a store that only compare-and-swaps: not etcd.
+    assert!(!Setting::Store.applies(&builtin("observer-offset").config));
+}
+
 /// Flipping twice gives the configuration back, for every setting and scenario.
 #[test]
 fn flipping_twice_is_no_change() {

@@ -4,7 +4,7 @@
 mod common;
 
 use common::*;
-use leaselab::engine::{ReleaseOutcome, StepDownReason, TraceEvent, Violation, WriteOutcome};
+use leaselab::engine::{ReleaseOutcome, StepDownReason, StoreKind, TraceEvent, Violation, WriteOutcome};
 use serde_json::json;
 
 /// C3 (etcd-io/etcd#10811), both orders from the same seed: A's late 41 is refused if the
@@ -187,6 +187,7 @@ fn failure_scenarios_name_their_sources() {
         ("equality-fence", "etcd-io/etcd#11788"),
         ("deposed-41-barrier", "KAFKA-6082"),
         ("lock-late-del", "abelaska/jedis-lock#2"),
+        ("lock-late-del-etcd", "LeaseKeepAlive"),
         ("lock-owner-release", "redis/redis-py#1031"),
         ("store-clock-jump", "valkey-io/valkey#2651"),
         ("lock-session-expired", "etcd-io/etcd#11456"),
@@ -293,6 +294,55 @@ fn c8_a_plain_del_deletes_another_clients_lock_and_the_owner_check_does_not() {
     assert_eq!(owner.final_state.holder.as_deref(), Some("b"));
 }
 
+/// The same late plain delete on both stores. On Redis the victim's renewal is a compare-and-
+/// `PEXPIRE` on its key, so it learns it lost the lock at its next renewal; on etcd a renewal is a
+/// `LeaseKeepAlive` of its lease, which the delete left alive, so every keepalive succeeds and it
+/// never learns (etcd's lease API renews a lease id, not a key).
+#[test]
+fn a_late_plain_del_is_noticed_on_redis_and_never_on_etcd() {
+    let redis = builtin("lock-late-del");
+    let etcd = builtin("lock-late-del-etcd");
+    assert_eq!((redis.config.store_kind, etcd.config.store_kind), (StoreKind::Redis, StoreKind::Etcd));
+    let mut same = etcd.config.clone();
+    same.store_kind = StoreKind::Redis;
+    // Each store's usual client: etcd's checks its session on a late grant, redis-py's does not.
+    assert!(same.lock.session_check && !redis.config.lock.session_check);
+    same.lock.session_check = false;
+    assert_eq!(same, redis.config, "the pair differs only in its store");
+
+    let victim_learns = |s: &leaselab::scenario::Scenario| {
+        let sim = run(s);
+        let deleted = events(&sim, |e| {
+            matches!(e, TraceEvent::LockReleased { outcome: ReleaseOutcome::DeletedOthers { .. }, .. })
+        });
+        let ReleaseOutcome::DeletedOthers { holder, token } = (match &deleted[0].event {
+            TraceEvent::LockReleased { outcome, .. } => outcome.clone(),
+            _ => unreachable!(),
+        }) else {
+            unreachable!()
+        };
+        let after = deleted[0].at_ms;
+        let refused = events(
+            &sim,
+            |e| matches!(e, TraceEvent::RenewRefused { node, token: t, .. } if *node == holder && *t == token),
+        );
+        let renewed = events(
+            &sim,
+            |e| matches!(e, TraceEvent::LeaseRenewed { node, token: t, .. } if *node == holder && *t == token),
+        );
+        (refused.iter().any(|e| e.at_ms > after), renewed.iter().filter(|e| e.at_ms > after).count())
+    };
+    let (redis_refused, _) = victim_learns(&redis);
+    assert!(redis_refused, "on Redis the victim's compare-and-PEXPIRE is refused");
+    let (etcd_refused, etcd_renewed) = victim_learns(&etcd);
+    assert!(!etcd_refused, "on etcd no keepalive of the victim is refused");
+    assert!(etcd_renewed >= 3, "its keepalives go on succeeding ({etcd_renewed})");
+    let r = report(&etcd);
+    let open = r.dual_beliefs.last().expect("two believers");
+    assert!(open.open && open.nodes == ["b", "c"], "B and C both believe they hold it when the run ends: {open:?}");
+    assert!(kinds(&r).iter().all(|k| *k == "lock_deleted_by_non_owner"), "the fence kept B's writes out");
+}
+
 /// C9 (valkey-io/valkey#2651, redis/redis#416): the store's clock steps forward a day, the key
 /// expires at once, B acquires while A keeps working; only the fence stops A.
 #[test]
@@ -324,19 +374,27 @@ fn c9_a_store_clock_jump_expires_the_lock_at_once() {
 #[test]
 fn c1_a_late_grant_after_the_session_expired() {
     let fixed = builtin("lock-session-expired");
+    assert_eq!(fixed.config.store_kind, StoreKind::Etcd, "the fixed client is etcd's");
+    let r = report(&fixed);
+    // etcd's tokens are its revisions: a fresh store's first write is revision 2, and every write
+    // takes the next one: A's grant (2), A's write to the resource (3), A's release (4), B's grant.
+    assert_eq!((r.grants[0].node.as_str(), r.grants[0].token), ("a", 2));
+    assert_eq!((r.grants[1].node.as_str(), r.grants[1].token), ("b", 5));
+    let b_token = r.grants[1].token;
+    let (c_node, c_token) = (r.grants[2].node.as_str(), r.grants[2].token);
+    assert_eq!(c_node, "c");
+    assert!(c_token > b_token + 1, "the lessor's delete of B's key took a revision between them");
     let sim = run(&fixed);
     let gave_up = events(
         &sim,
-        |e| matches!(e, TraceEvent::SteppedDown { node, token: 2, reason: StepDownReason::SessionExpired } if node == "b"),
+        |e| matches!(e, TraceEvent::SteppedDown { node, token, reason: StepDownReason::SessionExpired } if node == "b" && *token == b_token),
     );
     assert_eq!(gave_up.len(), 1);
-    // It never believed it held the lock: no became_leader for B with 2.
-    let believed = events(&sim, |e| matches!(e, TraceEvent::BecameLeader { node, token: 2 } if node == "b"));
+    // It never believed it held the lock: no became_leader for B with its token.
+    let believed =
+        events(&sim, |e| matches!(e, TraceEvent::BecameLeader { node, token } if node == "b" && *token == b_token));
     assert!(believed.is_empty());
-    let r = report(&fixed);
-    assert_eq!((r.grants[1].node.as_str(), r.grants[1].token), ("b", 2));
-    assert_eq!((r.grants[2].node.as_str(), r.grants[2].token), ("c", 3));
-    assert!(r.writes.iter().all(|w| w.token != Some(json!(2))), "B never writes with 2");
+    assert!(r.writes.iter().all(|w| w.token != Some(json!(b_token))), "B never writes with its token");
     let b_release = r.releases.iter().find(|x| x.node == "b").expect("B releases");
     assert_eq!(b_release.outcome, ReleaseOutcome::NotOwner { holder: Some("c".into()) });
 

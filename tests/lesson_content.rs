@@ -172,6 +172,10 @@ fn lantern_after_a_twisted_ankle_the_lantern_is_free_only_after_her_return_hour(
     let return_hour = last_renewal_ms + lease.duration_ms;
     let expired = p.window_of("lease_expired");
     assert_eq!(expired.len(), 1);
+    // The run is on Redis, which keeps a key through its expiry millisecond: it is gone one
+    // millisecond after the return hour.
+    assert_eq!(p.scenario.config.store_kind, leaselab::engine::StoreKind::Redis);
+    let return_hour = return_hour + 1;
     assert_eq!(
         (expired[0].0, &expired[0].1["holder"], &expired[0].1["token"]),
         (return_hour, &json!("xiu"), &json!(1))

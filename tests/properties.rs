@@ -6,8 +6,8 @@ mod common;
 
 use leaselab::engine::{
     ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
-    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, Sim, TokenScope, TraceEvent, Violation,
-    WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
+    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, Sim, StoreKind, TokenScope, TraceEvent,
+    Violation, WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
 };
 use proptest::prelude::*;
 
@@ -47,15 +47,19 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
 #[derive(Clone, Debug)]
 struct Knobs {
     protocol: Protocol,
+    store_kind: StoreKind,
     expiry: Expiry,
     epoch_barrier: bool,
     faults: bool,
 }
 
 prop_compose! {
-    fn knobs()(lock in any::<bool>(), observer in any::<bool>(), epoch_barrier in any::<bool>(), faults in any::<bool>()) -> Knobs {
+    fn knobs()(lock in any::<bool>(), observer in any::<bool>(), epoch_barrier in any::<bool>(), faults in any::<bool>(), etcd in any::<bool>()) -> Knobs {
+        // etcd expires its leases itself: observer expiry needs a store that only compare-and-swaps.
+        let etcd = etcd && (lock || !observer);
         Knobs {
             protocol: if lock { Protocol::Lock } else { Protocol::Lease },
+            store_kind: if etcd { StoreKind::Etcd } else { StoreKind::Redis },
             // Observer expiry is a mode of the lease protocol only.
             expiry: if observer && !lock { Expiry::Observer } else { Expiry::Coordinator },
             epoch_barrier,
@@ -84,6 +88,8 @@ prop_compose! {
         same_identity in prop::bool::weighted(0.1),
         raw in prop::collection::vec((0u64..120_000, 0u8..18, 0usize..5, 1u64..20_000), 0..14),
     ) -> (Knobs, Config) {
+        // etcd's TTLs are whole seconds, at least 2 s.
+        let duration = if knobs.store_kind == StoreKind::Etcd { (duration / 1_000).max(2) * 1_000 } else { duration };
         let nodes: Vec<NodeConfig> = (0..n)
             .map(|i| NodeConfig {
                 id: format!("n{i}"),
@@ -103,6 +109,7 @@ prop_compose! {
         let config = Config {
             seed,
             protocol: knobs.protocol,
+            store_kind: knobs.store_kind,
             lock: LockConfig {
                 name: "leader".into(),
                 release_check: if plain_del { ReleaseCheck::None } else { ReleaseCheck::Owner },
@@ -163,6 +170,10 @@ proptest! {
         let mut ended = false;
         let mut store_clock_moved = false;
         let mut high_water = 0u64;
+        let etcd = knobs.store_kind == StoreKind::Etcd;
+        // etcd: (identity, token, expires_ms) of a lease whose key a plain DEL removed; its
+        // keepalives go on succeeding.
+        let mut detached: Option<(String, u64, u64)> = None;
         for e in sim.trace() {
             match &e.event {
                 TraceEvent::LeaseGranted { node, token, expires_ms, .. } => {
@@ -170,8 +181,11 @@ proptest! {
                     prop_assert!(rolled_back || last_token.is_none_or(|t| *token > t), "token {token} after {last_token:?}");
                     // Where the store judges expiry, a new term starts only once the old one
                     // expired, was released or revoked: never two holders in the store's view.
+                    // Redis keeps a key through its expiry ms; etcd's lessor deletes it at a check
+                    // at or after its end.
                     if let (Some((_, exp)), true) = (&term, store_judges && !store_clock_moved) {
-                        prop_assert!(ended || e.at_ms >= *exp, "granted at {} while live until {exp}", e.at_ms);
+                        let after = if etcd { e.at_ms >= *exp } else { e.at_ms > *exp };
+                        prop_assert!(ended || after, "granted at {} while live until {exp}", e.at_ms);
                     }
                     if !store_clock_moved {
                         prop_assert_eq!(*expires_ms, e.at_ms + duration);
@@ -181,13 +195,24 @@ proptest! {
                     ended = false;
                     store_clock_moved = false;
                 }
+                TraceEvent::LeaseRenewed { node, token, expires_ms }
+                    if detached.as_ref().is_some_and(|(i, t, _)| *i == identity[node] && t == token) =>
+                {
+                    // etcd: a keepalive renews the lease, whose key is gone; only before its end.
+                    let (i, t, exp) = detached.clone().expect("matched");
+                    if !store_clock_moved {
+                        prop_assert!(e.at_ms < exp, "a detached lease renewed after its end");
+                    }
+                    detached = Some((i, t, *expires_ms));
+                }
                 TraceEvent::LeaseRenewed { node, token, expires_ms } | TraceEvent::LeaseReacquired { node, token, expires_ms } => {
                     prop_assert_eq!(Some(*token), last_token, "only the current term renews");
                     let (holder, exp) = term.clone().expect("a term exists");
                     // The holder is an identity: two nodes sharing one both renew it.
                     prop_assert_eq!(&holder, &identity[node]);
                     if store_judges && !store_clock_moved {
-                        prop_assert!(!ended && e.at_ms < exp, "renewed after expiry");
+                        let live = if etcd { e.at_ms < exp } else { e.at_ms <= exp };
+                        prop_assert!(!ended && live, "renewed after expiry");
                     }
                     term = Some((holder, *expires_ms));
                 }
@@ -196,6 +221,10 @@ proptest! {
                     prop_assert!(knobs.protocol == Protocol::Lock, "only locks are released");
                     if matches!(outcome, leaselab::engine::ReleaseOutcome::Released | leaselab::engine::ReleaseOutcome::DeletedOthers { .. }) {
                         ended = true;
+                    }
+                    if let (true, leaselab::engine::ReleaseOutcome::DeletedOthers { holder, token }, Some((_, exp))) = (etcd, outcome, &term) {
+                        prop_assert!(plain_del);
+                        detached = Some((holder.clone(), *token, *exp));
                     }
                 }
                 TraceEvent::IssuerRolledBack { .. } => rolled_back = true,

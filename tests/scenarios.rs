@@ -156,6 +156,22 @@ fn gc_pause_41_42_timeline() {
     assert_eq!((r.final_state.holder.as_deref(), r.final_state.high_water), (Some("b"), 42));
 }
 
+/// Every built-in names the store it reproduces (`"store": {"kind": …}`) rather than leaning on
+/// the default, and its summary tells the story of that store: an etcd one says etcd.
+#[test]
+fn every_builtin_names_its_store_profile() {
+    for id in leaselab::scenario::library::ids() {
+        let (_, json) = leaselab::scenario::library::FILES.iter().find(|(i, _)| *i == id).expect("file");
+        let file: serde_json::Value = serde_json::from_str(json).expect("JSON");
+        let kind = file["store"]["kind"].as_str().unwrap_or_else(|| panic!("{id} does not name its store"));
+        let s = builtin(id);
+        assert_eq!(s.config.store_kind.code(), kind, "{id}");
+        if kind == "etcd" {
+            assert!(s.summary.as_ref().is_some_and(|t| t.en.contains("etcd") && t.zh.contains("etcd")), "{id}");
+        }
+    }
+}
+
 #[test]
 fn every_builtin_has_titles_and_summaries_in_both_languages() {
     for id in leaselab::scenario::library::ids() {

@@ -7,8 +7,8 @@
 //! difference, what the resource did with the write is.
 
 use super::{
-    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, TraceEntry,
-    TraceEvent, WriteOutcome,
+    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, StoreKind,
+    TraceEntry, TraceEvent, WriteOutcome,
 };
 
 /// A setting a comparison flips.
@@ -23,11 +23,15 @@ pub enum Setting {
     ReleaseCheck,
     /// `lease.expiry`: the store's clock or each candidate's observation (lease protocol only).
     Expiry,
+    /// `store.kind`: the same run on Redis and on etcd ([`super::StoreKind`]), where the run is
+    /// valid on both (etcd's TTLs are whole seconds, at least 2 s, and it judges expiry itself).
+    Store,
 }
 
 impl Setting {
     /// Every setting, in menu order.
-    pub const ALL: [Setting; 4] = [Setting::Fencing, Setting::EpochBarrier, Setting::ReleaseCheck, Setting::Expiry];
+    pub const ALL: [Setting; 5] =
+        [Setting::Fencing, Setting::EpochBarrier, Setting::ReleaseCheck, Setting::Expiry, Setting::Store];
 
     /// Whether flipping it can change a run of `config` and gives a valid one (release checks
     /// exist only for locks, observer expiry only for leases, and the epoch barrier needs equal
@@ -39,7 +43,8 @@ impl Setting {
                 config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept
             }
             Setting::ReleaseCheck => config.protocol == Protocol::Lock,
-            Setting::Expiry => config.protocol == Protocol::Lease,
+            Setting::Expiry => config.protocol == Protocol::Lease && config.store_kind == StoreKind::Redis,
+            Setting::Store => self.flipped(config).check().is_ok(),
         }
     }
 
@@ -51,6 +56,7 @@ impl Setting {
             Setting::EpochBarrier => config.resource.epoch_barrier,
             Setting::ReleaseCheck => config.lock.release_check == ReleaseCheck::Owner,
             Setting::Expiry => config.lease.expiry == Expiry::Observer,
+            Setting::Store => config.store_kind == StoreKind::Etcd,
         }
     }
 
@@ -66,6 +72,9 @@ impl Setting {
             }
             Setting::Expiry => {
                 c.lease.expiry = if c.lease.expiry == Expiry::Observer { Expiry::Coordinator } else { Expiry::Observer }
+            }
+            Setting::Store => {
+                c.store_kind = if c.store_kind == StoreKind::Etcd { StoreKind::Redis } else { StoreKind::Etcd }
             }
         }
         c

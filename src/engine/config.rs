@@ -8,6 +8,7 @@ use serde::Serialize;
 
 use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
+use super::profile::StoreKind;
 
 /// Most nodes a scenario may have (the scene has room for eight flag-bearers).
 pub const MAX_NODES: usize = 8;
@@ -21,6 +22,9 @@ pub struct Config {
     pub seed: u64,
     /// Which protocol the coordinator speaks.
     pub protocol: Protocol,
+    /// Which real store the coordinator behaves like (`store.kind`): its expiry, renewal and
+    /// token rules ([`StoreKind::rules`]).
+    pub store_kind: StoreKind,
     /// The lock protocol's settings (and the name tokens are scoped to, for both protocols).
     pub lock: LockConfig,
     /// The store's (coordinator's) clock: it judges expiry under [`Expiry::Coordinator`] and the
@@ -388,6 +392,31 @@ impl Config {
                     ),
                 ));
             }
+        }
+        let rules = self.store_kind.rules();
+        if rules.ttl_unit_ms > 1 || rules.ttl_min_ms > 1 {
+            let kind = self.store_kind.code();
+            if l.duration_ms % rules.ttl_unit_ms != 0 {
+                return Err(err(
+                    "lease.duration_ms",
+                    format!(
+                        "must be whole multiples of {} ms: the {kind} store's TTL has no finer unit",
+                        rules.ttl_unit_ms
+                    ),
+                ));
+            }
+            if l.duration_ms < rules.ttl_min_ms {
+                return Err(err(
+                    "lease.duration_ms",
+                    format!("must be at least {} ms: the {kind} store raises a shorter TTL to that", rules.ttl_min_ms),
+                ));
+            }
+        }
+        if l.expiry == Expiry::Observer && self.store_kind == StoreKind::Etcd {
+            return Err(err(
+                "lease.expiry",
+                "\"observer\" needs a store that only compare-and-swaps a record; an etcd lease is expired by etcd itself",
+            ));
         }
         self.store_clock.check().map_err(|(field, message)| err(format!("store_clock.{field}"), message))?;
         let name = &self.lock.name;

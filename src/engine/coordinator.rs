@@ -10,6 +10,7 @@
 use serde::Serialize;
 
 use super::config::ReleaseCheck;
+use super::profile::{StoreKind, StoreRules, TokenSource};
 use super::trace::ReleaseOutcome;
 
 /// The moment a request is handled: true time (for the trace and the picture) and the store's
@@ -58,6 +59,21 @@ pub struct Coordinator {
     /// Whether the holder asking again while it holds keeps its term (Lease semantics, Consul and
     /// Hazelcast re-entrancy). A Redis `SET NX` refuses even its own holder.
     pub reentrant: bool,
+    /// The store profile's rules: expiry at the boundary, who deletes an expired key, what a
+    /// renewal checks, where tokens come from ([`StoreKind::rules`]).
+    pub rules: StoreRules,
+    /// A lease that lives on after a plain `DEL` removed its key, where a renewal checks only the
+    /// lease (etcd): its holder's keepalives still succeed, and it never learns.
+    pub detached: Option<DetachedLease>,
+}
+
+/// A holder's lease whose key someone else deleted (etcd: the key is gone, the lease is not).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DetachedLease {
+    pub identity: String,
+    pub token: u64,
+    /// Its last keepalive, on the store's clock, in ms.
+    pub renew_local_ms: i64,
 }
 
 /// The answer to an acquire request.
@@ -88,7 +104,16 @@ impl Coordinator {
             version: 0,
             judges_expiry: true,
             reentrant: true,
+            rules: StoreKind::default().rules(),
+            detached: None,
         }
+    }
+
+    /// A coordinator of store profile `kind` with no holder; its first grant carries
+    /// `first_token` unless the profile fixes the first token (etcd's revision 2).
+    pub fn with_profile(duration_ms: u64, first_token: u64, kind: StoreKind) -> Self {
+        let rules = kind.rules();
+        Self { rules, ..Self::new(duration_ms, rules.first_token.unwrap_or(first_token)) }
     }
 
     /// `renewTime + leaseDuration` on the store's clock, in ms.
@@ -98,14 +123,51 @@ impl Coordinator {
         self.renew_local_ms.map(|t| t.saturating_add(d))
     }
 
-    /// Whether a holder's lease is live when the store's clock reads `local_ms` (expiry is
-    /// exclusive: at `expires` the lease is already free). Without expiry judging, a held record
-    /// is live until someone takes it over.
+    /// Whether a TTL that runs out at `expires_local_ms` is still running when the store's clock
+    /// reads `local_ms`: through its last millisecond on Redis (`now > when` expires), up to it on
+    /// etcd (`Remaining() <= 0` has expired).
+    fn ttl_running(&self, expires_local_ms: i64, local_ms: i64) -> bool {
+        if self.rules.live_at_expiry_ms {
+            local_ms <= expires_local_ms
+        } else {
+            local_ms < expires_local_ms
+        }
+    }
+
+    /// Whether the key is there for an acquire or a release when the store's clock reads
+    /// `local_ms`. Where expired keys go at once (Redis) that is while the holder's TTL runs;
+    /// where the store deletes them at a periodic check (etcd), until that check. Without expiry
+    /// judging, a held record stays until someone takes it over.
     pub fn is_live(&self, local_ms: i64) -> bool {
+        if !self.judges_expiry || self.rules.expiry_check_every_ms.is_some() {
+            return self.holder.is_some();
+        }
+        self.lease_live(local_ms)
+    }
+
+    /// Whether the holder's lease (its TTL) is still running when the store's clock reads
+    /// `local_ms`: what a renewal needs. Without expiry judging, while someone holds the record.
+    pub fn lease_live(&self, local_ms: i64) -> bool {
         if !self.judges_expiry {
             return self.holder.is_some();
         }
-        self.expires_local_ms().is_some_and(|e| local_ms < e)
+        self.expires_local_ms().is_some_and(|e| self.ttl_running(e, local_ms))
+    }
+
+    /// Where the store deletes expired keys itself (etcd's lessor): the moment, on the store's
+    /// clock, from which a check finds the holder's lease expired.
+    pub fn expired_from_local_ms(&self) -> Option<i64> {
+        let e = self.expires_local_ms()?;
+        Some(if self.rules.live_at_expiry_ms { e.saturating_add(1) } else { e })
+    }
+
+    /// A write to the store that is not a grant (a delete, the resource's own keys): where
+    /// tokens are the store's revision (etcd), it takes a revision, so the next grant's token
+    /// is larger by more than one.
+    pub fn store_wrote(&mut self) {
+        if self.rules.tokens == TokenSource::Revision {
+            self.next_token = self.next_token.saturating_add(1);
+        }
     }
 
     /// The newest token ever granted.
@@ -121,7 +183,9 @@ impl Coordinator {
     pub fn acquire(&mut self, identity: &str, now: StoreNow, observed_expired: Option<u64>) -> AcquireResult {
         if self.is_live(now.local_ms) {
             match (&self.holder, self.token) {
-                (Some(holder), Some(token)) if holder == identity && self.reentrant => {
+                (Some(holder), Some(token))
+                    if holder == identity && self.reentrant && self.lease_live(now.local_ms) =>
+                {
                     self.touch(now);
                     return AcquireResult::Reacquired { token };
                 }
@@ -146,14 +210,37 @@ impl Coordinator {
         AcquireResult::Granted { token, lease_transitions: self.lease_transitions }
     }
 
-    /// Renew: succeeds only for the current holder presenting the current token before expiry,
-    /// and moves `renewTime` to now. Returns whether it succeeded.
+    /// Renew: succeeds for the current holder presenting the current token while its lease is
+    /// live, and moves `renewTime` to now. Where a renewal checks only the lease (etcd), it also
+    /// succeeds for a holder whose key someone deleted, while that lease lives
+    /// ([`Coordinator::detached`]). Returns whether it succeeded.
     pub fn renew(&mut self, identity: &str, token: u64, now: StoreNow) -> bool {
-        let ok = self.is_live(now.local_ms) && self.holder.as_deref() == Some(identity) && self.token == Some(token);
-        if ok {
+        let own = self.holder.as_deref() == Some(identity) && self.token == Some(token);
+        if own && self.lease_live(now.local_ms) {
             self.touch(now);
+            return true;
         }
-        ok
+        let duration = i64::try_from(self.duration_ms).unwrap_or(i64::MAX);
+        let running = |d: &DetachedLease| d.renew_local_ms.saturating_add(duration);
+        match self.detached.clone() {
+            Some(d) if d.identity == identity && d.token == token && self.ttl_running(running(&d), now.local_ms) => {
+                self.detached = Some(DetachedLease { renew_local_ms: now.local_ms, ..d });
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// When the lease `identity` renews with `token` runs out, on the store's clock, in ms: the
+    /// holder's (`renewTime + duration`), or that of its lease whose key was deleted
+    /// ([`Coordinator::detached`]); `None` when it has neither.
+    pub fn renewed_until_local_ms(&self, identity: &str, token: u64) -> Option<i64> {
+        if self.holder.as_deref() == Some(identity) && self.token == Some(token) {
+            return self.expires_local_ms();
+        }
+        let duration = i64::try_from(self.duration_ms).unwrap_or(i64::MAX);
+        let d = self.detached.as_ref().filter(|d| d.identity == identity && d.token == token)?;
+        Some(d.renew_local_ms.saturating_add(duration))
     }
 
     /// Release (lock protocol): delete the key. With [`ReleaseCheck::Owner`] only the owner's own
@@ -172,17 +259,24 @@ impl Coordinator {
             }
             (false, ReleaseCheck::None, _, _) => return ReleaseOutcome::AlreadyFree,
         };
+        if let (ReleaseOutcome::DeletedOthers { holder, token }, false, Some(renew_local_ms)) =
+            (&outcome, self.rules.renew_checks_owner, self.renew_local_ms)
+        {
+            self.detached = Some(DetachedLease { identity: holder.clone(), token: *token, renew_local_ms });
+        }
         self.revoke();
         outcome
     }
 
-    /// Strike the holder's name now. The token counter is untouched, so the next grant is newer.
-    /// Returns the identity that was struck.
+    /// Strike the holder's name now (a delete of the key). The token counter is untouched, so
+    /// the next grant is newer; where tokens are revisions the delete itself takes one
+    /// ([`Coordinator::store_wrote`]). Returns the identity that was struck.
     pub fn revoke(&mut self) -> Option<String> {
         let holder = self.holder.take();
         if holder.is_some() {
             self.last_holder = holder.clone();
             self.version = self.version.saturating_add(1);
+            self.store_wrote();
         }
         holder
     }
@@ -210,13 +304,49 @@ mod tests {
     fn compare_and_swap_refuses_while_live_and_grants_after_expiry() {
         let mut c = Coordinator::new(15_000, 7);
         c.acquire("chen", StoreNow::at(1_000), None);
-        assert_eq!(c.acquire("lin", StoreNow::at(15_999), None), AcquireResult::Refused { holder: "chen".into() });
-        // Expiry is exclusive: at renewTime + duration the lease is free.
+        // Redis keeps a key through its expiry millisecond: `SET NX` at renewTime + duration is
+        // refused, one millisecond later granted.
+        assert_eq!(c.acquire("lin", StoreNow::at(16_000), None), AcquireResult::Refused { holder: "chen".into() });
         assert_eq!(
-            c.acquire("lin", StoreNow::at(16_000), None),
+            c.acquire("lin", StoreNow::at(16_001), None),
             AcquireResult::Granted { token: 8, lease_transitions: 1 }
         );
-        assert_eq!(c.acquire_time_ms, Some(16_000));
+        assert_eq!(c.acquire_time_ms, Some(16_001));
+    }
+
+    #[test]
+    fn on_etcd_the_key_stays_until_the_store_deletes_it_but_the_lease_is_over_at_its_end() {
+        let mut c = Coordinator::with_profile(5_000, 99, StoreKind::Etcd);
+        assert_eq!(c.acquire("a", StoreNow::at(0), None), AcquireResult::Granted { token: 2, lease_transitions: 0 });
+        assert!(c.renew("a", 2, StoreNow::at(4_999)));
+        assert!(!c.renew("a", 2, StoreNow::at(9_999)), "Remaining() <= 0: the keepalive is refused");
+        assert_eq!(c.acquire("b", StoreNow::at(10_200), None), AcquireResult::Refused { holder: "a".into() });
+        assert!(c.holder.is_some(), "only the lessor's check deletes the key");
+        c.revoke();
+        assert_eq!(
+            c.acquire("b", StoreNow::at(10_300), None),
+            AcquireResult::Granted { token: 4, lease_transitions: 1 },
+            "the delete took revision 3"
+        );
+    }
+
+    #[test]
+    fn on_etcd_a_keepalive_checks_the_lease_not_the_key() {
+        let mut c = Coordinator::with_profile(5_000, 1, StoreKind::Etcd);
+        c.reentrant = false;
+        c.acquire("a", StoreNow::at(0), None);
+        assert_eq!(
+            c.release("b", 0, ReleaseCheck::None, StoreNow::at(1_000)),
+            ReleaseOutcome::DeletedOthers { holder: "a".into(), token: 2 }
+        );
+        assert!(c.renew("a", 2, StoreNow::at(2_000)), "a plain DEL left a's lease alive");
+        assert!(c.renew("a", 2, StoreNow::at(6_000)), "and its keepalives keep it so");
+        assert!(!c.renew("a", 2, StoreNow::at(11_000)), "until it stops sending them");
+        let mut r = Coordinator::new(5_000, 1);
+        r.reentrant = false;
+        r.acquire("a", StoreNow::at(0), None);
+        r.release("b", 0, ReleaseCheck::None, StoreNow::at(1_000));
+        assert!(!r.renew("a", 1, StoreNow::at(2_000)), "Redis' compare-and-PEXPIRE finds the key gone");
     }
 
     #[test]
@@ -227,7 +357,7 @@ mod tests {
         assert!(!c.renew("a", 40, StoreNow::at(1_000)), "not the current token");
         assert!(c.renew("a", 41, StoreNow::at(9_000)));
         assert_eq!(c.renew_time_ms, Some(9_000));
-        assert!(!c.renew("a", 41, StoreNow::at(19_000)), "expired at 19 000");
+        assert!(!c.renew("a", 41, StoreNow::at(19_001)), "expired after 19 000");
     }
 
     #[test]
@@ -235,7 +365,7 @@ mod tests {
         let mut c = Coordinator::new(10_000, 1);
         c.acquire("a", StoreNow::at(0), None);
         assert_eq!(
-            c.acquire("a", StoreNow::at(10_000), None),
+            c.acquire("a", StoreNow::at(10_001), None),
             AcquireResult::Granted { token: 2, lease_transitions: 0 }
         );
         c.revoke();
@@ -244,7 +374,7 @@ mod tests {
             AcquireResult::Granted { token: 3, lease_transitions: 0 }
         );
         assert_eq!(
-            c.acquire("b", StoreNow::at(20_001), None),
+            c.acquire("b", StoreNow::at(20_002), None),
             AcquireResult::Granted { token: 4, lease_transitions: 1 }
         );
     }
@@ -292,7 +422,7 @@ mod tests {
         c.reentrant = false;
         c.acquire("a", StoreNow::at(0), None);
         assert_eq!(c.acquire("a", StoreNow::at(10), None), AcquireResult::Refused { holder: "a".into() }, "SET NX");
-        c.acquire("b", StoreNow::at(5_000), None);
+        c.acquire("b", StoreNow::at(5_001), None);
         assert_eq!(
             c.release("a", 1, ReleaseCheck::Owner, StoreNow::at(6_000)),
             ReleaseOutcome::NotOwner { holder: Some("b".into()) }

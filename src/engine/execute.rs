@@ -125,9 +125,15 @@ impl Sim {
                         self.rearm_timers(node);
                         self.nodes[node].clock.read(now)
                     }
-                    None => {
+                    None if self.coordinator.rules.expiry_on_wall_clock => {
                         self.store_clock.jump(*by_ms, now);
                         self.store_clock.read(now)
+                    }
+                    None => {
+                        // The wall clock steps; the monotonic clock the store's expiry runs on
+                        // does not (etcd).
+                        self.store_wall_shift_ms = self.store_wall_shift_ms.saturating_add(*by_ms);
+                        self.store_clock.read(now).saturating_add(self.store_wall_shift_ms)
                     }
                 };
                 self.record(TraceEvent::ClockJumped { target: target.clone(), by_ms: *by_ms, reads_ms });

@@ -39,6 +39,7 @@ mod invariants;
 mod network;
 pub mod node;
 pub mod oracle;
+pub mod profile;
 pub mod resource;
 pub mod rng;
 pub mod script;
@@ -58,6 +59,7 @@ pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
     Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
 };
+pub use profile::{StoreKind, StoreRules, TokenSource};
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
@@ -124,8 +126,15 @@ pub struct Sim {
     next_seq: u64,
     next_message_id: u64,
     coordinator: Coordinator,
-    /// The store's own clock.
+    /// The store's own clock: the one its expiry is measured on (a monotonic one under etcd,
+    /// which a step of the wall clock does not move).
     store_clock: Clock,
+    /// Steps of the store's wall clock its expiry does not follow (etcd), in ms: shown with the
+    /// store's clock, never used for expiry.
+    store_wall_shift_ms: i64,
+    /// Where the store deletes expired keys at periodic checks (etcd's lessor), the checks'
+    /// phase on its clock, in ms ([`profile::lessor_phase_ms`]).
+    expiry_check_phase_ms: u64,
     nodes: Vec<Node<Message>>,
     resource: Resource,
     oracle: oracle::Oracle,
@@ -151,7 +160,10 @@ impl Sim {
         resource.persist_high_water = config.resource.persist_high_water;
         resource.token_check = config.resource.token_check;
         resource.token_scope = config.resource.token_scope;
-        let mut coordinator = Coordinator::new(config.lease.duration_ms, config.issuer.first_token);
+        let mut coordinator =
+            Coordinator::with_profile(config.lease.duration_ms, config.issuer.first_token, config.store_kind);
+        let expiry_check_phase_ms =
+            coordinator.rules.expiry_check_every_ms.map_or(0, |every| profile::lessor_phase_ms(config.seed, every));
         coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator || config.protocol == Protocol::Lock;
         coordinator.reentrant = config.protocol == Protocol::Lease;
         let mut sim = Self {
@@ -162,6 +174,8 @@ impl Sim {
             next_message_id: 0,
             coordinator,
             store_clock: Clock::new(config.store_clock),
+            store_wall_shift_ms: 0,
+            expiry_check_phase_ms,
             nodes: config
                 .nodes
                 .iter()
@@ -355,7 +369,7 @@ impl Sim {
         let c = &self.coordinator;
         let store_clock_ms = self.store_clock.read(now);
         let expires_ms = self.lease_expires_ms().map(|at| {
-            if c.judges_expiry && !c.is_live(store_clock_ms) {
+            if c.judges_expiry && !c.lease_live(store_clock_ms) {
                 // Once passed, the expiry is shown at renewTime + duration on true time (or now, if
                 // a store clock jump expired it early), not at the moment it was noticed.
                 c.renew_time_ms.unwrap_or(now).saturating_add(c.duration_ms).min(now)
@@ -372,7 +386,7 @@ impl Sim {
             token: c.token,
             newest_granted: c.newest_granted(),
             expires_ms,
-            expired: c.holder.is_some() && !c.is_live(store_clock_ms),
+            expired: c.holder.is_some() && !c.lease_live(store_clock_ms),
             version: c.version,
             lock_name: self.config.lock.name.clone(),
             renew_time_store_ms: c.renew_local_ms,
@@ -453,8 +467,9 @@ impl Sim {
             now_ms: now,
             until_ms: self.config.until_ms,
             protocol: self.config.protocol,
+            store_kind: self.config.store_kind,
             expiry: if self.coordinator.judges_expiry { Expiry::Coordinator } else { Expiry::Observer },
-            store_clock_ms,
+            store_clock_ms: store_clock_ms.saturating_add(self.store_wall_shift_ms),
             lease,
             nodes,
             resource,

@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use super::config::{EqualTokenPolicy, Expiry, Protocol, TokenScope};
+use super::profile::StoreKind;
 use super::token::WireToken;
 use super::trace::{Endpoint, MessageKind};
 
@@ -15,6 +16,8 @@ pub struct Snapshot {
     /// The run ends at this time, in ms.
     pub until_ms: u64,
     pub protocol: Protocol,
+    /// Which real store the coordinator behaves like.
+    pub store_kind: StoreKind,
     /// Who judges expiry (always the store under the lock protocol).
     pub expiry: Expiry,
     /// What the store's own clock reads now, in ms (its offset and jumps included).

@@ -4,7 +4,7 @@
 
 use super::coordinator::{AcquireResult, StoreNow};
 use super::network::{Body, Record};
-use super::{Item, ReleaseOutcome, Sim, TraceEvent, Violation};
+use super::{profile, Item, ReleaseOutcome, Sim, TraceEvent, Violation};
 
 impl Sim {
     /// The moment as the store handles a request: true time and its own clock's reading.
@@ -83,7 +83,9 @@ impl Sim {
         let now = self.store_now();
         let ok = self.coordinator.renew(&identity, token, now);
         if ok {
-            let expires_ms = self.held_lease_expires_ms();
+            // A keepalive of a lease whose key was deleted (etcd) runs out on its own schedule.
+            let until = self.coordinator.renewed_until_local_ms(&identity, token);
+            let expires_ms = until.map_or(self.now_ms, |e| self.store_clock.when_reads(e, self.now_ms));
             self.record(TraceEvent::LeaseRenewed { node: id, token, expires_ms });
             self.schedule_expiry_check();
         } else {
@@ -113,15 +115,23 @@ impl Sim {
         }
     }
 
-    /// Where the store judges expiry, checks the lease again when the store's clock reaches its
-    /// expiry.
+    /// Where the store judges expiry, checks the lease again once it has run out: on Redis at
+    /// the first millisecond of its clock past the TTL (an expired key is gone at once); on etcd
+    /// at the lessor's first check at or after the TTL's end, which deletes the key.
     fn schedule_expiry_check(&mut self) {
-        if !self.coordinator.judges_expiry {
+        let c = &self.coordinator;
+        if !c.judges_expiry {
             return;
         }
-        if let (Some(at), Some(renew_time_ms)) = (self.lease_expires_ms(), self.coordinator.renew_time_ms) {
-            self.schedule(at, Item::ExpiryCheck { renew_time_ms });
-        }
+        let (Some(expired_from), Some(renew_time_ms)) = (c.expired_from_local_ms(), c.renew_time_ms) else {
+            return;
+        };
+        let at_local = match c.rules.expiry_check_every_ms {
+            Some(every) => profile::next_check_ms(expired_from, every, self.expiry_check_phase_ms),
+            None => expired_from,
+        };
+        let at = self.store_clock.when_reads(at_local, self.now_ms);
+        self.schedule(at, Item::ExpiryCheck { renew_time_ms });
     }
 
     /// The store's clock moved: a lease may now expire sooner or later than scheduled. A forward
@@ -131,15 +141,20 @@ impl Sim {
     }
 
     /// A scheduled expiry check: once the store's clock has passed the expiry of the term renewed
-    /// at `renew_time_ms` (and nobody renewed it since), the expiry is recorded, once.
+    /// at `renew_time_ms` (and nobody renewed it since), the expiry is recorded, once. Where the
+    /// store deletes expired keys itself (etcd's lessor), the check deletes the key, which takes
+    /// a revision.
     pub(super) fn check_expiry(&mut self, renew_time_ms: u64) {
         let c = &self.coordinator;
         if c.renew_time_ms == Some(renew_time_ms)
-            && !c.is_live(self.store_clock.read(self.now_ms))
+            && !c.lease_live(self.store_clock.read(self.now_ms))
             && self.expiry_reported_for != Some(renew_time_ms)
         {
             if let (Some(holder), Some(token)) = (c.holder.clone(), c.token) {
                 self.expiry_reported_for = Some(renew_time_ms);
+                if c.rules.expiry_check_every_ms.is_some() {
+                    self.coordinator.revoke();
+                }
                 self.record(TraceEvent::LeaseExpired { holder, token });
             }
         }

@@ -24,6 +24,10 @@ impl Sim {
         let WriteArrival { from, token, value, op_id, sent_ms, lock, message } = arrival;
         let lock = lock.filter(|l| *l != self.config.lock.name);
         let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
+        if j.outcome == WriteOutcome::Accepted {
+            // The resource's keys live in the store too: under etcd the write takes a revision.
+            self.coordinator.store_wrote();
+        }
         let newest = self.coordinator.newest_granted();
         let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref());
         let blocked = match (j.outcome, token.valid()) {

@@ -10,7 +10,7 @@ use serde_json::{Map, Value};
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
     ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
-    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, TokenCheck, TokenScope, WireToken,
+    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, StoreKind, TokenCheck, TokenScope, WireToken,
     WorkConfig, RATE_ONE_PPM,
 };
 
@@ -253,6 +253,7 @@ const FILE_FIELDS: &[&str] = &[
     "id",
     "fable",
     "protocol",
+    "store",
     "lock",
     "store_clock",
     "title",
@@ -326,6 +327,14 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         Ok(config)
     };
     let store_clock = clock(file.obj("store_clock", CLOCK_FIELDS)?)?;
+    let store_kind = match file.obj("store", &["kind"])? {
+        None => StoreKind::default(),
+        Some(st) => {
+            let codes = StoreKind::ALL.map(StoreKind::code);
+            st.choice("kind", &codes)?.and_then(|i| StoreKind::ALL.get(i).copied()).unwrap_or_default()
+        }
+    };
+    let rules = store_kind.rules();
     let mut nodes = Vec::new();
     let mut node_names = Vec::new();
     match file.get("nodes") {
@@ -354,7 +363,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             }
         }
     }
-    let lock_defaults = LockConfig::default();
+    let lock_defaults = LockConfig { session_check: rules.session_check, ..LockConfig::default() };
     let lock = match file.obj("lock", &["name", "release_check", "hold_ms", "session_check"])? {
         None => lock_defaults,
         Some(l) => LockConfig {
@@ -425,7 +434,17 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             stops_with_lease: w.bool("stops_with_lease", true)?,
         },
     };
-    let issuer = match file.obj("issuer", &["first_token"])? {
+    let issuer_file = file.obj("issuer", &["first_token"])?;
+    if let (Some(_), Some(first)) = (&issuer_file, rules.first_token) {
+        return Err(error(
+            "issuer",
+            format!(
+                "cannot be chosen on the {} store: its tokens are its revisions, and the first is {first}",
+                store_kind.code()
+            ),
+        ));
+    }
+    let issuer = match issuer_file {
         None => IssuerConfig::default(),
         Some(i) => IssuerConfig {
             first_token: i.u64("first_token")?.ok_or_else(|| error("issuer", "missing field `first_token`"))?,
@@ -439,6 +458,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let config = Config {
         seed,
         protocol,
+        store_kind,
         lock,
         store_clock,
         until_ms,

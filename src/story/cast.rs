@@ -6,6 +6,7 @@
 //! be told as the lantern without the harbor's names wandering into the town.
 
 use super::i18n::Lang;
+use crate::engine::StoreKind;
 use crate::scenario::{Fable, Scenario};
 
 /// The lantern's borrowers, `[en, zh]`, given to nodes in node order (the scenario format allows
@@ -30,6 +31,8 @@ pub struct Cast {
     identities: Vec<(String, String)>,
     renew_deadline_ms: u64,
     fable: Fable,
+    /// The store profile the run uses (its technical lines name it).
+    store: StoreKind,
 }
 
 impl Cast {
@@ -53,7 +56,13 @@ impl Cast {
             })
             .collect();
         let identities = identities(scenario);
-        Self { names, identities, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable: Fable::Harbor }
+        Self {
+            names,
+            identities,
+            renew_deadline_ms: scenario.config.lease.renew_deadline_ms,
+            fable: Fable::Harbor,
+            store: scenario.config.store_kind,
+        }
     }
 
     /// The cast that tells `scenario` as `fable`: the harbor's is [`Cast::new`]; the lantern's
@@ -76,9 +85,20 @@ impl Cast {
                     })
                     .collect();
                 let identities = identities(scenario);
-                Self { names, identities, renew_deadline_ms: scenario.config.lease.renew_deadline_ms, fable }
+                Self {
+                    names,
+                    identities,
+                    renew_deadline_ms: scenario.config.lease.renew_deadline_ms,
+                    fable,
+                    store: scenario.config.store_kind,
+                }
             }
         }
+    }
+
+    /// The store profile the run uses.
+    pub fn store(&self) -> StoreKind {
+        self.store
     }
 
     /// The fable this cast plays in (narration tells its story lines in that fable's words).

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 use super::cast::Cast;
-use super::i18n::{fill, seconds, span, Lang};
+use super::i18n::{fill, seconds, span, Lang, Ui};
 use crate::engine::{
     Blocked, IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
 };
@@ -519,7 +519,22 @@ struct Out {
     values: Vec<(&'static str, String)>,
 }
 
+/// The kinds of line that tell what the store answered or did (see [`narrate`]).
+const STORE_KINDS: [&str; 10] = [
+    "lease-granted",
+    "lease-reacquired",
+    "acquire-refused",
+    "lease-renewed",
+    "renew-refused",
+    "lease-expired",
+    "lock-released",
+    "lock-release-not-owner",
+    "lock-release-deleted-others",
+    "lock-release-already-free",
+];
+
 /// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
+/// A technical line about what the store did names the store ([`Cast::store`]).
 pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration> {
     let fable = cast.fable();
     let name = |id: &str| cast.name(id, lang);
@@ -941,15 +956,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
     };
     let values: Vec<(&str, &str)> = o.values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-    let technical = o.line.text(lang)[1];
+    let mut technical = fill(o.line.text(lang)[1], &values);
+    if STORE_KINDS.contains(&o.kind) {
+        // What the store answered is what that store does: its line names it.
+        let store = super::technical::store_name(cast.store());
+        technical = fill(Ui::StoreSays.text(lang), &[("store", store), ("line", &technical)]);
+    }
     let story = o.line.story(fable, lang);
-    Some(Narration {
-        kind: o.kind,
-        story: fill(story, &values),
-        technical: fill(technical, &values),
-        tone: o.tone,
-        minor: o.minor,
-    })
+    Some(Narration { kind: o.kind, story: fill(story, &values), technical, tone: o.tone, minor: o.minor })
 }
 
 #[cfg(test)]

@@ -15,7 +15,25 @@ use std::collections::VecDeque;
 use super::i18n::{fill, Lang, Ui};
 use super::picture::{liveness, Liveness};
 use super::violations::Found;
-use crate::engine::{LeaseView, Snapshot, TraceEntry, TraceEvent, WriteOutcome};
+use crate::engine::{LeaseView, Snapshot, StoreKind, TraceEntry, TraceEvent, WriteOutcome};
+
+/// The store a profile reproduces, as its makers name it (the same in every language), with the
+/// version whose behaviour the profile follows and `cargo xtask conform` checks.
+pub fn store_name(kind: StoreKind) -> &'static str {
+    match kind {
+        StoreKind::Redis => "Redis 7.0",
+        StoreKind::Etcd => "etcd 3.4",
+    }
+}
+
+/// The note that names the run's store profile and its rules (the first note of every view).
+pub fn store_note(kind: StoreKind, lang: Lang) -> String {
+    let rules = match kind {
+        StoreKind::Redis => Ui::StoreRulesRedis,
+        StoreKind::Etcd => Ui::StoreRulesEtcd,
+    };
+    fill(Ui::TechNoteStore.text(lang), &[("store", store_name(kind)), ("rules", rules.text(lang))])
+}
 
 /// Which real system's view of the lease to show.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -245,11 +263,12 @@ pub fn technical_view_as(
         None => snap,
     };
     let name = lock_name(name);
-    let (lines, notes) = match view {
+    let (lines, mut notes) = match view {
         View::K8s => k8s(snap, &name, lang),
         View::Redis => redis(snap, &name, lang),
         View::Etcd => etcd(snap, &name, lang),
     };
+    notes.insert(0, store_note(snap.store_kind, lang));
     TechView { view, lines, notes }
 }
 
@@ -567,6 +586,7 @@ mod tests {
             now_ms,
             until_ms: 90_000,
             protocol: crate::engine::Protocol::Lease,
+            store_kind: crate::engine::StoreKind::Redis,
             expiry: crate::engine::Expiry::Coordinator,
             store_clock_ms: i64::try_from(now_ms).unwrap_or(i64::MAX),
             lease,
@@ -705,19 +725,19 @@ mod tests {
         );
         assert_eq!(held.lines[0].kind, TermKind::Command);
         assert!(!texts(&held).iter().any(|l| l.to_lowercase().contains("token")), "no token in the Lease");
-        assert!(held.notes[0].contains("fencing token: 8") && held.notes[0].contains("not part of the Lease object"));
+        assert!(held.notes[1].contains("fencing token: 8") && held.notes[1].contains("not part of the Lease object"));
         assert!(!held.notes.iter().any(|n| n.contains("expired")));
 
         let zh = technical_view(View::K8s, &world(92_728, lin_holds()), "harbor-zombie", Lang::Zh);
         assert_eq!(texts(&zh), texts(&held), "the tool's output does not depend on the language");
-        assert!(zh.notes[0].contains("围栏令牌：8") && zh.notes[0].contains("不属于 Lease 对象"), "{}", zh.notes[0]);
+        assert!(zh.notes[1].contains("围栏令牌：8") && zh.notes[1].contains("不属于 Lease 对象"), "{}", zh.notes[1]);
 
         let free = technical_view(View::K8s, &world(0, never_granted()), "harbor-zombie", Lang::En);
         assert_eq!(
             outputs(&free),
             ["Error from server (NotFound): leases.coordination.k8s.io \"harbor-zombie\" not found"]
         );
-        assert!(free.notes[0].contains("fencing token: none"));
+        assert!(free.notes[1].contains("fencing token: none"));
         assert!(free.notes.iter().any(|n| n.contains("No Lease object yet")));
 
         // Expired: holderIdentity stays until someone else takes the Lease.
@@ -772,16 +792,16 @@ mod tests {
                 "(integer) 7342",
             ]
         );
-        assert!(held.notes[0].contains("no fencing token") && held.notes[0].contains("PX 15000"));
+        assert!(held.notes[1].contains("no fencing token") && held.notes[1].contains("PX 15000"));
         let held_zh = technical_view(View::Redis, &world(92_728, lin_holds()), "harbor-zombie", Lang::Zh);
-        assert!(held_zh.notes[0].contains("令牌 8"), "{}", held_zh.notes[0]);
+        assert!(held_zh.notes[1].contains("令牌 8"), "{}", held_zh.notes[1]);
 
         for (snap, what) in [(world(0, never_granted()), "free"), (world(100_070, lin_holds()), "expired")] {
             let v = technical_view(View::Redis, &snap, "harbor-zombie", Lang::En);
             assert_eq!(outputs(&v), ["(nil)", "(integer) -2"], "{what}");
-            assert!(v.notes[0].contains("(nil)") && v.notes[0].contains("-2"), "{what}");
+            assert!(v.notes[1].contains("(nil)") && v.notes[1].contains("-2"), "{what}");
             let zh = technical_view(View::Redis, &snap, "harbor-zombie", Lang::Zh);
-            assert!(zh.notes[0].contains("没有这个键"), "{what}");
+            assert!(zh.notes[1].contains("没有这个键"), "{what}");
         }
     }
 
@@ -806,24 +826,44 @@ mod tests {
                 "lease 6c6c000000000008 granted with TTL(15s), remaining(7s)".to_owned(),
             ]
         );
-        assert!(held.notes[0].contains("CreateRevision is the fencing token"));
+        assert!(held.notes[1].contains("CreateRevision is the fencing token"));
 
         let expired = technical_view(View::Etcd, &world(100_070, lin_holds()), "harbor-zombie", Lang::En);
         assert_eq!(outputs(&expired), ["\"More\" : false", "\"Count\" : 0", "lease 6c6c000000000008 already expired"]);
-        assert!(expired.notes[0].contains("No key"));
+        assert!(expired.notes[1].contains("No key"));
         let expired_zh = technical_view(View::Etcd, &world(100_070, lin_holds()), "harbor-zombie", Lang::Zh);
-        assert!(expired_zh.notes[0].contains("没有键"));
+        assert!(expired_zh.notes[1].contains("没有键"));
 
         let free = technical_view(View::Etcd, &world(0, never_granted()), "harbor-zombie", Lang::En);
         assert_eq!(outputs(&free), ["\"More\" : false", "\"Count\" : 0"]);
-        assert!(free.notes[0].contains("Nobody has been granted"));
+        assert!(free.notes[1].contains("Nobody has been granted"));
         let free_zh = technical_view(View::Etcd, &world(0, never_granted()), "harbor-zombie", Lang::Zh);
-        assert!(free_zh.notes[0].contains("还没有人"));
+        assert!(free_zh.notes[1].contains("还没有人"));
     }
 
     /// The whole harbor-zombie run (seed `000`): before the first grant nobody holds the lease;
     /// Chen holds 7; while he sleeps his lease runs out; Lin takes 8 and still holds it at the
     /// end. Every view tells the same story from the real engine's snapshots.
+    #[test]
+    fn every_view_first_names_the_store_the_run_uses() {
+        for (id, kind, not) in
+            [("harbor-zombie", StoreKind::Redis, "etcd"), ("lock-late-del-etcd", StoreKind::Etcd, "Redis")]
+        {
+            let s = library::get(id).expect("built-in").expect("valid");
+            let mut sim = Sim::new(s.config).expect("valid");
+            sim.run_to_end();
+            let snap = sim.snapshot();
+            assert_eq!(snap.store_kind, kind);
+            for view in View::ALL {
+                for lang in [Lang::En, Lang::Zh] {
+                    let v = technical_view(view, &snap, &snap.lease.lock_name, lang);
+                    let first = &v.notes[0];
+                    assert!(first.contains(store_name(kind)) && !first.contains(not), "{id} {view:?}: {first}");
+                }
+            }
+        }
+    }
+
     #[test]
     fn the_harbor_zombie_run_in_every_view() {
         let scenario = library::get("harbor-zombie").expect("exists").expect("parses");
@@ -865,7 +905,7 @@ mod tests {
         let k8s = technical_view(View::K8s, &end, &scenario.id, Lang::En);
         assert!(texts(&k8s).contains(&"  holderIdentity: lin"));
         assert!(texts(&k8s).contains(&"  leaseTransitions: 1"));
-        assert!(k8s.notes[0].contains("fencing token: 8"));
+        assert!(k8s.notes[1].contains("fencing token: 8"));
         let redis = technical_view(View::Redis, &end, &scenario.id, Lang::En);
         assert_eq!(outputs(&redis)[0], "\"lin:8\"");
         let etcd = technical_view(View::Etcd, &end, &scenario.id, Lang::En);

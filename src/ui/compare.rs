@@ -21,6 +21,7 @@ fn code(s: Option<Setting>) -> &'static str {
         Some(Setting::EpochBarrier) => "epoch_barrier",
         Some(Setting::ReleaseCheck) => "release_check",
         Some(Setting::Expiry) => "expiry",
+        Some(Setting::Store) => "store",
     }
 }
 
@@ -35,6 +36,8 @@ fn state(setting: Setting, on: bool) -> Ui {
         (Setting::ReleaseCheck, false) => Ui::SettingReleasePlain,
         (Setting::Expiry, true) => Ui::SettingExpiryObserver,
         (Setting::Expiry, false) => Ui::SettingExpiryStore,
+        (Setting::Store, true) => Ui::SettingStoreEtcd,
+        (Setting::Store, false) => Ui::SettingStoreRedis,
     }
 }
 
@@ -57,6 +60,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                 Some(Setting::EpochBarrier) => Ui::CompareBarrier,
                 Some(Setting::ReleaseCheck) => Ui::CompareRelease,
                 Some(Setting::Expiry) => Ui::CompareExpiry,
+                Some(Setting::Store) => Ui::CompareStore,
             };
             out.option(code(s), label.text(lang), s == chosen);
         }

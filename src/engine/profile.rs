@@ -1,0 +1,163 @@
+//! Store profiles: which real lock store a run's coordinator behaves like (`store.kind` in a
+//! scenario), and the rules that follow from it, each decided here and nowhere else.
+//!
+//! The rules come from the servers themselves, and `cargo xtask conform` replays the built-in
+//! scenarios against Debian's `redis-server` 7.0 and `etcd` 3.4 to check them:
+//!
+//! | rule | Redis 7.0 | etcd 3.4 |
+//! |---|---|---|
+//! | a key at its expiry millisecond | still live (`expireIfNeeded`: expired only when `now > when`) | the lease has expired (`Lease.Remaining() <= 0`) |
+//! | when an expired key goes | at once, lazily, on the next access | at the lessor's next check (every 500 ms, `RevokeExpiredLeases`) |
+//! | TTL | any number of ms (`PX`) | whole seconds, at least ceil(1.5 × election timeout) = 2 s by default |
+//! | a renewal checks | the key's value (a compare-and-`PEXPIRE` script) | only the lease (`LeaseKeepAlive` names a lease id, not a key) |
+//! | fencing token | a per-lock counter (`INCR`), first value chosen | the key's create revision: a global counter bumped by every write, the first is 2 |
+//! | expiry measured on | the wall clock (`mstime()`: a clock step expires keys) | a monotonic clock (Go's `time.Now` monotonic reading) |
+//! | client's session check by default | none (redis-py's `Lock.acquire` returns `True` on a late grant) | etcd ≥ 3.5 `concurrency.Mutex` returns `ErrSessionExpired` |
+
+use serde::Serialize;
+
+/// What the lock store is (`store.kind`; default [`StoreKind::Redis`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum StoreKind {
+    /// Redis 7.0: `SET key value NX PX ttl`, renewal by a compare-and-`PEXPIRE` script, tokens
+    /// from `INCR` on a per-lock counter. Under the lease protocol the same key is taken again
+    /// by its holder (a compare-and-`PEXPIRE` script again); under observer expiry it holds a
+    /// record that clients compare-and-swap on its version (`WATCH`/`MULTI`), with no TTL.
+    #[default]
+    Redis,
+    /// etcd 3.4: a key attached to a lease (`Txn` on `create_revision == 0`, `Put` with the
+    /// lease id), renewed by `LeaseKeepAlive`, tokens from the key's create revision.
+    Etcd,
+}
+
+/// Where fencing tokens come from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TokenSource {
+    /// A counter of this lock's own: each new term takes the next integer (Redis `INCR`,
+    /// Chubby's lock generation number).
+    Counter,
+    /// The store's revision: one counter for every write to the store (the lock's keys, the
+    /// resource's own keys, deletes by expiry), so a term's token is larger than the last but
+    /// not by one (etcd's `create_revision`).
+    Revision,
+}
+
+/// A profile's rules.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct StoreRules {
+    /// Whether a key is still live at the very millisecond its TTL runs out (Redis: yes).
+    pub live_at_expiry_ms: bool,
+    /// How often the store looks for expired leases and deletes their keys, in ms of its own
+    /// clock; `None` when an expired key is gone at once (Redis' lazy expiry on access). The
+    /// checks' phase is drawn from the run's seed ([`lessor_phase_ms`]).
+    pub expiry_check_every_ms: Option<u64>,
+    /// TTLs are whole multiples of this, in ms (etcd's TTL is in seconds).
+    pub ttl_unit_ms: u64,
+    /// The shortest TTL, in ms (etcd: ceil(1.5 × the 1 s default election timeout)).
+    pub ttl_min_ms: u64,
+    /// Whether a renewal checks that the renewer still owns the key (Redis' compare-and-
+    /// `PEXPIRE`) or only keeps its lease alive (etcd's keepalive: after a plain `DEL` removed
+    /// the key, the keepalives still succeed and the holder never learns).
+    pub renew_checks_owner: bool,
+    pub tokens: TokenSource,
+    /// The first token, when the store fixes it (etcd: the first write of a fresh store is
+    /// revision 2); `None` when the scenario chooses (`issuer.first_token`).
+    pub first_token: Option<u64>,
+    /// Whether the store's expiry follows its wall clock, so that stepping it expires keys
+    /// (redis/redis#416), or a monotonic clock that a step does not move (etcd).
+    pub expiry_on_wall_clock: bool,
+    /// Whether a client, by default, checks that its session is still live when a grant reaches
+    /// it (`lock.session_check`).
+    pub session_check: bool,
+}
+
+impl StoreKind {
+    /// The name a scenario uses (`"redis"`, `"etcd"`).
+    pub fn code(self) -> &'static str {
+        match self {
+            StoreKind::Redis => "redis",
+            StoreKind::Etcd => "etcd",
+        }
+    }
+
+    /// Every profile, in the order the page lists them.
+    pub const ALL: [StoreKind; 2] = [StoreKind::Redis, StoreKind::Etcd];
+
+    /// The profile's rules (see the table in this module's documentation).
+    pub fn rules(self) -> StoreRules {
+        match self {
+            StoreKind::Redis => StoreRules {
+                live_at_expiry_ms: true,
+                expiry_check_every_ms: None,
+                ttl_unit_ms: 1,
+                ttl_min_ms: 1,
+                renew_checks_owner: true,
+                tokens: TokenSource::Counter,
+                first_token: None,
+                expiry_on_wall_clock: true,
+                session_check: false,
+            },
+            StoreKind::Etcd => StoreRules {
+                live_at_expiry_ms: false,
+                expiry_check_every_ms: Some(ETCD_LESSOR_CHECK_MS),
+                ttl_unit_ms: 1_000,
+                ttl_min_ms: 2_000,
+                renew_checks_owner: false,
+                tokens: TokenSource::Revision,
+                first_token: Some(2),
+                expiry_on_wall_clock: false,
+                session_check: true,
+            },
+        }
+    }
+}
+
+/// etcd's lessor looks for expired leases every 500 ms (`lessor.runLoop`).
+pub const ETCD_LESSOR_CHECK_MS: u64 = 500;
+
+/// The phase of a store's periodic expiry check, in ms (0 ≤ phase < `every_ms`): where in its
+/// period the store's clock stood when the store started. Drawn from the run's seed, but not from
+/// the run's own random stream, so that a profile without periodic checks (and every run made
+/// before profiles existed) draws the same latencies as before.
+pub fn lessor_phase_ms(seed: u64, every_ms: u64) -> u64 {
+    let mut rng = super::rng::Rng::new(seed ^ 0x6c65_7373_6f72_2121);
+    rng.range_inclusive(0, every_ms.saturating_sub(1))
+}
+
+/// The first time at or after `from_ms` at which a periodic check with this period and phase
+/// runs, on the same clock as `from_ms`.
+pub fn next_check_ms(from_ms: i64, every_ms: u64, phase_ms: u64) -> i64 {
+    let every = i64::try_from(every_ms.max(1)).unwrap_or(i64::MAX);
+    let phase = i64::try_from(phase_ms).unwrap_or(0);
+    let k = (from_ms.saturating_sub(phase)).div_euclid(every);
+    let at = phase.saturating_add(k.saturating_mul(every));
+    if at >= from_ms {
+        at
+    } else {
+        at.saturating_add(every)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_lessor_checks_on_its_grid_at_or_after_a_moment() {
+        assert_eq!(next_check_ms(15_000, 500, 120), 15_120);
+        assert_eq!(next_check_ms(15_120, 500, 120), 15_120, "a check at the very moment counts");
+        assert_eq!(next_check_ms(15_121, 500, 120), 15_620);
+        assert_eq!(next_check_ms(-30, 500, 120), 120);
+        assert_eq!(next_check_ms(-400, 500, 120), -380);
+    }
+
+    #[test]
+    fn the_phase_comes_from_the_seed_and_stays_in_its_period() {
+        let phases: Vec<u64> = (0..200).map(|s| lessor_phase_ms(s, 500)).collect();
+        assert!(phases.iter().all(|p| *p < 500));
+        assert_eq!(lessor_phase_ms(7, 500), lessor_phase_ms(7, 500));
+        assert!(phases.iter().any(|p| *p != phases[0]), "different seeds give different phases");
+    }
+}
