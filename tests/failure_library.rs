@@ -225,6 +225,28 @@ fn a_long_ttl_means_a_long_gap_after_a_crash() {
     // have run out, at her next retry (2 s), plus two messages.
     assert!(gap.to_ms >= chen_grant + 60_000 && gap.to_ms <= chen_grant + 60_000 + 2_000 + 160, "{gap:?}");
     assert!(r.violations.is_empty());
+    // A crashed leader does nothing: nobody acted during this gap.
+    assert!(gap.stale_work.is_empty() && gap.writes_accepted == 0, "{gap:?}");
+}
+
+/// A gap with no leader is not always a gap with nobody acting: in work-outlives-lease Chen's
+/// renew loop gives up but his work goes on with token 1, and the resource accepts it until it
+/// sees Lin's 2 (kubernetes/kubernetes#82960). The report names him in the gap and counts the
+/// writes that landed meanwhile, so nobody reads that gap as quiet.
+#[test]
+fn a_gap_with_stale_work_going_on_is_told_apart() {
+    let r = report(&builtin("work-outlives-lease"));
+    assert_eq!(r.leader_gaps.len(), 1);
+    let gap = &r.leader_gaps[0];
+    assert_eq!(gap.stale_work, ["chen"], "{gap:?}");
+    let landed = r
+        .writes
+        .iter()
+        .filter(|w| w.outcome == WriteOutcome::Accepted && w.arrived_ms > gap.from_ms && w.arrived_ms < gap.to_ms)
+        .inspect(|w| assert_eq!((w.from.as_deref(), w.token.clone()), (Some("chen"), Some(json!(1)))))
+        .count();
+    assert!(landed >= 1, "Chen's old work landed with nobody leading");
+    assert_eq!(gap.writes_accepted, landed as u64);
 }
 
 /// The churn side: a 400 ms lease against up to 300 ms of latency. Nothing fails, yet nobody is

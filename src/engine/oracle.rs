@@ -87,6 +87,11 @@ impl Oracle {
 /// believer does no work). Measured from the first leadership on, so the first election is not
 /// counted. The liveness cost of a lease (seed `001`: after a crash the system waits up to one
 /// TTL before recovering; a longer TTL, a longer wait).
+///
+/// No leader is not the same as nobody acting: a node that stepped down but whose work goes on
+/// (`work.stops_with_lease: false`, kubernetes/kubernetes#82960) may still be writing with its old
+/// token. Such a gap names those nodes in `stale_work` and counts the writes the resource accepted
+/// meanwhile: the dangerous kind of gap, where old work lands with nobody leading.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct LeaderGap {
     pub from_ms: u64,
@@ -95,6 +100,39 @@ pub struct LeaderGap {
     pub length_ms: u64,
     /// True when the run ended before anyone led again.
     pub open: bool,
+    /// Nodes that no longer believed they led but kept working (not frozen) during the gap, in
+    /// the order they were first seen at it; left out of the report when none did.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub stale_work: Vec<String>,
+    /// Writes the resource accepted during the gap (from such nodes, or from outside); left out
+    /// of the report when 0.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub writes_accepted: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+/// What a gap still open has seen so far.
+#[derive(Default)]
+struct OpenGap {
+    from_ms: u64,
+    stale_work: Vec<String>,
+    writes_accepted: u64,
+}
+
+impl OpenGap {
+    fn close(self, to_ms: u64, open: bool) -> LeaderGap {
+        LeaderGap {
+            from_ms: self.from_ms,
+            to_ms,
+            length_ms: to_ms - self.from_ms,
+            open,
+            stale_work: self.stale_work,
+            writes_accepted: self.writes_accepted,
+        }
+    }
 }
 
 /// A stretch of time in which two or more nodes believed they led at once (a frozen believer
@@ -119,8 +157,10 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
     let mut duals: Vec<DualBelief> = Vec::new();
     let mut believers: Vec<String> = Vec::new();
     let mut frozen: BTreeSet<String> = BTreeSet::new();
+    // Nodes whose work outlived their leadership (`WorkContinues`), until they lead again or crash.
+    let mut zombies: BTreeSet<String> = BTreeSet::new();
     let mut ever_led = false;
-    let mut gap_from: Option<u64> = None;
+    let mut gap: Option<OpenGap> = None;
     let mut dual: Option<DualBelief> = None;
     let mut end = 0;
     for (i, entry) in trace.iter().enumerate() {
@@ -129,14 +169,24 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
         match &entry.event {
             E::BecameLeader { node, .. } => {
                 ever_led = true;
+                zombies.remove(node);
                 if !believers.contains(node) {
                     believers.push(node.clone());
                 }
             }
             E::SteppedDown { node, .. } => believers.retain(|b| b != node),
+            E::WorkContinues { node, .. } => {
+                zombies.insert(node.clone());
+            }
+            E::WriteJudged { outcome: super::WriteOutcome::Accepted, .. } => {
+                if let Some(g) = gap.as_mut() {
+                    g.writes_accepted += 1;
+                }
+            }
             E::Crashed { node } => {
                 believers.retain(|b| b != node);
                 frozen.remove(node);
+                zombies.remove(node);
             }
             E::Paused { node } => {
                 frozen.insert(node.clone());
@@ -152,13 +202,17 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
             continue;
         }
         let at_work = believers.iter().any(|b| !frozen.contains(b));
-        match (gap_from, at_work) {
-            (None, false) if ever_led => gap_from = Some(t),
-            (Some(from), true) => {
-                gaps.push(LeaderGap { from_ms: from, to_ms: t, length_ms: t - from, open: false });
-                gap_from = None;
+        match (gap.take(), at_work) {
+            (None, false) if ever_led => gap = Some(OpenGap { from_ms: t, ..OpenGap::default() }),
+            (Some(g), true) => gaps.push(g.close(t, false)),
+            (g, _) => gap = g,
+        }
+        if let Some(g) = gap.as_mut() {
+            for z in zombies.iter().filter(|z| !frozen.contains(*z)) {
+                if !g.stale_work.contains(z) {
+                    g.stale_work.push(z.clone());
+                }
             }
-            _ => {}
         }
         match (&mut dual, believers.len() >= 2) {
             (None, true) => {
@@ -181,8 +235,8 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
             (None, false) => {}
         }
     }
-    if let Some(from) = gap_from {
-        gaps.push(LeaderGap { from_ms: from, to_ms: end, length_ms: end - from, open: true });
+    if let Some(g) = gap {
+        gaps.push(g.close(end, true));
     }
     if let Some(mut d) = dual {
         d.to_ms = end;
