@@ -132,8 +132,9 @@ struct Replay<'a> {
     /// Engine token → etcd revision of each grant.
     grants: BTreeMap<u64, i64>,
     last_revision: i64,
-    /// When the current term expires, in virtual ms, by the engine.
-    expiry: Option<u64>,
+    /// The current term's expiry by the engine's clock and the moment the engine's store
+    /// noticed it (frees the key), in virtual ms.
+    expiry: Option<(u64, u64)>,
     fencing: bool,
     /// The latest a request was sent after its moment.
     latest: Duration,
@@ -400,7 +401,7 @@ impl Replay<'_> {
         self.reset_mark(0, true)?;
         let guard_virtual = GUARD_REAL_MS / self.k;
         let timed = self.plan.uses_store();
-        for step in &self.plan.steps {
+        for (index, step) in self.plan.steps.iter().enumerate() {
             if timed {
                 self.wait_until(step.at_ms);
                 if self.desynced.is_none() && self.latest.as_secs_f64() * 1000.0 > LATE_REAL_MS {
@@ -411,12 +412,23 @@ impl Replay<'_> {
                 step.request,
                 Request::Acquire { .. } | Request::Renew { .. } | Request::Release { .. } | Request::Revoke
             );
-            if store_request && self.expiry.is_some_and(|e| step.at_ms >= e) {
+            if store_request && self.expiry.is_some_and(|(_, freed)| step.at_ms >= freed) {
                 // The engine's term is over: wait until etcd has freed it too.
                 self.wait_key_gone()?;
             }
-            let undecidable =
-                store_request && self.expiry.is_some_and(|e| (step.at_ms as f64) >= e as f64 - guard_virtual);
+            // Near the term's expiry (just before it by the engine's clock, or while the engine
+            // says the store has not yet noticed it) etcd may answer either way.
+            let undecidable = store_request
+                && self.expiry.is_some_and(|(e, freed)| {
+                    (step.at_ms as f64) >= e as f64 - guard_virtual && step.at_ms < freed.max(e)
+                });
+            // There, only a request that changes the store's state is sent (so that the server
+            // keeps the engine's state); one the engine refused is left out, lest the server grant
+            // what the engine did not.
+            if undecidable && !changes_state(&step.expected) {
+                self.outcome.undecidable += 1;
+                continue;
+            }
             let got = match &step.request {
                 Request::Acquire { node, identity } => self.acquire(step, node, identity)?,
                 Request::Renew { node, .. } => self.renew(node)?,
@@ -459,7 +471,7 @@ impl Replay<'_> {
             };
             match (&step.expected, &got) {
                 (Answer::Granted { .. } | Answer::Reacquired { .. } | Answer::Renewed, _) => {
-                    self.expiry = step.expires_ms;
+                    self.expiry = step.expires_ms.map(|e| (e, freed_at(self.plan, index, e)));
                 }
                 (Answer::Released | Answer::DeletedOthers { .. } | Answer::Expired, _) => self.expiry = None,
                 _ => {}
@@ -482,6 +494,43 @@ impl Replay<'_> {
         }
         Ok(())
     }
+}
+
+/// Whether an answer changes the store's state (a new or extended term, a deleted key).
+fn changes_state(answer: &Answer) -> bool {
+    matches!(
+        answer,
+        Answer::Granted { .. }
+            | Answer::Reacquired { .. }
+            | Answer::Renewed
+            | Answer::Released
+            | Answer::DeletedOthers { .. }
+            | Answer::Done
+    )
+}
+
+/// When the engine's store frees the term that step `index` started or extended, expiring at
+/// `expires_ms`: the moment of its expiry check (`lease_expired`) when the term runs out, which
+/// may come after `expires_ms` (etcd's lessor notices an expired lease only at its next tick);
+/// `expires_ms` when the term is renewed or ended otherwise first.
+fn freed_at(plan: &Plan, index: usize, expires_ms: u64) -> u64 {
+    let token = match (&plan.steps[index].expected, &plan.steps[index].request) {
+        (Answer::Granted { token } | Answer::Reacquired { token }, _) => *token,
+        (_, Request::Renew { token, .. }) => *token,
+        _ => return expires_ms,
+    };
+    for step in &plan.steps[index + 1..] {
+        match (&step.request, &step.expected) {
+            (Request::CheckExpired { token: t, .. }, _) if *t == token => return step.at_ms.max(expires_ms),
+            (Request::Renew { token: t, .. }, Answer::Renewed) if *t == token => return expires_ms,
+            (
+                _,
+                Answer::Granted { .. } | Answer::Reacquired { .. } | Answer::Released | Answer::DeletedOthers { .. },
+            ) => return expires_ms,
+            _ => {}
+        }
+    }
+    expires_ms
 }
 
 /// Why `plan` cannot be replayed on etcd, if it cannot: the store's clock stepped or sped (etcd
@@ -580,6 +629,25 @@ mod tests {
         assert!(!succeeded(&nested_txn), "false is omitted by the gateway");
         assert_eq!(nested(&nested_txn).map(succeeded), Some(true));
         assert_eq!(last_range_value(&nested_txn), None, "the key is not there");
+    }
+
+    #[test]
+    fn a_term_is_freed_when_the_engine_notices_its_expiry() {
+        use leaselab::scenario::library;
+        let s = library::get("lock-owner-release").expect("built-in").expect("parses");
+        let mut plan = crate::plan::plan("lock-owner-release", &s.config).expect("runs");
+        let grant = plan.steps.iter().position(|s| s.expected == Answer::Granted { token: 1 }).expect("a's grant");
+        let e = plan.steps[grant].expires_ms.expect("a grant expires");
+        assert_eq!(freed_at(&plan, grant, e), e, "today's engine notices at the expiry itself");
+        // A store that notices late (etcd's lessor tick): the key is freed at the check.
+        let check = plan.steps.iter().position(|s| s.expected == Answer::Expired).expect("a's term expires");
+        plan.steps[check].at_ms = e + 400;
+        assert_eq!(freed_at(&plan, grant, e), e + 400);
+        // A renewed term is not freed at its old expiry's check.
+        let renewal = plan.steps.iter().position(|s| s.expected == Answer::Renewed).expect("b renews");
+        let e = plan.steps[renewal].expires_ms.expect("a renewal expires");
+        assert_eq!(freed_at(&plan, renewal, e), e);
+        assert!(changes_state(&Answer::Renewed) && !changes_state(&Answer::Refused { holder: "a".into() }));
     }
 
     #[test]
