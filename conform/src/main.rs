@@ -161,14 +161,16 @@ fn run_self_check(redis: &servers::Redis, etcd: &servers::Etcd) -> Result<bool, 
         let s = library::get(id).ok_or(format!("no built-in {id}"))?.map_err(|e| e.to_string())?;
         plan::plan(id, &s.config)
     };
-    let cases: [(&str, Profile, plan::Alteration, &str); 3] = [
+    let cases: [(&str, Profile, plan::Alteration, &str); 5] = [
         (
             "lock-owner-release",
             Profile::Redis,
             plan::grant_a_refused_acquire,
             "an engine whose SET NX ignores a live key",
         ),
+        ("lock-owner-release", Profile::Redis, plan::expire_a_millisecond_early, "an expiry one ms early"),
         ("fencing-checks", Profile::Redis, plan::accept_a_stale_write, "a resource that accepts a stale token"),
+        ("lantern-race", Profile::Etcd, plan::grant_a_refused_acquire, "an engine whose lock ignores a live key"),
         ("fencing-checks", Profile::Etcd, plan::accept_a_stale_write, "a resource that accepts a stale token"),
     ];
     let mut all = true;

@@ -65,10 +65,15 @@ pub struct Model {
     pub epoch_barrier: bool,
     /// The token of the first grant.
     pub first_token: u64,
+    /// Whether the resource checks tokens at the start (`fencing_set` may change it).
     pub fencing: bool,
+    /// What the resource does with a token equal to its mark.
     pub equal_token: EqualTokenPolicy,
+    /// Ordered tokens, or equality with the first one accepted.
     pub token_check: TokenCheck,
+    /// Whether another lock's tokens are refused or compared as bare numbers.
     pub token_scope: TokenScope,
+    /// Whether the mark survives a resource restart.
     pub persist_high_water: bool,
 }
 
@@ -217,7 +222,9 @@ pub struct Step {
     pub at_ms: u64,
     /// The store's clock then, in ms (what the engine judged expiry on).
     pub store_ms: i64,
+    /// What reached the store or the resource.
     pub request: Request,
+    /// The engine's answer.
     pub expected: Answer,
     /// For a grant, re-grant or renewal: when the engine says the term now expires, in true ms.
     pub expires_ms: Option<u64>,
@@ -226,8 +233,11 @@ pub struct Step {
 /// A scenario's requests and the resource's final state, as the engine has them.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
+    /// The built-in's id.
     pub scenario: String,
+    /// The store's and the resource's settings.
     pub model: Model,
+    /// The requests in the order the engine handled them.
     pub steps: Vec<Step>,
     /// The resource's mark at the end.
     pub final_mark: u64,
@@ -376,6 +386,7 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
 /// A server's answer that differs from the engine's.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Mismatch {
+    /// The built-in's id.
     pub scenario: String,
     /// `redis` or `etcd`.
     pub server: &'static str,
@@ -383,7 +394,9 @@ pub struct Mismatch {
     pub at_ms: u64,
     /// What was asked (`acquire by wang`, `final mark`, …).
     pub request: String,
+    /// The engine's answer, as text.
     pub engine: String,
+    /// The server's answer, as text.
     pub server_answer: String,
 }
 
@@ -405,6 +418,7 @@ pub struct Outcome {
     /// Answers the real server cannot decide deterministically (etcd's lessor window), sent but
     /// not compared.
     pub undecidable: u64,
+    /// Every answer that differed.
     pub mismatches: Vec<Mismatch>,
 }
 
@@ -469,6 +483,20 @@ pub fn grant_a_refused_acquire(plan: &Plan) -> Option<(Plan, Step)> {
         .unwrap_or(plan.model.first_token);
     altered.steps[index].expected = Answer::Granted { token: next };
     let step = altered.steps[index].clone();
+    Some((altered, step))
+}
+
+/// A deliberately wrong expiry rule, for the self-check: the first term's expiry reported one
+/// millisecond before the engine's moment, as an engine whose lease ran out a millisecond early
+/// would. Both Redis (alive through its expiry millisecond) and an exclusive rule still hold
+/// the key then. Returns the altered plan and step, or `None` when no term expired.
+pub fn expire_a_millisecond_early(plan: &Plan) -> Option<(Plan, Step)> {
+    let mut altered = plan.clone();
+    let index = altered.steps.iter().position(|s| s.expected == Answer::Expired && s.at_ms > 0)?;
+    let step = &mut altered.steps[index];
+    step.at_ms -= 1;
+    step.store_ms -= 1;
+    let step = step.clone();
     Some((altered, step))
 }
 
@@ -561,6 +589,17 @@ mod tests {
         let mut same = Outcome::default();
         same.compare(&p, "redis", &p.steps[0], &p.steps[0].expected);
         assert!(same.mismatches.is_empty());
+    }
+
+    #[test]
+    fn an_expiry_can_be_moved_a_millisecond_early_for_the_self_check() {
+        let p = builtin_plan("lock-owner-release");
+        let (altered, step) = expire_a_millisecond_early(&p).expect("a's term expires");
+        let original = p.steps.iter().find(|s| s.seq == step.seq).expect("same step");
+        assert_eq!((step.at_ms, step.store_ms), (original.at_ms - 1, original.store_ms - 1));
+        assert_eq!(altered.steps.len(), p.steps.len());
+        let changed = altered.steps.iter().zip(&p.steps).filter(|(a, b)| a != b).count();
+        assert_eq!(changed, 1, "only that step moved");
     }
 
     #[test]
