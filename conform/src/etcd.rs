@@ -534,9 +534,10 @@ fn freed_at(plan: &Plan, index: usize, expires_ms: u64) -> u64 {
 }
 
 /// Why `plan` cannot be replayed on etcd, if it cannot: the store's clock stepped or sped (etcd
-/// runs in real time), the issuer rolled back (revisions never go back), a lease protocol (its
-/// re-grants and second-long leases are not etcd's lock), or a plain `DEL` release (etcd renews
-/// by lease keepalive, not by ownership, so the engine's answers follow other rules there).
+/// runs in real time), the issuer rolled back (revisions never go back), an epoch barrier (the
+/// grant's transaction cannot write its own revision), a lease protocol (its re-grants by identity
+/// are not etcd's lock on a key), or a plain `DEL` release (etcd renews by lease keepalive, not by
+/// ownership, so the engine's answers follow other rules there).
 pub fn unsupported(plan: &Plan) -> Option<&'static str> {
     let steps = &plan.steps;
     if steps.iter().any(|s| s.store_ms != s.at_ms as i64) {
@@ -544,6 +545,11 @@ pub fn unsupported(plan: &Plan) -> Option<&'static str> {
     }
     if steps.iter().any(|s| matches!(s.request, Request::RollbackIssuer { .. })) {
         return Some("the issuer is rolled back, and etcd's revisions never go back");
+    }
+    if plan.uses_store() && plan.model.epoch_barrier {
+        return Some(
+            "an epoch barrier: the grant's transaction would have to write its own revision, which it cannot name",
+        );
     }
     if plan.uses_store() && plan.model.reentrant {
         return Some("a lease protocol (re-grants by identity), not etcd's lock on a key");
