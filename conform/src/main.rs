@@ -98,9 +98,11 @@ fn run(self_check: bool, only: &[&str]) -> Result<bool, String> {
     redis_store::check_clock(&redis)?;
     let etcd = servers::Etcd::start()?;
     println!(
-        "servers: redis-server pid-guarded on 127.0.0.1:{} (fake clock {}), etcd on {}",
+        "servers: redis-server (pid {}) on 127.0.0.1:{} with the fake clock {}, etcd (pid {}) on {}",
+        redis.pid(),
         redis.port,
         servers::FAKECLOCK_SO,
+        etcd.pid(),
         etcd.url
     );
     let mut totals = Totals::default();

@@ -295,7 +295,7 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
         );
         if observer && store_event {
             skipped.push(format!(
-                "{} ms: not replayed: under observer expiry the store judges no expiry (client-go compares \
+                "{} ms: under observer expiry the store judges no expiry (client-go compares \
                  resourceVersion on its own clock), so no server TTL answers it",
                 at
             ));

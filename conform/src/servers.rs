@@ -115,7 +115,7 @@ pub struct Redis {
     pub port: u16,
     pub clock: FakeClock,
     // Dropped in this order: the server, then its directory.
-    _guard: Guard,
+    guard: Guard,
     _dir: TempDir,
 }
 
@@ -154,7 +154,12 @@ impl Redis {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        Ok(Self { port, clock, _guard: guard, _dir: dir })
+        Ok(Self { port, clock, guard, _dir: dir })
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.guard.pid()
     }
 
     /// A new connection.
@@ -173,7 +178,7 @@ pub struct Etcd {
     /// `http://127.0.0.1:PORT`, where the JSON gateway answers under `/v3/`.
     pub url: String,
     // Dropped in this order: the server, then its directory.
-    _guard: Guard,
+    guard: Guard,
     _dir: TempDir,
 }
 
@@ -227,6 +232,11 @@ impl Etcd {
             }
             std::thread::sleep(Duration::from_millis(20));
         }
-        Ok(Self { url, _guard: guard, _dir: dir })
+        Ok(Self { url, guard, _dir: dir })
+    }
+
+    /// The server's process id.
+    pub fn pid(&self) -> u32 {
+        self.guard.pid()
     }
 }
