@@ -8,7 +8,11 @@
 //! `revokeExpiredLeases`), so where the engine says a term expired the replay waits for the
 //! observable condition (the key gone, at most [`EXPIRY_WAIT`]) and shifts the rest of the run
 //! by the wait; a request that the engine answered within [`GUARD_REAL_MS`] before a term's
-//! expiry is sent but reported `undecidable`, not compared.
+//! expiry (or that leaves late enough to come that close, on a loaded machine) is counted
+//! `undecidable`, not compared, and is sent only if it changes the store's state. A late request
+//! that starts or extends the term, or comes while no term runs, moves the rest of the timeline
+//! with it. Should etcd decide an undecidable state-changing request the other way, its state is
+//! no longer the engine's and the rest of the scenario is counted undecidable.
 //!
 //! The store: the lock is a key put in a `Txn` that compares its `create_revision` with 0, on a
 //! lease granted for the request (the grant's token is the transaction's revision, etcd's

@@ -41,6 +41,7 @@ impl TempDir {
         Ok(Self(path))
     }
 
+    /// The directory.
     pub fn path(&self) -> &Path {
         &self.0
     }
@@ -112,7 +113,9 @@ impl FakeClock {
 
 /// A running redis-server whose wall clock is a [`FakeClock`].
 pub struct Redis {
+    /// Its port on 127.0.0.1.
     pub port: u16,
+    /// The wall clock it reads.
     pub clock: FakeClock,
     // Dropped in this order: the server, then its directory.
     guard: Guard,
