@@ -29,8 +29,13 @@ use plan::{Mismatch, Outcome, Plan, Profile};
 
 /// Scenarios written for the suite itself (`conform/scenarios/`), replayed after the built-ins:
 /// `etcd-boundary` has a borrower asking every 50 ms while the holder's term runs out, so that
-/// etcd's replay meets requests it cannot decide (they are counted, not compared).
-const HAND_MADE: [(&str, &str); 1] = [("etcd-boundary", include_str!("../scenarios/etcd-boundary.json"))];
+/// etcd's replay meets requests it cannot decide (they are counted, not compared);
+/// `redis-levers` pulls the levers no built-in pulls (the store's clock sped up, slowed back and
+/// stepped back, a revoke, a restore of the resource to an older mark under dedupe).
+const HAND_MADE: [(&str, &str); 2] = [
+    ("etcd-boundary", include_str!("../scenarios/etcd-boundary.json")),
+    ("redis-levers", include_str!("../scenarios/redis-levers.json")),
+];
 
 /// Totals over the run, per server.
 #[derive(Default)]
