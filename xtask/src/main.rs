@@ -1,9 +1,13 @@
 //! LeaseLab's build and test tasks, run as `cargo xtask <task>` from anywhere in the repository.
 //!
 //! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
-//! * `test`  — install what is missing (browser too), then run every test, stopping at the first
-//!   failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as errors), native
-//!   tests, the release web build (`dist`), the browser tests
+//! * `test`  — install what is missing (browser and servers too), then run every test, stopping at
+//!   the first failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as
+//!   errors), native tests, the conformance suite (`conform`), the release web build (`dist`), the
+//!   browser tests
+//! * `conform` — install Debian's `redis-server` and `etcd-server` when missing, then replay the
+//!   engine's built-in scenarios against them (`conform/`, the `leaselab-conform` crate) and print
+//!   its summary line and time
 //! * `dist`  — release web build into `dist/` (relative URLs), with a gzip and brotli size report and budget
 //!
 //! Nothing here downloads anything except through the package registries (`cargo install`,
@@ -52,13 +56,19 @@ const BUDGET_GZIP_BYTES: u64 = 385_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
+/// The real servers the conformance suite replays scenarios against (Debian's `redis-server`,
+/// Redis 7.0, and `etcd-server`, etcd 3.4).
+const REDIS_SERVER: &str = "/usr/bin/redis-server";
+const ETCD: &str = "/usr/bin/etcd";
 
 const USAGE: &str = "\
 usage: cargo xtask <task>
 
 tasks:
   serve   install missing tools, then serve the app at http://127.0.0.1:8080 (trunk serve)
-  test    install missing tools (and Chromium), then run all tests: native, web build, browser
+  test    install missing tools (and Chromium, Redis, etcd), then run all tests: native,
+          conformance, web build, browser
+  conform install Redis and etcd if missing, then replay the built-in scenarios against them
   dist    release web build into dist/ (works from any sub-path) and print gzip and brotli sizes";
 
 fn main() -> ExitCode {
@@ -66,6 +76,7 @@ fn main() -> ExitCode {
     let result = match args.first().map(String::as_str) {
         Some("serve") => serve(),
         Some("test") => test(),
+        Some("conform") => conform().map(|_| ()),
         Some("dist") => dist(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
@@ -111,17 +122,21 @@ fn test() -> Result<()> {
     header("Checking tools");
     ensure_web_tools(&root)?;
     ensure_browser()?;
+    ensure_servers()?;
 
     lint(&root)?;
 
     let mut totals = TestTotals::default();
-    header("[1/3] Native tests: cargo test -p leaselab");
+    header("[1/4] Native tests: cargo test -p leaselab");
     run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
 
-    header("[2/3] Release web build into dist/ (cargo xtask dist)");
+    header("[2/4] Conformance against Redis and etcd (cargo xtask conform)");
+    let conformance = run_conform(&root, &mut totals)?;
+
+    header("[3/4] Release web build into dist/ (cargo xtask dist)");
     let dist_dir = build_dist(&root)?;
 
-    header("[3/3] Browser tests: cargo test -p leaselab-browser-tests");
+    header("[4/4] Browser tests: cargo test -p leaselab-browser-tests");
     ensure_axe(&root)?;
     run_tests(
         cargo()
@@ -135,6 +150,7 @@ fn test() -> Result<()> {
 
     header("All tests passed");
     ensure!(totals.passed > 0, "no test ran");
+    println!("{conformance}");
     // One plain closing line for whoever reads the end of the log (CI does).
     println!("{} passed, {} failed", totals.passed, totals.failed);
     Ok(())
@@ -203,6 +219,76 @@ fn count_before(text: &str, label: &str) -> u64 {
         .and_then(|end| text[..end].rsplit([' ', '.', ';']).next())
         .and_then(|n| n.parse().ok())
         .unwrap_or(0)
+}
+
+/// `cargo xtask conform`: the servers, then the suite. Returns its summary line.
+fn conform() -> Result<String> {
+    let root = workspace_root();
+    header("Checking servers");
+    ensure_servers()?;
+    let mut totals = TestTotals::default();
+    run_conform(&root, &mut totals)
+}
+
+/// The conformance suite's own unit tests, then the suite with its self-check (the crate's
+/// `build.rs` builds the fake clock `conform/fakeclock.c` with the system C compiler). Echoes its
+/// output and returns its summary line (`conformance: N scenarios, …, in T s`) with the time the
+/// whole step took.
+fn run_conform(root: &Path, totals: &mut TestTotals) -> Result<String> {
+    use std::io::BufRead as _;
+    run_tests(cargo().args(["test", "-p", "leaselab-conform"]).current_dir(root), totals)?;
+    let started = std::time::Instant::now();
+    let mut cmd = cargo();
+    cmd.args(["run", "--quiet", "-p", "leaselab-conform", "--", "--self-check"]).current_dir(root);
+    let shown = describe(&cmd);
+    println!("$ {shown}");
+    let _ = std::io::stdout().flush();
+    let mut child =
+        cmd.stdout(std::process::Stdio::piped()).spawn().with_context(|| format!("could not start `{shown}`"))?;
+    let mut summary = None;
+    if let Some(out) = child.stdout.take() {
+        for line in std::io::BufReader::new(out).lines() {
+            let line = line.context("reading the conformance suite's output")?;
+            println!("{line}");
+            if line.starts_with("conformance: ") {
+                summary = Some(line);
+            }
+        }
+    }
+    let status = child.wait().with_context(|| format!("waiting for `{shown}`"))?;
+    ensure!(status.success(), "`{shown}` failed ({status}): see the MISMATCH lines above");
+    let summary = summary.context("the conformance suite printed no summary line")?;
+    let line = format!("{summary} (step with build: {:.1} s)", started.elapsed().as_secs_f64());
+    println!("{line}");
+    Ok(line)
+}
+
+/// Debian's `redis-server` and `etcd-server`, installed with apt-get when missing and this user
+/// is root (as [`ensure_browser`] does); otherwise the packages to install are named.
+fn ensure_servers() -> Result<()> {
+    let missing: Vec<&str> = [REDIS_SERVER, ETCD].into_iter().filter(|p| !Path::new(p).exists()).collect();
+    if missing.is_empty() {
+        println!("ok: {REDIS_SERVER} and {ETCD}");
+        return Ok(());
+    }
+    let uid = capture(Command::new("id").arg("-u")).unwrap_or_default();
+    if uid.trim() != "0" {
+        bail!(
+            "the conformance suite needs Debian's `redis-server` and `etcd-server` packages \
+             ({} missing) and this user is not root: install them with\n  \
+             sudo apt-get update && sudo apt-get install -y redis-server etcd-server",
+            missing.join(", ")
+        );
+    }
+    println!("missing {}: installing Debian's redis-server and etcd-server", missing.join(", "));
+    run(Command::new("apt-get").arg("update"))?;
+    run(Command::new("apt-get")
+        .args(["install", "-y", "--no-install-recommends", "redis-server", "etcd-server"])
+        .env("DEBIAN_FRONTEND", "noninteractive"))?;
+    for p in [REDIS_SERVER, ETCD] {
+        ensure!(Path::new(p).exists(), "{p} is still missing after apt-get install");
+    }
+    Ok(())
 }
 
 fn dist() -> Result<()> {
