@@ -44,11 +44,13 @@ impl Profile {
     }
 }
 
-/// The one place that decides under which store's rules a scenario is judged. Every scenario is
-/// judged as Redis for now; once the engine's configuration names its store (`store.kind`), this
-/// reads it.
-pub fn profile_of(_config: &Config) -> Profile {
-    Profile::Redis
+/// The one place that decides under which store's rules a scenario is judged: the store it
+/// names (`store.kind`).
+pub fn profile_of(config: &Config) -> Profile {
+    match config.store_kind {
+        leaselab::engine::StoreKind::Redis => Profile::Redis,
+        leaselab::engine::StoreKind::Etcd => Profile::Etcd,
+    }
 }
 
 /// How the store and the resource of a scenario behave (from its [`Config`]).
@@ -75,6 +77,13 @@ pub struct Model {
     pub token_scope: TokenScope,
     /// Whether the mark survives a resource restart.
     pub persist_high_water: bool,
+    /// Whether the engine renews a lease without checking the key (the etcd profile's
+    /// keepalive), so a plain `DEL` leaves the victim's renewals succeeding there too.
+    pub keepalive_renewal: bool,
+    /// Whether the engine's tokens are the store's revisions (the etcd profile): then the
+    /// distance between two grants' tokens must be the distance between their revisions on the
+    /// server (every write in between took one).
+    pub revision_tokens: bool,
 }
 
 impl Model {
@@ -91,6 +100,8 @@ impl Model {
             token_check: config.resource.token_check,
             token_scope: config.resource.token_scope,
             persist_high_water: config.resource.persist_high_water,
+            keepalive_renewal: !config.store_kind.rules().renew_checks_owner,
+            revision_tokens: config.store_kind.rules().tokens == leaselab::engine::TokenSource::Revision,
         }
     }
 }
@@ -614,10 +625,16 @@ mod tests {
     }
 
     #[test]
-    fn every_scenario_is_judged_as_redis_for_now() {
+    fn every_scenario_is_replayed_on_the_store_it_names() {
         for id in library::ids() {
             let s = library::get(id).expect("built-in").expect("parses");
-            assert_eq!(profile_of(&s.config), Profile::Redis, "{id}");
+            let expected =
+                if s.config.store_kind == leaselab::engine::StoreKind::Etcd { Profile::Etcd } else { Profile::Redis };
+            assert_eq!(profile_of(&s.config), expected, "{id}");
         }
+        assert_eq!(
+            profile_of(&library::get("lock-late-del-etcd").expect("built-in").expect("parses").config),
+            Profile::Etcd
+        );
     }
 }

@@ -56,6 +56,19 @@ mod cli {
             #[arg(long, conflicts_with = "file")]
             builtin: Option<String>,
         },
+        /// Play a scenario to its end and print it for another tool: a ShiViz log (vector
+        /// clocks per event) or a Jepsen-style history (invoke / ok / fail / info per operation)
+        Export {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Play a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+            /// `shiviz` or `history`.
+            #[arg(long, value_parser = ["shiviz", "history"])]
+            format: String,
+        },
         /// List the built-in scenarios and lessons.
         List,
         /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`) from the
@@ -103,6 +116,23 @@ mod cli {
             }
             Cmd::Lesson { file, builtin } => match check_lesson(file, builtin) {
                 Ok(text) => print(&text),
+                Err(message) => fail(&message),
+            },
+            Cmd::Export { file, builtin, format } => match load(file, builtin) {
+                Ok(s) => {
+                    let nodes: Vec<String> = s.config.nodes.iter().map(|n| n.id.clone()).collect();
+                    match leaselab::engine::Sim::new(s.config) {
+                        Ok(mut sim) => {
+                            sim.run_to_end();
+                            print(&if format == "shiviz" {
+                                leaselab::scenario::interop::shiviz(sim.trace())
+                            } else {
+                                leaselab::scenario::interop::history(sim.trace(), &nodes)
+                            })
+                        }
+                        Err(e) => fail(&format!("invalid scenario: {e}")),
+                    }
+                }
                 Err(message) => fail(&message),
             },
             Cmd::Trace { file, builtin } => match load(file, builtin) {

@@ -165,7 +165,7 @@ mod tests {
             // The issuer (broken) hands out the number it already gave.
             s.coordinator.next_token = s.coordinator.next_token.saturating_sub(1);
             let now = s.now_ms;
-            s.on_acquire(b, 0, now, None);
+            s.on_acquire(b, 0, (0, now), None);
         });
     }
 
@@ -207,7 +207,7 @@ mod tests {
             // The record (broken) forgets its live holder and grants b a second term at once.
             s.coordinator.holder = None;
             let now = s.now_ms;
-            s.on_acquire(b, 0, now, None);
+            s.on_acquire(b, 0, (0, now), None);
         });
     }
 
@@ -219,7 +219,7 @@ mod tests {
         // b saw this very version expire on its own clock: the store compare-and-swaps.
         sim.checked_step(|s| {
             let now = s.now_ms;
-            s.on_acquire(b, 0, now, Some(seen));
+            s.on_acquire(b, 0, (0, now), Some(seen));
         });
         assert_eq!(sim.coordinator.holder.as_deref(), Some("b"));
     }

@@ -113,6 +113,15 @@ impl Sim {
     /// Send a message now: dropped at once over a cut link, otherwise delivered after a latency
     /// drawn from the configured range plus `extra_delay_ms`.
     pub(super) fn send(&mut self, body: Body, extra_delay_ms: u64) {
+        self.send_message(body, extra_delay_ms, None);
+    }
+
+    /// Send a reply to request `request_id` now (see [`Sim::send`]).
+    pub(super) fn send_reply(&mut self, body: Body, request_id: u64) {
+        self.send_message(body, 0, Some(request_id));
+    }
+
+    fn send_message(&mut self, body: Body, extra_delay_ms: u64, reply_to: Option<u64>) {
         let id = self.next_message_id;
         self.next_message_id += 1;
         let kind = body.kind();
@@ -126,7 +135,7 @@ impl Sim {
         let arrive_ms = self.now_ms.saturating_add(latency).saturating_add(extra_delay_ms);
         let (from, to) = self.endpoints(&body);
         let token = body.token();
-        self.record(TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token });
+        self.record(TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token, reply_to });
         let message = Message { id, sent_ms: self.now_ms, arrive_ms, body };
         self.schedule(arrive_ms, Item::Deliver(message));
     }
@@ -161,10 +170,12 @@ impl Sim {
         }
         match message.body {
             Body::AcquireRequest { incarnation, observed_expired, .. } => {
-                self.on_acquire(node, incarnation, message.sent_ms, observed_expired)
+                self.on_acquire(node, incarnation, (message.id, message.sent_ms), observed_expired)
             }
             Body::ReleaseRequest { token, .. } => self.on_release(node, token),
-            Body::RenewRequest { incarnation, token, .. } => self.on_renew(node, incarnation, token, message.sent_ms),
+            Body::RenewRequest { incarnation, token, .. } => {
+                self.on_renew(node, incarnation, token, (message.id, message.sent_ms))
+            }
             Body::Write { ref op_id, ref value, token, .. } => {
                 let arrival = WriteArrival {
                     from: Some(self.nodes[node].id.clone()),

@@ -41,7 +41,7 @@ impl Sim {
         &mut self,
         node: usize,
         incarnation: u32,
-        request_sent_ms: u64,
+        (request_id, request_sent_ms): (u64, u64),
         observed_expired: Option<u64>,
     ) {
         let id = self.nodes[node].id.clone();
@@ -72,12 +72,18 @@ impl Sim {
         };
         let c = &self.coordinator;
         let record = Record { version: c.version, holder: c.holder.clone(), duration_ms: c.duration_ms };
-        self.send(Body::AcquireReply { node, incarnation, request_sent_ms, token, record }, 0);
+        self.send_reply(Body::AcquireReply { node, incarnation, request_sent_ms, token, record }, request_id);
     }
 
     /// A renewal reached the store: accepted for the holder with the current token while its
     /// lease is live, refused otherwise; the reply says which.
-    pub(super) fn on_renew(&mut self, node: usize, incarnation: u32, token: u64, request_sent_ms: u64) {
+    pub(super) fn on_renew(
+        &mut self,
+        node: usize,
+        incarnation: u32,
+        token: u64,
+        (request_id, request_sent_ms): (u64, u64),
+    ) {
         let id = self.nodes[node].id.clone();
         let identity = self.nodes[node].identity.clone();
         let now = self.store_now();
@@ -92,7 +98,7 @@ impl Sim {
             let holder = self.coordinator.holder.clone();
             self.record(TraceEvent::RenewRefused { node: id, token, holder });
         }
-        self.send(Body::RenewReply { node, incarnation, request_sent_ms, token, ok }, 0);
+        self.send_reply(Body::RenewReply { node, incarnation, request_sent_ms, token, ok }, request_id);
     }
 
     /// Lock protocol: delete the key, with or without the owner check.

@@ -195,6 +195,10 @@ pub enum TraceEvent {
         to: Endpoint,
         arrive_ms: u64,
         token: Option<WireToken>,
+        /// For a reply: the id of the request it answers (what links an operation's invocation
+        /// to its completion in an exported history).
+        #[serde(skip_serializing_if = "Option::is_none")]
+        reply_to: Option<u64>,
     },
     /// A message was lost: its sender or receiver was cut off, or the receiver had crashed.
     MessageDropped {

@@ -9,6 +9,7 @@
 pub mod embed;
 pub mod export;
 mod format;
+pub mod interop;
 pub mod lesson;
 pub mod library;
 pub mod link;

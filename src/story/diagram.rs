@@ -199,7 +199,7 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
         let at = entry.at_ms;
         // A term the store judged over by its clock ends at its expiry, even before the event.
         match &entry.event {
-            TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token } => {
+            TraceEvent::MessageSent { id, kind, from, to, arrive_ms, token, .. } => {
                 if let (Some(from_lane), Some(to_lane)) = (endpoint(from), endpoint(to)) {
                     arrows.push(Arrow {
                         id: *id,

@@ -306,6 +306,7 @@ mod tests {
             to: crate::engine::Endpoint::Resource,
             arrive_ms: 60_071,
             token: Some(WireToken::Number(7)),
+            reply_to: None,
         };
         assert_eq!(beat_ms(&entry(60_000, sent), &[]), 0.0, "a flight is paced, not held");
     }
