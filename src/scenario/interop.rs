@@ -101,7 +101,8 @@ impl ShiViz {
             *mine = (*mine).max(*n);
         }
         *clock.entry(host.to_owned()).or_default() += 1;
-        let json = serde_json::to_string(&*clock).unwrap_or_default();
+        let entries: Vec<String> = clock.iter().map(|(h, n)| format!("{}:{n}", edn_str(h))).collect();
+        let json = format!("{{{}}}", entries.join(","));
         self.out.push_str(what);
         self.out.push('\n');
         self.out.push_str(host);
@@ -231,7 +232,7 @@ pub fn history(trace: &[TraceEntry], nodes: &[String]) -> String {
             "{{:type :{kind}, :f :{}, :value {value}, :process {}, :time {}, :node {}{extra}}}\n",
             op.f,
             op.process,
-            u128::from(at_ms) * 1_000_000,
+            at_ms.saturating_mul(1_000_000),
             edn_str(&op.node),
         ));
     };
