@@ -113,6 +113,17 @@ impl ShiViz {
     }
 }
 
+/// The ids of the messages the run lost.
+fn dropped_ids(trace: &[TraceEntry]) -> BTreeSet<u64> {
+    trace
+        .iter()
+        .filter_map(|e| match e.event {
+            TraceEvent::MessageDropped { id, .. } => Some(id),
+            _ => None,
+        })
+        .collect()
+}
+
 /// A message sent and not lost, waiting to be received.
 struct InFlight {
     arrive_ms: u64,
@@ -123,13 +134,7 @@ struct InFlight {
 
 /// The run's trace as a ShiViz log (see the module documentation).
 pub fn shiviz(trace: &[TraceEntry]) -> String {
-    let dropped: BTreeSet<u64> = trace
-        .iter()
-        .filter_map(|e| match e.event {
-            TraceEvent::MessageDropped { id, .. } => Some(id),
-            _ => None,
-        })
-        .collect();
+    let dropped = dropped_ids(trace);
     let mut log = ShiViz { out: format!("{SHIVIZ_REGEX}\n\n"), ..ShiViz::default() };
     let mut sent: BTreeMap<u64, BTreeMap<String, u64>> = BTreeMap::new();
     let mut flying: Vec<InFlight> = Vec::new();
@@ -236,13 +241,7 @@ pub fn history(trace: &[TraceEntry], nodes: &[String]) -> String {
             edn_str(&op.node),
         ));
     };
-    let dropped: BTreeSet<u64> = trace
-        .iter()
-        .filter_map(|e| match e.event {
-            TraceEvent::MessageDropped { id, .. } => Some(id),
-            _ => None,
-        })
-        .collect();
+    let dropped = dropped_ids(trace);
     // Requests waiting for their reply (acquire, renew) or verdict (write), by message id.
     let mut open: BTreeMap<u64, Open> = BTreeMap::new();
     // Releases in flight per node, oldest first: the store's `lock_released` ends them.
