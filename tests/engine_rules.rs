@@ -416,3 +416,36 @@ fn a_runaway_scenario_stops_at_the_trace_limit() {
     assert!(sim.finished());
     assert!(trace.last().map(|e| e.at_ms).unwrap_or(0) < 3_600_000, "it stopped early");
 }
+
+/// etcd's lessor deletes an expired lease's key only at its next check (every 500 ms): a rival
+/// asking in between is refused although the lease has ended, and the log says so; Redis, which
+/// drops an expired key at once, grants the same request. (lock-late-del-etcd with seed 1: Smith
+/// Wang asks about 200 ms after A-Xiu's lease ended.)
+#[test]
+fn etcd_refuses_a_rival_until_its_lessor_deletes_the_expired_key() {
+    let mut s = builtin("lock-late-del-etcd");
+    s.config.seed = 1;
+    let sim = run(&s);
+    let lingering: Vec<&leaselab::engine::TraceEntry> =
+        events(&sim, |e| matches!(e, TraceEvent::AcquireRefused { node, holder, .. } if node == "b" && holder == "a"))
+            .into_iter()
+            .filter(|e| matches!(e.event, TraceEvent::AcquireRefused { expires_ms, .. } if expires_ms < e.at_ms))
+            .collect();
+    let refused = lingering.first().expect("a refusal after A's lease ended");
+    let expired = events(&sim, |e| matches!(e, TraceEvent::LeaseExpired { holder, .. } if holder == "a"));
+    assert!(expired[0].at_ms > refused.at_ms, "the key was deleted only after");
+    assert!(expired[0].at_ms - refused.at_ms < 500, "within one lessor period");
+    let cast = leaselab::story::cast::Cast::new(&s);
+    let told = leaselab::story::narrate::narrate(refused, &cast, leaselab::story::Lang::En).expect("told");
+    assert!(told.technical.starts_with("etcd 3.4: ") && told.technical.contains("lessor"), "{}", told.technical);
+
+    let mut redis = s.clone();
+    redis.config.store_kind = leaselab::engine::StoreKind::Redis;
+    let sim = run(&redis);
+    assert!(
+        events(&sim, |e| matches!(e, TraceEvent::AcquireRefused { .. }))
+            .iter()
+            .all(|e| matches!(e.event, TraceEvent::AcquireRefused { expires_ms, .. } if expires_ms >= e.at_ms)),
+        "Redis never refuses after the lease's end"
+    );
+}

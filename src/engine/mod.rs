@@ -370,9 +370,8 @@ impl Sim {
         let store_clock_ms = self.store_clock.read(now);
         let expires_ms = self.lease_expires_ms().map(|at| {
             if c.judges_expiry && !c.lease_live(store_clock_ms) {
-                // Once passed, the expiry is shown at renewTime + duration on true time (or now, if
-                // a store clock jump expired it early), not at the moment it was noticed.
-                c.renew_time_ms.unwrap_or(now).saturating_add(c.duration_ms).min(now)
+                // Once passed, the expiry is shown when it ended, not when it was noticed.
+                self.lease_ended_ms()
             } else {
                 at
             }

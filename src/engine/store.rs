@@ -30,6 +30,13 @@ impl Sim {
         }
     }
 
+    /// When a lease that has already run out ended, in true ms: `renewTime + leaseDuration` on
+    /// true time, or now if a step of the store's clock ended it sooner.
+    pub(super) fn lease_ended_ms(&self) -> u64 {
+        let c = &self.coordinator;
+        c.renew_time_ms.unwrap_or(self.now_ms).saturating_add(c.duration_ms).min(self.now_ms)
+    }
+
     /// [`Sim::lease_expires_ms`] of a lease someone holds (just granted or renewed, or live and
     /// refusing a request), where it is always known; now if it ever were not.
     fn held_lease_expires_ms(&self) -> u64 {
@@ -66,6 +73,10 @@ impl Sim {
                 Some(token)
             }
             AcquireResult::Refused { holder } => {
+                // Where the store deletes expired keys late (etcd), the lease may have ended
+                // already: the refusal says when.
+                let expires_ms =
+                    if self.coordinator.lease_live(now.local_ms) { expires_ms } else { self.lease_ended_ms() };
                 self.record(TraceEvent::AcquireRefused { node: id, holder, expires_ms });
                 None
             }

@@ -44,6 +44,10 @@ impl Line {
                 "{name} reaches for the brass clasp, but {holder} has already latched it: the tablet is taken until {expires} s.",
                 "{name}伸手去扣铜锁，可{holder}已经扣上了：木牌写着到 {expires} 秒才还灯。",
             ],
+            AcquireRefusedLingering => [
+                "{name} reaches for the brass clasp; {holder}'s return hour passed at {expires} s, but the clasp has not been opened yet.",
+                "{name}伸手去扣铜锁；{holder}的还灯时辰在 {expires} 秒已过，可铜锁还没打开。",
+            ],
             LeaseRenewed => [
                 "{name} comes back in person and flips the tablet: wick No. {token} burns on, the return hour is now {expires} s.",
                 "{name}亲自回来翻了牌：{token} 号灯芯接着烧，还灯时辰改为 {expires} 秒。",

@@ -49,6 +49,9 @@ pub enum Line {
     LeaseGranted,
     LeaseReacquired,
     AcquireRefused,
+    /// Refused after the holder's lease ended, because the store has not yet deleted its key
+    /// (etcd's lessor, every half second).
+    AcquireRefusedLingering,
     LeaseRenewed,
     RenewRefused,
     LeaseExpired,
@@ -123,12 +126,13 @@ pub enum Line {
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 68] = [
+    pub const ALL: [Line; 69] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
         Line::LeaseReacquired,
         Line::AcquireRefused,
+        Line::AcquireRefusedLingering,
         Line::LeaseRenewed,
         Line::RenewRefused,
         Line::LeaseExpired,
@@ -231,6 +235,10 @@ impl Line {
             AcquireRefused => [
                 ["{name} asks for the post, but {holder} is still on the plaque.", "Acquire refused for {id}: holderIdentity = {holder_id} holds the lease until {expires} s."],
                 ["{name}想接班，可木牌上还是{holder}。", "{id} 获取失败：holderIdentity = {holder_id}，租约有效至 {expires} 秒。"],
+            ],
+            AcquireRefusedLingering => [
+                ["{name} asks for the post; {holder}'s sand ran out at {expires} s, but the dockmaster has not struck the name from the plaque yet.", "Acquire refused for {id}: the lease of {holder_id} ended at {expires} s, but its key stays until the lessor's next check (every half second)."],
+                ["{name}想接班；{holder}的沙漏在 {expires} 秒就漏尽了，可领班还没把名字从木牌上划掉。", "{id} 获取失败：{holder_id} 的租约已在 {expires} 秒结束，但它的键要等租约管理器下一次巡查（每半秒一次）才会删除。"],
             ],
             LeaseRenewed => [
                 ["{name} carves a fresh mark on the wall and the hourglass flips.", "Renewal succeeded for {id} (token {token}): renewTime moved, lease valid until {expires} s."],
@@ -586,7 +594,13 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         ),
         TraceEvent::AcquireRefused { node: id, holder, expires_ms } => out(
             "acquire-refused",
-            Line::AcquireRefused,
+            // A refusal after the lease's end where the store deletes expired keys late (etcd's
+            // lessor): the key is still there. (Under observer expiry the store judges nothing.)
+            if *expires_ms < entry.at_ms && cast.store().rules().expiry_check_every_ms.is_some() {
+                Line::AcquireRefusedLingering
+            } else {
+                Line::AcquireRefused
+            },
             Tone::Info,
             true,
             with(
