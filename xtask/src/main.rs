@@ -3,7 +3,8 @@
 //! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
 //! * `test`  — install what is missing (browser too), then run every test, stopping at the first
 //!   failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as errors), native
-//!   tests, the release web build (`dist`), the browser tests
+//!   tests, the release web build (`dist`), the browser tests (two test binaries at once, each
+//!   with its own Chromium; `pacing`, which measures real time, alone after them)
 //! * `dist`  — release web build into `dist/` (relative URLs), with a gzip and brotli size report and budget
 //!
 //! Nothing here downloads anything except through the package registries (`cargo install`,
@@ -157,10 +158,20 @@ fn browser() -> Result<()> {
 /// The browser test binaries that run alone, after the lanes: `pacing` measures a real-time
 /// animation against an upper bound, which a busy machine (the other lane) would break.
 const BROWSER_ALONE: &[&str] = &["pacing"];
-/// The longest browser test binaries, started first (a new one goes after these, so the lanes
-/// end close together): `lessons` walks every lesson in real time, about half the phase.
-const BROWSER_LONGEST_FIRST: &[&str] = &["lessons", "stage", "accessibility", "lantern", "embed"];
-/// How many browser test binaries run at once, each with its own chromedriver, Chromium and static
+/// Tests run as a job of their own, apart from the rest of their binary (`binary`, `test`), so
+/// the lanes can be balanced: the walk through every lesson is about half of `lessons`.
+const BROWSER_SPLIT: &[(&str, &str)] = &[("lessons", "every_lesson_end_to_end_in_english_and_chinese")];
+/// The longest jobs, started first (any other goes after these, so the lanes end close
+/// together), by their label: a binary's name, or `binary test` and `binary (the rest)` for
+/// one split by [`BROWSER_SPLIT`].
+const BROWSER_LONGEST_FIRST: &[&str] = &[
+    "lessons every_lesson_end_to_end_in_english_and_chinese",
+    "lessons (the rest)",
+    "stage",
+    "accessibility",
+    "lantern",
+];
+/// How many browser test jobs run at once, each with its own chromedriver, Chromium and static
 /// server on free ports: two, one per core of the CI machine.
 const BROWSER_LANES: usize = 2;
 
@@ -171,16 +182,27 @@ const BROWSER_LANES: usize = 2;
 /// naming it once the running ones end.
 fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Result<()> {
     use std::sync::Mutex;
-    let binaries = browser_test_binaries(root)?;
+    let mut jobs = Vec::new();
+    for (name, exe) in browser_test_binaries(root)? {
+        let split: Vec<&str> = BROWSER_SPLIT.iter().filter(|(b, _)| *b == name).map(|(_, t)| *t).collect();
+        if split.is_empty() {
+            jobs.push(Job { label: name, exe, args: Vec::new(), split: false });
+            continue;
+        }
+        let mut rest = vec!["--exact".to_owned()];
+        for test in &split {
+            let args = vec!["--exact".to_owned(), (*test).to_owned()];
+            jobs.push(Job { label: format!("{name} {test}"), exe: exe.clone(), args, split: true });
+            rest.extend(["--skip".to_owned(), (*test).to_owned()]);
+        }
+        jobs.push(Job { label: format!("{name} (the rest)"), exe, args: rest, split: true });
+    }
     let (alone, mut queue): (Vec<_>, Vec<_>) =
-        binaries.into_iter().partition(|(name, _)| BROWSER_ALONE.contains(&name.as_str()));
-    let rank = |name: &str| BROWSER_LONGEST_FIRST.iter().position(|n| *n == name).unwrap_or(usize::MAX);
-    queue.sort_by(|a, b| rank(&a.0).cmp(&rank(&b.0)).then_with(|| a.0.cmp(&b.0)));
-    println!(
-        "{BROWSER_LANES} lanes: {}; then alone: {}",
-        queue.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", "),
-        alone.iter().map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
-    );
+        jobs.into_iter().partition(|j| BROWSER_ALONE.contains(&j.label.as_str()));
+    let rank = |label: &str| BROWSER_LONGEST_FIRST.iter().position(|n| *n == label).unwrap_or(usize::MAX);
+    queue.sort_by(|a, b| rank(&a.label).cmp(&rank(&b.label)).then_with(|| a.label.cmp(&b.label)));
+    let labels = |jobs: &[Job]| jobs.iter().map(|j| j.label.as_str()).collect::<Vec<_>>().join(", ");
+    println!("{BROWSER_LANES} lanes: {}; then alone: {}", labels(&queue), labels(&alone));
     let _ = std::io::stdout().flush();
 
     let started = Instant::now();
@@ -195,17 +217,18 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
                 if failed.load(std::sync::atomic::Ordering::SeqCst) {
                     break;
                 }
-                let Some((name, exe)) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else { break };
-                println!("lane {lane}: {name} started ({} into the phase)", minutes(started.elapsed()));
+                let Some(job) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else { break };
+                println!("lane {lane}: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
                 let _ = std::io::stdout().flush();
-                let run = run_browser_binary(root, dist_dir, &name, &exe, lane);
+                let run = run_browser_job(root, dist_dir, &job, lane);
                 // Printed whole, one binary at a time, so the lanes' lines do not mix.
                 let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
                 run.print();
                 if !run.ok {
                     failed.store(true, std::sync::atomic::Ordering::SeqCst);
                     println!(
-                        "lane {lane}: {name} FAILED; no more browser tests are started, waiting for the other lane"
+                        "lane {lane}: {} FAILED; no more browser tests are started, waiting for the other lane",
+                        job.label
                     );
                 }
                 let _ = std::io::stdout().flush();
@@ -216,9 +239,9 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
     let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
     let lanes_took = started.elapsed();
     if !failed.load(std::sync::atomic::Ordering::SeqCst) {
-        for (name, exe) in &alone {
-            println!("alone: {name} started ({} into the phase)", minutes(started.elapsed()));
-            let run = run_browser_binary(root, dist_dir, name, exe, '-');
+        for job in &alone {
+            println!("alone: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
+            let run = run_browser_job(root, dist_dir, job, '-');
             run.print();
             runs.push(run);
         }
@@ -226,7 +249,7 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
     println!("\nbrowser test binaries (lanes {}, whole phase {}):", minutes(lanes_took), minutes(started.elapsed()));
     for run in &runs {
         println!(
-            "  lane {} {:<16} {:>8}  {} passed, {} failed{}",
+            "  lane {} {:<58} {:>8}  {} passed, {} failed{}",
             run.lane,
             run.name,
             minutes(run.took),
@@ -242,7 +265,19 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
     Ok(())
 }
 
-/// One browser test binary's run: its output, its counts, whether it passed.
+/// A browser test binary to run, or some of its tests.
+struct Job {
+    /// The binary's name (`tests/<name>.rs`), with the test for a split one.
+    label: String,
+    exe: PathBuf,
+    /// Test filters (`--exact NAME`, `--exact --skip NAME`).
+    args: Vec<String>,
+    /// Part of a binary split by [`BROWSER_SPLIT`]: it must run some test (a filter naming no
+    /// test would pass silently).
+    split: bool,
+}
+
+/// One browser test job's run: its output, its counts, whether it passed.
 struct BinaryRun {
     name: String,
     lane: char,
@@ -271,9 +306,10 @@ impl BinaryRun {
     }
 }
 
-/// Runs one browser test binary (one test at a time, as `cargo test` would run it: from the
+/// Runs one browser test job (one test at a time, as `cargo test` would run it: from the
 /// package's directory), its stdout and stderr in one buffer.
-fn run_browser_binary(root: &Path, dist_dir: &Path, name: &str, exe: &Path, lane: char) -> BinaryRun {
+fn run_browser_job(root: &Path, dist_dir: &Path, job: &Job, lane: char) -> BinaryRun {
+    let (name, exe) = (job.label.as_str(), job.exe.as_path());
     let started = Instant::now();
     let mut run = BinaryRun {
         name: name.to_owned(),
@@ -289,6 +325,7 @@ fn run_browser_binary(root: &Path, dist_dir: &Path, name: &str, exe: &Path, lane
         let (mut reader, writer) = std::io::pipe().context("a pipe for the test's output")?;
         let mut cmd = Command::new(exe);
         cmd.arg("--test-threads=1")
+            .args(&job.args)
             .env("LEASELAB_DIST", dist_dir)
             .env("LEASELAB_CHROMIUM", CHROMIUM)
             .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
@@ -312,6 +349,11 @@ fn run_browser_binary(root: &Path, dist_dir: &Path, name: &str, exe: &Path, lane
         }
     }
     match outcome {
+        Ok(status) if job.split && run.passed + run.failed == 0 => {
+            run.status =
+                format!("{status}, but no test ran: BROWSER_SPLIT in xtask names a test the binary lacks ({name})");
+            run.output.push_str(&format!("\nxtask: {}\n", run.status));
+        }
         Ok(status) => {
             run.ok = status.success();
             run.status = status.to_string();
