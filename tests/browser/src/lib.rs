@@ -469,14 +469,18 @@ impl Browser {
     /// which focuses it first). Special keys are WebDriver code points, e.g. `"\u{E014}"` for →,
     /// `"\u{E012}"` for ←, `"\u{E007}"` for Enter.
     /// An element not interactable yet (a field the click before it is still showing, on a busy
-    /// machine) is tried again for up to 5 s.
+    /// machine), or redrawn between being found and typed into (the share link follows the
+    /// playing run), is found and tried again for up to 5 s.
     pub async fn press(&self, testid: &str, keys: &str) -> Result<()> {
         let deadline = Instant::now() + Duration::from_secs(5);
         loop {
             let el = self.find(testid, "type into it").await?;
             match el.send_keys(keys).await {
                 Ok(()) => return Ok(()),
-                Err(e) if Instant::now() < deadline && e.to_string().contains("not interactable") => {
+                Err(e)
+                    if Instant::now() < deadline
+                        && ["not interactable", "stale element"].iter().any(|m| e.to_string().contains(m)) =>
+                {
                     tokio::time::sleep(POLL).await;
                 }
                 Err(e) => return Err(e).with_context(|| format!("typing into [data-testid={testid}]")),
