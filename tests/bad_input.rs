@@ -120,6 +120,47 @@ fn broken_files_name_the_field_and_exit_2() {
     }
 }
 
+/// A field given twice in one object is refused, naming it (issue 13): serde_json alone would
+/// keep the last value silently (`"fencing": true, "fencing": false` would run unfenced).
+#[test]
+fn a_field_given_twice_is_refused_naming_it() {
+    let cases: Vec<(String, &str)> = vec![
+        (format!("{{{F}, \"until_ms\": 1000, \"until_ms\": 2000}}"), "until_ms"),
+        (format!("{{{F}, \"resource\": {{\"fencing\": true, \"fencing\": false}}}}"), "resource.fencing"),
+        (format!("{{{F}, {F}}}"), "format"),
+        (format!("{{{F}, \"nodes\": [{{\"id\": \"a\"}}, {{\"id\": \"b\", \"id\": \"c\"}}]}}"), "nodes[1].id"),
+        (
+            format!(
+                "{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\", \"node\": \"lin\"}}]}}"
+            ),
+            "events[0].node",
+        ),
+        (
+            format!("{{{F}, \"network\": {{\"latency_ms\": {{\"min\": 1, \"max\": 9, \"min\": 5}}}}}}"),
+            "network.latency_ms.min",
+        ),
+        // The same name written with an escape is the same field.
+        (format!("{{{F}, \"seed\": 1, \"se\\u0065d\": 2}}"), "se\\u0065d"),
+    ];
+    for (json, field) in cases {
+        for command in ["run", "trace"] {
+            let out = common::runner(&[command, "-"], &json);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(2), "{command} {json}\nstderr: {stderr}");
+            let says = format!(
+                "leaselab: -: invalid scenario at {field}: is given twice in the same object; give each field once (line 1, column "
+            );
+            assert!(stderr.starts_with(&says), "{command} {json}: should start with {says:?}, got: {stderr}");
+            assert!(out.stdout.is_empty(), "no output for a broken file");
+        }
+    }
+    // The same name in different objects is no repetition.
+    let out = run_cli(&format!(
+        "{{{F}, \"nodes\": [{{\"id\": \"a\"}}, {{\"id\": \"b\"}}], \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"a\"}}, {{\"at_ms\": 2, \"do\": \"resume\", \"node\": \"a\"}}]}}"
+    ));
+    assert_eq!(out.status.code(), Some(0), "{}", String::from_utf8_lossy(&out.stderr));
+}
+
 #[test]
 fn a_byte_order_mark_is_not_an_error() {
     let out = run_cli("\u{feff}{\"format\": \"leaselab.scenario/1\"}");

@@ -227,6 +227,10 @@ fn broken_lesson_files_name_the_field() {
         (with(r#""hold": "yes", "until": {"type": "lease_expired"}"#), "steps[0].hold", "true or false"),
         (with(r#""do": [{"do": "pause", "node": "chen", "when": 3}]"#), "steps[0].do[0].when", "unknown field"),
         (with(r#""point": [7]"#), "steps[0].point[0]", "string"),
+        // A field given twice, at any depth (issue 13).
+        (with(r#""speed": 2, "speed": 4"#), "steps[0].speed", "is given twice"),
+        (lesson(step).replace(r#""id": "t""#, r#""id": "t", "id": "u""#), "id", "is given twice"),
+        (lesson(&step.replace(r#""zh": "乙""#, r#""zh": "乙", "en": "c""#)), "steps[0].text.en", "is given twice"),
     ];
     for (json, path, words) in &cases {
         let error = lesson::parse(json).expect_err(json);
@@ -259,6 +263,10 @@ fn broken_lesson_files_name_the_field() {
     let out = runner(&["lesson", "-"], &with(r#""until": {"type": "lease_granted", "node": "ghost"}"#));
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("steps[0].until"));
+    let out = runner(&["lesson", "-"], &with(r#""hold": true, "hold": false"#));
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.starts_with("leaselab: -: invalid lesson at steps[0].hold: is given twice in the same object; give each field once (line 1, column "), "{stderr}");
 }
 
 #[test]

@@ -680,6 +680,18 @@ mod tests {
         assert!(e.why.contains(&format!("{}: {}", runner.path, runner.message)), "{} should say {runner}", e.why);
         let e = rejected(r#"{"leaselab":1,"type":"load","scenario":{"format":"leaselab.scenario/1","colour":"red"}}"#);
         assert!(e.why.contains("colour"), "{}", e.why);
+        // A field given twice (issue 13), as the page passes an object's JSON on.
+        let twice = r#"{"format":"leaselab.scenario/1","resource":{"fencing":true,"fencing":false}}"#;
+        let e = read(vec![
+            ("leaselab".into(), Field::Number(1.0)),
+            ("type".into(), Field::Text("load".into())),
+            ("scenario".into(), Field::Object(twice.into())),
+        ])
+        .expect_err("a field given twice");
+        assert_eq!(
+            e.why, "invalid scenario: resource.fencing: is given twice in the same object; give each field once",
+            "without the position in text the sender did not write"
+        );
         // What was sent instead is named (the page names a too-large object the same way).
         let e = rejected(r#"{"leaselab":1,"type":"load","scenario":true}"#);
         assert!(e.why.ends_with("not a boolean"), "{}", e.why);

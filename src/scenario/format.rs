@@ -239,13 +239,83 @@ pub(crate) fn read(json: &str, max_bytes: usize, not_an_object: &str) -> Result<
     if !json.trim_start().starts_with('{') {
         return Err(error(".", not_an_object));
     }
-    serde_json::from_str(json).map_err(|inner| {
+    json_value(json).map_err(|inner| {
         let line_column = (inner.line() > 0).then(|| (inner.line(), inner.column()));
         // serde_json appends " at line L column C"; the position is reported separately.
         let message = inner.to_string();
         let message = message.split(" at line ").next().unwrap_or(&message).to_owned();
         ScenarioError { path: path_at(json, inner.line(), inner.column()), message, line_column }
     })
+}
+
+/// What a field given twice in one object is told (its path names it).
+pub(crate) const TWICE: &str = "is given twice in the same object; give each field once";
+
+/// A JSON value read as serde_json's own [`Value`] is, except that an object naming a field twice
+/// is an error ([`TWICE`]) rather than the last one silently winning. serde_json places the error
+/// just after the second name, so [`path_at`] names the field.
+struct Strict(Value);
+
+/// `text` read as one JSON value, an object naming a field twice refused (see [`Strict`]). The
+/// crate reads every JSON text through this one reader rather than serde_json's own `Value`
+/// reader beside it: one parser fewer in the page (issue 4's budget).
+pub(crate) fn json_value(text: &str) -> Result<Value, serde_json::Error> {
+    serde_json::from_str(text).map(|Strict(value)| value)
+}
+
+impl<'de> serde::Deserialize<'de> for Strict {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        d.deserialize_any(StrictVisitor).map(Strict)
+    }
+}
+
+struct StrictVisitor;
+
+impl<'de> serde::de::Visitor<'de> for StrictVisitor {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("a JSON value")
+    }
+    fn visit_bool<E>(self, v: bool) -> Result<Value, E> {
+        Ok(Value::Bool(v))
+    }
+    fn visit_i64<E>(self, v: i64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_u64<E>(self, v: u64) -> Result<Value, E> {
+        Ok(v.into())
+    }
+    fn visit_f64<E>(self, v: f64) -> Result<Value, E> {
+        Ok(serde_json::Number::from_f64(v).map_or(Value::Null, Value::Number))
+    }
+    fn visit_str<E>(self, v: &str) -> Result<Value, E> {
+        Ok(Value::String(v.to_owned()))
+    }
+    fn visit_string<E>(self, v: String) -> Result<Value, E> {
+        Ok(Value::String(v))
+    }
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(Strict(item)) = seq.next_element()? {
+            items.push(item);
+        }
+        Ok(Value::Array(items))
+    }
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        let mut fields = Map::new();
+        while let Some(key) = map.next_key::<String>()? {
+            if fields.contains_key(&key) {
+                return Err(serde::de::Error::custom(TWICE));
+            }
+            let Strict(value) = map.next_value()?;
+            fields.insert(key, value);
+        }
+        Ok(Value::Object(fields))
+    }
 }
 
 const FILE_FIELDS: &[&str] = &[

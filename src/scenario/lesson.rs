@@ -256,7 +256,7 @@ impl Until {
     /// Whether `event` is what the step waits for.
     pub fn matches(&self, event: &TraceEvent) -> bool {
         // The event as `leaselab trace` prints it. Serializing a trace event cannot fail.
-        let Ok(actual) = serde_json::to_string(event).and_then(|text| serde_json::from_str::<Value>(&text)) else {
+        let Ok(actual) = serde_json::to_string(event).and_then(|text| super::json_value(&text)) else {
             return false;
         };
         self.pattern.iter().all(|(key, want)| actual.get(key).is_some_and(|got| contains(got, want)))

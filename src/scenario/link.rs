@@ -38,6 +38,47 @@ pub const MAX_LINK_INTERVENTIONS: usize = 2_000;
 /// Longest `do=` value accepted, in bytes.
 pub const MAX_LINK_BYTES: usize = 40_000;
 
+/// The page address's parameters that take one value (`origin` is not one of them: an embed may
+/// allow several origins, one `origin=` each).
+pub const SINGLE_VALUED: &[&str] = &[
+    "scenario",
+    "s",
+    "lesson",
+    "step",
+    "fable",
+    "lang",
+    "speed",
+    "autoplay",
+    "view",
+    "theme",
+    "pacing",
+    "v",
+    "do",
+    "t",
+    "presenter",
+    "embed",
+    "controls",
+    "diagram",
+];
+
+/// The one-value parameters ([`SINGLE_VALUED`]) that `keys`, the address's parameter names in
+/// order (as the browser decodes them), gives more than once: each named once, in the order of
+/// its second appearance. The page reads the first value of each and says so, rather than
+/// silently choosing one.
+pub fn repeated<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'static str> {
+    let mut seen: Vec<&'static str> = Vec::new();
+    let mut twice = Vec::new();
+    for key in keys {
+        let Some(&name) = SINGLE_VALUED.iter().find(|n| **n == key) else { continue };
+        if !seen.contains(&name) {
+            seen.push(name);
+        } else if !twice.contains(&name) {
+            twice.push(name);
+        }
+    }
+    twice
+}
+
 /// What is wrong with a link's interventions, and where.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct LinkError {
@@ -231,6 +272,30 @@ mod tests {
         let many = vec!["1.v"; MAX_LINK_INTERVENTIONS + 1].join(",");
         assert_eq!(decode(&many).map_err(|e| e.item), Err(0));
         assert_eq!(decode(&"1".repeat(MAX_LINK_BYTES + 1)).map_err(|e| e.item), Err(0));
+    }
+
+    /// The parameter names of a query string, as a browser would list them (no escapes here).
+    fn keys(query: &str) -> Vec<&str> {
+        query.split('&').filter(|kv| !kv.is_empty()).map(|kv| kv.split('=').next().unwrap_or(kv)).collect()
+    }
+
+    #[test]
+    fn a_parameter_given_twice_is_named_once() {
+        assert_eq!(repeated(keys("scenario=a&scenario=b")), ["scenario"]);
+        assert_eq!(repeated(keys("scenario=harbor-zombie&t=5000&lang=zh&t=9000")), ["t"]);
+        assert_eq!(repeated(keys("t=1&fencing=1&t=2&t=3&lang=en&lang=zh&scenario=x")), ["t", "lang"]);
+        assert_eq!(repeated(keys("do=5.v&s=abc&do=6.v&s=def")), ["do", "s"]);
+        // Once each: nothing to say; `origin` may be given once per allowed origin; a name the
+        // page does not read is not its business.
+        assert!(repeated(keys("scenario=a&t=5000&lang=zh&speed=4")).is_empty());
+        assert!(repeated(keys("embed=1&origin=https://a.example&origin=https://b.example")).is_empty());
+        assert!(repeated(keys("utm=1&utm=2&fbclid=x&fbclid=y")).is_empty());
+        assert!(repeated(keys("")).is_empty());
+        // Every parameter the page reads one value of is covered.
+        for name in SINGLE_VALUED {
+            let query = format!("{name}=1&{name}=2");
+            assert_eq!(repeated(keys(&query)), [*name], "{query}");
+        }
     }
 
     #[test]

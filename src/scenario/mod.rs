@@ -19,6 +19,7 @@ use serde::Serialize;
 
 use crate::engine::Config;
 
+pub(crate) use format::json_value;
 pub use format::{parse, FORMAT};
 pub use report::{Report, REPORT_FORMAT};
 

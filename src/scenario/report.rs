@@ -123,7 +123,7 @@ pub(crate) fn token_json(token: &WireToken) -> Option<Value> {
     match token {
         WireToken::Number(n) => Some(Value::from(*n)),
         WireToken::Missing => None,
-        WireToken::Malformed(raw) => Some(serde_json::from_str(raw).unwrap_or_else(|_| Value::String(raw.clone()))),
+        WireToken::Malformed(raw) => Some(super::json_value(raw).unwrap_or_else(|_| Value::String(raw.clone()))),
     }
 }
 

@@ -680,6 +680,8 @@ ui_table! {
     UrlBadLesson => ["unknown lesson “{value}”; no lesson is shown", "未知课程“{value}”，不显示课程"],
     UrlBadStep => ["“step={value}” is not a step number (1, 2, …); the lesson opens where you left it",
                    "“step={value}”不是步骤编号（1、2……），课程从你上次离开的地方打开"],
+    UrlRepeated => ["“{name}” is given more than once; only the first is used: “{name}={value}”",
+                    "“{name}”出现了不止一次，只用第一个：“{name}={value}”"],
     // What a lesson points at, written beside it in the scene: the field's term.
     PointHolder => ["holderIdentity", "holderIdentity（持有者）"],
     PointToken => ["fencing token", "围栏令牌"],

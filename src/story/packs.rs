@@ -81,7 +81,7 @@ mod loaded {
     /// # Errors
     /// The text is not a JSON array of [`COUNT`] strings (a pack of another version of the page).
     pub fn install(lang: Lang, json: &str) -> Result<(), String> {
-        let value: serde_json::Value = serde_json::from_str(json).map_err(|e| e.to_string())?;
+        let value = crate::scenario::json_value(json).map_err(|e| e.to_string())?;
         let items = value.as_array().ok_or("not a JSON array")?;
         if items.len() != COUNT {
             return Err(format!("{} texts instead of {COUNT}", items.len()));

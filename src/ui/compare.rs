@@ -171,8 +171,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
 
 /// The first field (in the trace's JSON) in which two events differ, with both values.
 fn first_different_field(a: &TraceEvent, b: &TraceEvent) -> Option<(String, String, String)> {
-    let read =
-        |e: &TraceEvent| serde_json::to_string(e).ok().and_then(|t| serde_json::from_str::<serde_json::Value>(&t).ok());
+    let read = |e: &TraceEvent| serde_json::to_string(e).ok().and_then(|t| crate::scenario::json_value(&t).ok());
     let (serde_json::Value::Object(x), serde_json::Value::Object(y)) = (read(a)?, read(b)?) else { return None };
     let shown = |v: Option<&serde_json::Value>| v.map_or_else(|| "–".to_owned(), |v| v.to_string());
     x.keys().chain(y.keys()).find(|k| x.get(*k) != y.get(*k)).map(|k| (k.clone(), shown(x.get(k)), shown(y.get(k))))

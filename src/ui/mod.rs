@@ -432,6 +432,7 @@ fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -
         UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
         UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
         UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
+        UrlIssue::Repeated { name, value } => fill(Ui::UrlRepeated.text(lang), &[("name", name), ("value", value)]),
         UrlIssue::BadFable { value } => {
             fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
         }

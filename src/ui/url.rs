@@ -100,6 +100,11 @@ pub enum UrlIssue {
     BadStep {
         value: String,
     },
+    /// A one-value parameter given more than once (`t=5000&t=9000`); the first, `value`, is used.
+    Repeated {
+        name: &'static str,
+        value: String,
+    },
 }
 
 /// How an embedded scene shows itself and whom it talks to (`?embed=1`).
@@ -184,6 +189,13 @@ pub fn read() -> Start {
     let params = query();
     let get = |key: &str| params.as_ref().and_then(|p| p.get(key));
     let mut start = parse(get("scenario"), get("lang"), get("speed"), get("autoplay"), get("fable"));
+    if let Some(p) = &params {
+        let keys: Vec<String> = p.keys().into_iter().filter_map(|k| k.ok()?.as_string()).collect();
+        for name in link::repeated(keys.iter().map(String::as_str)) {
+            let value = echo(&get(name).unwrap_or_default());
+            start.issues.push(UrlIssue::Repeated { name, value });
+        }
+    }
     start.view = parse_view(get("view"), &mut start.issues);
     start.theme = parse_theme(get("theme"), &mut start.issues);
     start.pacing = parse_pacing(get("pacing"), &mut start.issues);

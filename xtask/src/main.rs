@@ -4,7 +4,8 @@
 //! * `test`  — install what is missing (browser and servers too), then run every test, stopping at
 //!   the first failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as
 //!   errors), native tests, the conformance suite (`conform`), the release web build (`dist`), the
-//!   browser tests
+//!   browser tests (two test binaries at once, each with its own Chromium; `pacing`, which
+//!   measures real time, alone after them)
 //! * `conform` — install Debian's `redis-server` and `etcd-server` when missing, then replay the
 //!   engine's built-in scenarios against them (`conform/`, the `leaselab-conform` crate) and print
 //!   its summary line and time
@@ -20,6 +21,7 @@ use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::process::{Command, ExitCode};
+use std::time::Instant;
 
 /// The Trunk version this repository is built with (also required by Trunk.toml).
 const TRUNK_VERSION: &str = "0.21.14";
@@ -78,6 +80,8 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("conform") => conform().map(|_| ()),
         Some("dist") => dist(),
+        // Not in the usage: the browser phase of `test` alone, against the dist/ already built.
+        Some("browser") => browser(),
         Some("-h" | "--help" | "help") => {
             println!("{USAGE}");
             Ok(())
@@ -136,17 +140,9 @@ fn test() -> Result<()> {
     header("[3/4] Release web build into dist/ (cargo xtask dist)");
     let dist_dir = build_dist(&root)?;
 
-    header("[4/4] Browser tests: cargo test -p leaselab-browser-tests");
+    header("[4/4] Browser tests: leaselab-browser-tests, in two lanes");
     ensure_axe(&root)?;
-    run_tests(
-        cargo()
-            .args(["test", "-p", "leaselab-browser-tests", "--", "--test-threads=1"])
-            .env("LEASELAB_DIST", &dist_dir)
-            .env("LEASELAB_CHROMIUM", CHROMIUM)
-            .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
-            .current_dir(&root),
-        &mut totals,
-    )?;
+    browser_tests(&root, &dist_dir, &mut totals)?;
 
     header("All tests passed");
     ensure!(totals.passed > 0, "no test ran");
@@ -154,6 +150,275 @@ fn test() -> Result<()> {
     // One plain closing line for whoever reads the end of the log (CI does).
     println!("{} passed, {} failed", totals.passed, totals.failed);
     Ok(())
+}
+
+/// The browser phase of `test` alone (`cargo xtask browser`), against the `dist/` already built:
+/// for working on the browser tests and for timing them.
+fn browser() -> Result<()> {
+    let root = workspace_root();
+    let dist_dir = root.join("dist");
+    ensure!(
+        dist_dir.join("index.html").is_file(),
+        "{} has no index.html: run `cargo xtask dist` first",
+        dist_dir.display()
+    );
+    ensure_browser()?;
+    ensure_axe(&root)?;
+    let started = Instant::now();
+    let mut totals = TestTotals::default();
+    browser_tests(&root, &dist_dir, &mut totals)?;
+    println!("browser phase: {} passed, {} failed in {}", totals.passed, totals.failed, minutes(started.elapsed()));
+    Ok(())
+}
+
+/// The browser test binaries that run alone, after the lanes: `pacing` measures a real-time
+/// animation against an upper bound, which a busy machine (the other lane) would break.
+const BROWSER_ALONE: &[&str] = &["pacing"];
+/// Tests run as a job of their own, apart from the rest of their binary (`binary`, `test`), so
+/// the lanes can be balanced: the walk through every lesson is about half of `lessons`.
+const BROWSER_SPLIT: &[(&str, &str)] = &[("lessons", "every_lesson_end_to_end_in_english_and_chinese")];
+/// The longest jobs, started first (any other goes after these, so the lanes end close
+/// together), by their label: a binary's name, or `binary test` and `binary (the rest)` for
+/// one split by [`BROWSER_SPLIT`].
+const BROWSER_LONGEST_FIRST: &[&str] = &[
+    "lessons every_lesson_end_to_end_in_english_and_chinese",
+    "lessons (the rest)",
+    "stage",
+    "accessibility",
+    "lantern",
+];
+/// How many browser test jobs run at once, each with its own chromedriver, Chromium and static
+/// server on free ports: two, one per core of the CI machine.
+const BROWSER_LANES: usize = 2;
+
+/// Builds the browser tests once, runs their binaries in [`BROWSER_LANES`] lanes (each lane takes
+/// the next binary when its last one ends, the longest first), then [`BROWSER_ALONE`] by
+/// itself. Each binary's output is printed whole when it ends, headed by its lane; its test counts
+/// go into `totals`. A failed binary stops the lanes from starting more, and the phase fails
+/// naming it once the running ones end.
+fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Result<()> {
+    use std::sync::Mutex;
+    let mut jobs = Vec::new();
+    for (name, exe) in browser_test_binaries(root)? {
+        let split: Vec<&str> = BROWSER_SPLIT.iter().filter(|(b, _)| *b == name).map(|(_, t)| *t).collect();
+        if split.is_empty() {
+            jobs.push(Job { label: name, exe, args: Vec::new(), split: false });
+            continue;
+        }
+        let mut rest = vec!["--exact".to_owned()];
+        for test in &split {
+            let args = vec!["--exact".to_owned(), (*test).to_owned()];
+            jobs.push(Job { label: format!("{name} {test}"), exe: exe.clone(), args, split: true });
+            rest.extend(["--skip".to_owned(), (*test).to_owned()]);
+        }
+        jobs.push(Job { label: format!("{name} (the rest)"), exe, args: rest, split: true });
+    }
+    let (alone, mut queue): (Vec<_>, Vec<_>) =
+        jobs.into_iter().partition(|j| BROWSER_ALONE.contains(&j.label.as_str()));
+    let rank = |label: &str| BROWSER_LONGEST_FIRST.iter().position(|n| *n == label).unwrap_or(usize::MAX);
+    queue.sort_by(|a, b| rank(&a.label).cmp(&rank(&b.label)).then_with(|| a.label.cmp(&b.label)));
+    let labels = |jobs: &[Job]| jobs.iter().map(|j| j.label.as_str()).collect::<Vec<_>>().join(", ");
+    println!("{BROWSER_LANES} lanes: {}; then alone: {}", labels(&queue), labels(&alone));
+    let _ = std::io::stdout().flush();
+
+    let started = Instant::now();
+    let queue = Mutex::new(queue.into_iter());
+    let results: Mutex<Vec<BinaryRun>> = Mutex::new(Vec::new());
+    let failed = std::sync::atomic::AtomicBool::new(false);
+    std::thread::scope(|scope| {
+        for lane in 0..BROWSER_LANES {
+            let (queue, results, failed) = (&queue, &results, &failed);
+            let lane = char::from(b'A' + lane as u8);
+            scope.spawn(move || loop {
+                if failed.load(std::sync::atomic::Ordering::SeqCst) {
+                    break;
+                }
+                let Some(job) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else { break };
+                println!("lane {lane}: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
+                let _ = std::io::stdout().flush();
+                let run = run_browser_job(root, dist_dir, &job, lane);
+                // Printed whole, one binary at a time, so the lanes' lines do not mix.
+                let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
+                run.print();
+                if !run.ok {
+                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
+                    println!(
+                        "lane {lane}: {} FAILED; no more browser tests are started, waiting for the other lane",
+                        job.label
+                    );
+                }
+                let _ = std::io::stdout().flush();
+                results.push(run);
+            });
+        }
+    });
+    let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
+    let lanes_took = started.elapsed();
+    if !failed.load(std::sync::atomic::Ordering::SeqCst) {
+        for job in &alone {
+            println!("alone: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
+            let run = run_browser_job(root, dist_dir, job, '-');
+            run.print();
+            runs.push(run);
+        }
+    }
+    println!("\nbrowser test binaries (lanes {}, whole phase {}):", minutes(lanes_took), minutes(started.elapsed()));
+    for run in &runs {
+        println!(
+            "  lane {} {:<58} {:>8}  {} passed, {} failed{}",
+            run.lane,
+            run.name,
+            minutes(run.took),
+            run.passed,
+            run.failed,
+            if run.ok { "" } else { "  FAILED" }
+        );
+        totals.passed += run.passed;
+        totals.failed += run.failed;
+    }
+    let bad: Vec<String> = runs.iter().filter(|r| !r.ok).map(|r| format!("{} ({})", r.name, r.status)).collect();
+    ensure!(bad.is_empty(), "browser tests failed: {} (their output is above, under “lane …: …”)", bad.join(", "));
+    Ok(())
+}
+
+/// A browser test binary to run, or some of its tests.
+struct Job {
+    /// The binary's name (`tests/<name>.rs`), with the test for a split one.
+    label: String,
+    exe: PathBuf,
+    /// Test filters (`--exact NAME`, `--exact --skip NAME`).
+    args: Vec<String>,
+    /// Part of a binary split by [`BROWSER_SPLIT`]: it must run some test (a filter naming no
+    /// test would pass silently).
+    split: bool,
+}
+
+/// One browser test job's run: its output, its counts, whether it passed.
+struct BinaryRun {
+    name: String,
+    lane: char,
+    output: String,
+    took: std::time::Duration,
+    passed: u64,
+    failed: u64,
+    ok: bool,
+    status: String,
+}
+
+impl BinaryRun {
+    fn print(&self) {
+        println!(
+            "\n---- lane {}: {} ({}, {}) ----",
+            self.lane,
+            self.name,
+            minutes(self.took),
+            if self.ok { "ok" } else { "FAILED" }
+        );
+        print!("{}", self.output);
+        if !self.output.ends_with('\n') {
+            println!();
+        }
+        println!("---- end of lane {}: {} ----", self.lane, self.name);
+    }
+}
+
+/// Runs one browser test job (one test at a time, as `cargo test` would run it: from the
+/// package's directory), its stdout and stderr in one buffer.
+fn run_browser_job(root: &Path, dist_dir: &Path, job: &Job, lane: char) -> BinaryRun {
+    let (name, exe) = (job.label.as_str(), job.exe.as_path());
+    let started = Instant::now();
+    let mut run = BinaryRun {
+        name: name.to_owned(),
+        lane,
+        output: String::new(),
+        took: Default::default(),
+        passed: 0,
+        failed: 0,
+        ok: false,
+        status: String::new(),
+    };
+    let outcome = (|| -> Result<std::process::ExitStatus> {
+        let (mut reader, writer) = std::io::pipe().context("a pipe for the test's output")?;
+        let mut cmd = Command::new(exe);
+        cmd.arg("--test-threads=1")
+            .args(&job.args)
+            .env("LEASELAB_DIST", dist_dir)
+            .env("LEASELAB_CHROMIUM", CHROMIUM)
+            .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
+            .current_dir(root.join("tests").join("browser"))
+            .stdin(std::process::Stdio::null())
+            .stdout(writer.try_clone()?)
+            .stderr(writer);
+        let mut child = cmd.spawn().with_context(|| format!("could not start {}", exe.display()))?;
+        // The pipe's writing ends are the child's alone now, so reading ends when it exits.
+        drop(cmd);
+        let mut bytes = Vec::new();
+        std::io::Read::read_to_end(&mut reader, &mut bytes).context("reading the test's output")?;
+        run.output = String::from_utf8_lossy(&bytes).into_owned();
+        Ok(child.wait()?)
+    })();
+    run.took = started.elapsed();
+    for line in run.output.lines() {
+        if let Some(rest) = line.trim_start().strip_prefix("test result: ") {
+            run.passed += count_before(rest, " passed");
+            run.failed += count_before(rest, " failed");
+        }
+    }
+    match outcome {
+        Ok(status) if job.split && run.passed + run.failed == 0 => {
+            run.status =
+                format!("{status}, but no test ran: BROWSER_SPLIT in xtask names a test the binary lacks ({name})");
+            run.output.push_str(&format!("\nxtask: {}\n", run.status));
+        }
+        Ok(status) => {
+            run.ok = status.success();
+            run.status = status.to_string();
+        }
+        Err(e) => {
+            run.status = format!("{e:#}");
+            run.output.push_str(&format!("\nxtask: {e:#}\n"));
+        }
+    }
+    run
+}
+
+/// Builds the browser tests (`cargo test --no-run`) and returns each test binary's name (its
+/// file under `tests/browser/tests/`) and path.
+fn browser_test_binaries(root: &Path) -> Result<Vec<(String, PathBuf)>> {
+    let mut cmd = cargo();
+    cmd.args([
+        "test",
+        "-p",
+        "leaselab-browser-tests",
+        "--tests",
+        "--no-run",
+        "--message-format=json-render-diagnostics",
+    ])
+    .current_dir(root);
+    println!("$ {}", describe(&cmd));
+    let _ = std::io::stdout().flush();
+    let out = cmd.stderr(std::process::Stdio::inherit()).output().context("could not start cargo")?;
+    ensure!(out.status.success(), "building the browser tests failed ({})", out.status);
+    let mut found = Vec::new();
+    for line in String::from_utf8_lossy(&out.stdout).lines() {
+        // One JSON object per line; the artifacts built as tests (tests/*.rs, and the harness
+        // library's own unit tests) carry an "executable".
+        let Ok(message) = serde_json::from_str::<serde_json::Value>(line) else { continue };
+        if message["reason"] != "compiler-artifact" || message["profile"]["test"] != true {
+            continue;
+        }
+        if let (Some(name), Some(exe)) = (message["target"]["name"].as_str(), message["executable"].as_str()) {
+            found.push((name.to_owned(), PathBuf::from(exe)));
+        }
+    }
+    ensure!(!found.is_empty(), "cargo built no browser test binaries");
+    Ok(found)
+}
+
+/// `12m 34s`.
+fn minutes(d: std::time::Duration) -> String {
+    let s = d.as_secs();
+    format!("{}m {:02}s", s / 60, s % 60)
 }
 
 /// `cargo fmt --check` and `cargo clippy` with warnings as errors, natively (every target of the

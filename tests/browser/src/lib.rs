@@ -176,9 +176,13 @@ impl Browser {
             );
         }
 
+        // Two test binaries may start browsers at once (`cargo xtask test` runs two lanes): the
+        // ports are chosen and taken one harness at a time.
+        let ports = PortLock::take()?;
         let server = StaticServer::start(&dist, SUB_PATH)?;
         let base_url = format!("http://127.0.0.1:{}{SUB_PATH}", server.port);
         let driver = ChromeDriver::start(&chromedriver)?;
+        drop(ports);
 
         let profile = driver.scratch.join("profile");
         let caps = json!({
@@ -464,10 +468,24 @@ impl Browser {
     /// Types `keys` into `[data-testid=<testid>]` like a user would (WebDriver element send keys,
     /// which focuses it first). Special keys are WebDriver code points, e.g. `"\u{E014}"` for →,
     /// `"\u{E012}"` for ←, `"\u{E007}"` for Enter.
+    /// An element not interactable yet (a field the click before it is still showing, on a busy
+    /// machine), or redrawn between being found and typed into (the share link follows the
+    /// playing run), is found and tried again for up to 5 s.
     pub async fn press(&self, testid: &str, keys: &str) -> Result<()> {
-        let el = self.find(testid, "type into it").await?;
-        el.send_keys(keys).await.with_context(|| format!("typing into [data-testid={testid}]"))?;
-        Ok(())
+        let deadline = Instant::now() + Duration::from_secs(5);
+        loop {
+            let el = self.find(testid, "type into it").await?;
+            match el.send_keys(keys).await {
+                Ok(()) => return Ok(()),
+                Err(e)
+                    if Instant::now() < deadline
+                        && ["not interactable", "stale element"].iter().any(|m| e.to_string().contains(m)) =>
+                {
+                    tokio::time::sleep(POLL).await;
+                }
+                Err(e) => return Err(e).with_context(|| format!("typing into [data-testid={testid}]")),
+            }
+        }
     }
 
     /// Number of elements matching a CSS selector.
@@ -577,6 +595,17 @@ impl Browser {
             Duration::from_secs(5),
         )
         .await
+    }
+
+    /// Waits until the page has drawn `n` more frames (`requestAnimationFrame`): the layout and
+    /// the reactions to it (a `ResizeObserver`, the text fitted to the size) have run by then,
+    /// however busy the machine, where a fixed sleep would be either too long or too short.
+    pub async fn frames(&self, n: u32) -> Result<()> {
+        const SCRIPT: &str = "const done = arguments[arguments.length - 1]; let left = arguments[0]; \
+                              const tick = () => (--left <= 0 ? done(true) : requestAnimationFrame(tick)); \
+                              requestAnimationFrame(tick);";
+        self.client.execute_async(SCRIPT, vec![json!(n)]).await.with_context(|| format!("waiting for {n} frames"))?;
+        Ok(())
     }
 
     /// Emulates the CSS media feature `name: value` (e.g. `prefers-reduced-motion: reduce`) for the
@@ -696,6 +725,35 @@ impl WebDriverCompatibleCommand for GetBrowserLog {
 }
 
 // ---------------------------------------------------------------------------------------------
+// Ports
+
+/// An exclusive lock (`flock`) on one file in the temporary directory, shared by every harness
+/// process on the machine, held while a browser's ports are chosen and until its chromedriver
+/// listens: a port [`free_port`] found free cannot then be taken by another test binary's server
+/// or chromedriver before this one's is on it. Released when dropped (the file is closed).
+struct PortLock {
+    /// Held open: closing it releases the lock.
+    _file: std::fs::File,
+}
+
+impl PortLock {
+    fn take() -> Result<PortLock> {
+        use std::os::fd::AsRawFd;
+        let path = std::env::temp_dir().join("leaselab-browser-ports.lock");
+        let file = std::fs::OpenOptions::new()
+            .create(true)
+            .truncate(false)
+            .write(true)
+            .open(&path)
+            .with_context(|| format!("opening {}", path.display()))?;
+        // SAFETY: flock on a descriptor this process owns; it blocks until the lock is ours.
+        let rc = unsafe { libc::flock(file.as_raw_fd(), libc::LOCK_EX) };
+        ensure!(rc == 0, "locking {}: {}", path.display(), std::io::Error::last_os_error());
+        Ok(PortLock { _file: file })
+    }
+}
+
+// ---------------------------------------------------------------------------------------------
 // chromedriver (and the Chromium it starts)
 
 struct ChromeDriver {
@@ -715,28 +773,47 @@ impl ChromeDriver {
             COUNTER.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&scratch)?;
-        let port = free_port()?;
-        let child = Command::new(binary)
-            .arg(format!("--port={port}"))
-            .arg(format!("--log-path={}", scratch.join("chromedriver.log").display()))
-            .stdin(Stdio::null())
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            // Its own process group, so the whole tree (chromedriver + Chromium) can be killed.
-            .process_group(0)
-            .spawn()
-            .with_context(|| format!("starting {}", binary.display()))?;
-        let driver = ChromeDriver { child, port, scratch };
-        let deadline = Instant::now() + Duration::from_secs(20);
-        while TcpStream::connect(("127.0.0.1", port)).is_err() {
-            ensure!(
-                Instant::now() < deadline,
-                "chromedriver did not listen on port {port} within 20 s; log:\n{}",
-                driver.log_tail()
-            );
-            std::thread::sleep(Duration::from_millis(50));
+        let mut attempt = 1;
+        loop {
+            let port = free_port()?;
+            let child = Command::new(binary)
+                .arg(format!("--port={port}"))
+                .arg(format!("--log-path={}", scratch.join("chromedriver.log").display()))
+                .stdin(Stdio::null())
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                // Its own process group, so the whole tree (chromedriver + Chromium) can be killed.
+                .process_group(0)
+                .spawn()
+                .with_context(|| format!("starting {}", binary.display()))?;
+            let mut driver = ChromeDriver { child, port, scratch: scratch.clone() };
+            let deadline = Instant::now() + Duration::from_secs(20);
+            loop {
+                // Exited: it could not listen on the port (taken by a program outside the
+                // harness since it was found free). Another port, at most three times.
+                if let Ok(Some(status)) = driver.child.try_wait() {
+                    ensure!(
+                        attempt < 3,
+                        "chromedriver exited ({status}) without listening, three times; log:\n{}",
+                        driver.log_tail()
+                    );
+                    break;
+                }
+                if TcpStream::connect(("127.0.0.1", port)).is_ok() {
+                    return Ok(driver);
+                }
+                ensure!(
+                    Instant::now() < deadline,
+                    "chromedriver did not listen on port {port} within 20 s; log:\n{}",
+                    driver.log_tail()
+                );
+                std::thread::sleep(Duration::from_millis(50));
+            }
+            // Dropping it would remove the scratch directory the next attempt uses.
+            let _ = driver.child.wait();
+            std::mem::forget(driver);
+            attempt += 1;
         }
-        Ok(driver)
     }
 
     fn log_tail(&self) -> String {

@@ -108,6 +108,13 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
         r#"{"format": "leaselab.scenario/1", "events": [{"at_ms": 100, "do": "pause", "node": "ghost"}]}"#,
     )?;
     let expected = scenario::parse(&std::fs::read_to_string(&bad)?).expect_err("invalid").to_string();
+    // A field given twice is refused, not read as its last value (issue 13).
+    let twice = dir.join("twice.json");
+    std::fs::write(
+        &twice,
+        "{\"format\": \"leaselab.scenario/1\", \"resource\": {\"fencing\": true, \"fencing\": false}}",
+    )?;
+    let expected_twice = scenario::parse(&std::fs::read_to_string(&twice)?).expect_err("invalid").to_string();
     let good_json = builtin_json("harbor-zombie")
         .replace("\"harbor-zombie\"", "\"my-harbor\"")
         .replace("The harbor: Old Chen falls asleep", "My harbor")
@@ -132,6 +139,12 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
             error.text
         );
         ensure!(expected.starts_with("events[0].node"), "the field path: {expected}");
+        ensure!(b.text_of("scenario-title").await? == title && hash(b).await? == before, "the run is untouched");
+        import(b, &twice).await?;
+        b.wait_for("import-error", |el| el.text.contains("twice.json"), SECS(10)).await?;
+        let error = b.text_of("import-error").await?;
+        ensure!(error.contains(&expected_twice), "“{error}” shows “{expected_twice}”");
+        ensure!(expected_twice.starts_with("resource.fencing: is given twice"), "the field path: {expected_twice}");
         ensure!(b.text_of("scenario-title").await? == title && hash(b).await? == before, "the run is untouched");
         wait_at(b, "still at 5 s", |t| t == 5_000).await?;
 

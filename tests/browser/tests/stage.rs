@@ -70,8 +70,9 @@ async fn every_size_beside(
 ) -> Result<()> {
     for (w, h, mobile) in SIZES {
         b.viewport(w, h, mobile).await?;
-        // Two frames for the layout to settle after the resize.
-        tokio::time::sleep(Duration::from_millis(150)).await;
+        // The layout settles after the resize (and the scene's words are fitted to the new size)
+        // within a frame or two: three frames drawn.
+        b.frames(3).await?;
         let wide = w >= 1000 && h >= 600;
         let mut ids = extra.to_vec();
         if wide {
@@ -127,8 +128,16 @@ async fn the_stage_is_on_the_first_screen_in_free_play_and_presenter_mode() -> R
 }
 
 /// Every step of `lesson` (`steps` of them): the stage and the step's panel on the first screen
-/// at every size; a question's reveal too, at 1280 × 720.
-async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &mut Vec<String>) -> Result<()> {
+/// at every size; a question's reveal too, at 1280 × 720 (into `faults`). Then, on the same page
+/// once the step has pointed and its run has come to rest, the pointers clear of the scene's own
+/// labels (into `pointer_faults`).
+async fn lesson_on_one_screen(
+    b: &Browser,
+    lesson: &str,
+    steps: usize,
+    faults: &mut Vec<String>,
+    pointer_faults: &mut Vec<String>,
+) -> Result<()> {
     for n in 1..=steps {
         b.viewport(1280, 720, false).await?;
         b.eval("localStorage.clear();", vec![]).await?;
@@ -159,18 +168,36 @@ async fn lesson_on_one_screen(b: &Browser, lesson: &str, steps: usize, faults: &
                 faults.push(format!("{lesson} step {n}, revealed: the page scrolls at 1280x720"));
             }
         }
+        // The step has pointed (a question after its answer, above). Where its run comes to rest
+        // (quickly: at the fastest speed), the rings are measured against the words as they
+        // finally stand, at 1280 × 720.
+        b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
+        let _ = b
+            .wait_until_js(
+                "the run comes to rest",
+                "return !document.querySelector('[data-testid=\"play-toggle\"]').classList.contains('playing');",
+                SECS(30),
+            )
+            .await;
+        tokio::time::sleep(Duration::from_millis(300)).await;
+        for f in pointers_over_labels(b).await? {
+            pointer_faults.push(format!("{lesson} step {n}: {f}"));
+        }
     }
     Ok(())
 }
 
+/// Every step of every lesson, each opened once for both checks: it fits one screen at every
+/// size (a question's reveal too), and its pointers never cover the scene's own labels.
 #[tokio::test]
-async fn every_lesson_step_fits_one_screen() -> Result<()> {
-    with_browser("stage-lessons", SECS(1500), async |b| {
-        let mut faults = Vec::new();
+async fn every_lesson_step_fits_one_screen_and_points_clear_of_the_labels() -> Result<()> {
+    with_browser("stage-lessons", SECS(1800), async |b| {
+        let (mut faults, mut pointer_faults) = (Vec::new(), Vec::new());
         for (lesson, steps) in [("harbor-replaced", 8), ("lantern-return-hour", 11), ("fencing-in-depth", 12)] {
-            lesson_on_one_screen(b, lesson, steps, &mut faults).await?;
+            lesson_on_one_screen(b, lesson, steps, &mut faults, &mut pointer_faults).await?;
         }
         ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
+        ensure!(pointer_faults.is_empty(), "{} pointer faults:\n{}", pointer_faults.len(), pointer_faults.join("\n"));
         b.assert_no_console_errors().await
     })
     .await
@@ -475,49 +502,6 @@ async fn pointers_over_labels(b: &Browser) -> Result<Vec<String>> {
     "#;
     let v = b.eval(CHECK, vec![]).await?;
     Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
-}
-
-#[tokio::test]
-async fn pointers_never_cover_the_scenes_own_labels() -> Result<()> {
-    with_browser("stage-pointers", SECS(900), async |b| {
-        b.viewport(1280, 720, false).await?;
-        let mut faults = Vec::new();
-        for (lesson, steps) in [("harbor-replaced", 8), ("lantern-return-hour", 11), ("fencing-in-depth", 12)] {
-            for n in 1..=steps {
-                b.eval("localStorage.clear();", vec![]).await?;
-                b.open(&format!("?lesson={lesson}&step={n}")).await?;
-                b.wait_for("lesson-step", |el| el.attr("data-step") == Some(n.to_string().as_str()), SECS(30)).await?;
-                // Once the step has pointed (a question points after its answer: answered here).
-                if b.count("[data-testid=\"ask\"]").await? > 0 {
-                    let first = b
-                        .eval("const c = document.querySelector('[data-testid^=\"choice-\"]'); return c ? c.dataset.testid : null;", vec![])
-                        .await?;
-                    if let Some(first) = first.as_str() {
-                        b.click(first).await?;
-                    }
-                    b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
-                    b.wait_exists("reveal", SECS(90)).await?;
-                }
-                // Where the step's run comes to rest (quickly: at the fastest speed), the rings
-                // are measured against the words as they finally stand.
-                b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
-                let _ = b
-                    .wait_until_js(
-                        "the run comes to rest",
-                        "return !document.querySelector('[data-testid=\"play-toggle\"]').classList.contains('playing');",
-                        SECS(30),
-                    )
-                    .await;
-                tokio::time::sleep(Duration::from_millis(300)).await;
-                for f in pointers_over_labels(b).await? {
-                    faults.push(format!("{lesson} step {n}: {f}"));
-                }
-            }
-        }
-        ensure!(faults.is_empty(), "{} faults:\n{}", faults.len(), faults.join("\n"));
-        Ok(())
-    })
-    .await
 }
 
 /// The smallest words a reader meets: every visible `text` of the scene shown (and of `extra`

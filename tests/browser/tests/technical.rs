@@ -190,9 +190,15 @@ async fn the_view_comes_from_the_address() -> Result<()> {
         ensure!(b.text_of("technical-view").await?.contains("GET lock:leader"), "the Redis transcript");
         ensure!(b.count("[data-testid=\"url-warning\"]").await? == 0, "a valid view is no issue");
 
-        b.open("?scenario=harbor-zombie&view=zookeeper").await?;
+        // Given twice, a parameter's first value is used, and the warning says so (issue 13).
+        b.open("?scenario=harbor-zombie&view=zookeeper&t=5000&view=etcd&t=9000").await?;
         let warning = b.wait_exists("url-warning", SECS(30)).await?;
         ensure!(warning.text.contains("zookeeper"), "the warning names the value: {:?}", warning.text);
+        for (name, first) in [("view", "zookeeper"), ("t", "5000")] {
+            let says = format!("“{name}” is given more than once; only the first is used: “{name}={first}”");
+            ensure!(warning.text.contains(&says), "the warning names the repeated {name}: {:?}", warning.text);
+        }
+        b.wait_for("sim-time", |el| el.attr("data-ms") == Some("5000"), SECS(10)).await.context("t: the first")?;
         let picker = b.wait_exists("technical-view-picker", SECS(5)).await?;
         ensure!(picker.value.as_deref() == Some("k8s"), "falls back to k8s: {:?}", picker.value);
         ensure!(b.text_of("technical-view").await?.contains("kubectl get lease"), "the Kubernetes transcript");
