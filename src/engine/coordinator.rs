@@ -220,15 +220,22 @@ impl Coordinator {
             self.touch(now);
             return true;
         }
-        let duration = i64::try_from(self.duration_ms).unwrap_or(i64::MAX);
-        let running = |d: &DetachedLease| d.renew_local_ms.saturating_add(duration);
-        match self.detached.clone() {
-            Some(d) if d.identity == identity && d.token == token && self.ttl_running(running(&d), now.local_ms) => {
-                self.detached = Some(DetachedLease { renew_local_ms: now.local_ms, ..d });
+        match self.detached_until_local_ms(identity, token) {
+            Some(until) if self.ttl_running(until, now.local_ms) => {
+                if let Some(d) = self.detached.as_mut() {
+                    d.renew_local_ms = now.local_ms;
+                }
                 true
             }
             _ => false,
         }
+    }
+
+    /// When the lease of `identity` with `token` whose key was deleted runs out, on the store's
+    /// clock, in ms; `None` when there is no such lease ([`Coordinator::detached`]).
+    fn detached_until_local_ms(&self, identity: &str, token: u64) -> Option<i64> {
+        let d = self.detached.as_ref().filter(|d| d.identity == identity && d.token == token)?;
+        Some(d.renew_local_ms.saturating_add(i64::try_from(self.duration_ms).unwrap_or(i64::MAX)))
     }
 
     /// When the lease `identity` renews with `token` runs out, on the store's clock, in ms: the
@@ -238,9 +245,7 @@ impl Coordinator {
         if self.holder.as_deref() == Some(identity) && self.token == Some(token) {
             return self.expires_local_ms();
         }
-        let duration = i64::try_from(self.duration_ms).unwrap_or(i64::MAX);
-        let d = self.detached.as_ref().filter(|d| d.identity == identity && d.token == token)?;
-        Some(d.renew_local_ms.saturating_add(duration))
+        self.detached_until_local_ms(identity, token)
     }
 
     /// Release (lock protocol): delete the key. With [`ReleaseCheck::Owner`] only the owner's own

@@ -528,32 +528,10 @@ fn run_conform(root: &Path, totals: &mut TestTotals) -> Result<String> {
     Ok(line)
 }
 
-/// Debian's `redis-server` and `etcd-server`, installed with apt-get when missing and this user
-/// is root (as [`ensure_browser`] does); otherwise the packages to install are named.
+/// Debian's `redis-server` and `etcd-server`, for the conformance suite (see
+/// [`ensure_debian_packages`]).
 fn ensure_servers() -> Result<()> {
-    let missing: Vec<&str> = [REDIS_SERVER, ETCD].into_iter().filter(|p| !Path::new(p).exists()).collect();
-    if missing.is_empty() {
-        println!("ok: {REDIS_SERVER} and {ETCD}");
-        return Ok(());
-    }
-    let uid = capture(Command::new("id").arg("-u")).unwrap_or_default();
-    if uid.trim() != "0" {
-        bail!(
-            "the conformance suite needs Debian's `redis-server` and `etcd-server` packages \
-             ({} missing) and this user is not root: install them with\n  \
-             sudo apt-get update && sudo apt-get install -y redis-server etcd-server",
-            missing.join(", ")
-        );
-    }
-    println!("missing {}: installing Debian's redis-server and etcd-server", missing.join(", "));
-    run(Command::new("apt-get").arg("update"))?;
-    run(Command::new("apt-get")
-        .args(["install", "-y", "--no-install-recommends", "redis-server", "etcd-server"])
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
-    for p in [REDIS_SERVER, ETCD] {
-        ensure!(Path::new(p).exists(), "{p} is still missing after apt-get install");
-    }
-    Ok(())
+    ensure_debian_packages("the conformance suite needs", &[REDIS_SERVER, ETCD], &["redis-server", "etcd-server"], true)
 }
 
 fn dist() -> Result<()> {
@@ -643,27 +621,40 @@ fn ensure_axe(root: &Path) -> Result<()> {
         .context("installing axe-core for the browser tests needs Node.js and npm (Debian: apt-get install nodejs npm)")
 }
 
+/// Debian's `chromium` and `chromium-driver`, for the browser tests (see
+/// [`ensure_debian_packages`]).
 fn ensure_browser() -> Result<()> {
-    let missing: Vec<&str> = [CHROMIUM, CHROMEDRIVER].into_iter().filter(|p| !Path::new(p).exists()).collect();
+    ensure_debian_packages("the browser tests need", &[CHROMIUM, CHROMEDRIVER], &["chromium", "chromium-driver"], false)
+}
+
+/// Makes sure the files in `paths` exist, installing Debian's `packages` with apt-get when one
+/// is missing and this user is root (without recommended packages when `no_recommends`);
+/// otherwise fails naming the packages to install after `needed_by` ("the browser tests need").
+fn ensure_debian_packages(needed_by: &str, paths: &[&str], packages: &[&str], no_recommends: bool) -> Result<()> {
+    let missing: Vec<&str> = paths.iter().copied().filter(|p| !Path::new(p).exists()).collect();
     if missing.is_empty() {
-        println!("ok: {CHROMIUM} and {CHROMEDRIVER}");
+        println!("ok: {}", paths.join(" and "));
         return Ok(());
     }
+    let names = packages.iter().map(|p| format!("`{p}`")).collect::<Vec<_>>().join(" and ");
     let uid = capture(Command::new("id").arg("-u")).unwrap_or_default();
     if uid.trim() != "0" {
         bail!(
-            "the browser tests need Debian's `chromium` and `chromium-driver` packages \
-             ({} missing) and this user is not root: install them with\n  \
-             sudo apt-get update && sudo apt-get install -y chromium chromium-driver",
-            missing.join(", ")
+            "{needed_by} Debian's {names} packages ({} missing) and this user is not root: install them \
+             with\n  sudo apt-get update && sudo apt-get install -y {}",
+            missing.join(", "),
+            packages.join(" ")
         );
     }
-    println!("missing {}: installing Debian's chromium and chromium-driver", missing.join(", "));
+    println!("missing {}: installing Debian's {}", missing.join(", "), packages.join(" and "));
     run(Command::new("apt-get").arg("update"))?;
-    run(Command::new("apt-get")
-        .args(["install", "-y", "chromium", "chromium-driver"])
-        .env("DEBIAN_FRONTEND", "noninteractive"))?;
-    for p in [CHROMIUM, CHROMEDRIVER] {
+    let mut install = Command::new("apt-get");
+    install.args(["install", "-y"]);
+    if no_recommends {
+        install.arg("--no-install-recommends");
+    }
+    run(install.args(packages).env("DEBIAN_FRONTEND", "noninteractive"))?;
+    for p in &missing {
         ensure!(Path::new(p).exists(), "{p} is still missing after apt-get install");
     }
     Ok(())
