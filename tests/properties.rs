@@ -6,8 +6,8 @@ mod common;
 
 use leaselab::engine::{
     ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
-    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, Sim, StoreKind, TokenScope, TraceEvent,
-    Violation, WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
+    NodeConfig, NodeLease, ObserverDuration, Protocol, ReleaseCheck, RenewPolicy, ResourceConfig, ScheduledCommand,
+    Sim, StoreKind, TimerClock, TokenScope, TraceEvent, Violation, WireToken, WorkConfig, WriteOutcome, RATE_ONE_PPM,
 };
 use proptest::prelude::*;
 
@@ -51,15 +51,27 @@ struct Knobs {
     expiry: Expiry,
     epoch_barrier: bool,
     faults: bool,
+    /// client-go's renewal: retried every RetryPeriod until RenewDeadline.
+    retry_policy: bool,
+    /// Node timers on a monotonic clock.
+    monotonic: bool,
+    /// Under observer expiry: every other node has its own (doubled) lease timing, and
+    /// candidates wait out their own duration rather than the record's (pre-#114872 client-go).
+    own_durations: bool,
 }
 
 prop_compose! {
-    fn knobs()(lock in any::<bool>(), observer in any::<bool>(), epoch_barrier in any::<bool>(), faults in any::<bool>(), etcd in any::<bool>()) -> Knobs {
+    fn knobs()(lock in any::<bool>(), observer in any::<bool>(), epoch_barrier in any::<bool>(), faults in any::<bool>(), etcd in any::<bool>(), k8s in any::<bool>(), retry_policy in any::<bool>(), monotonic in any::<bool>(), own_durations in any::<bool>()) -> Knobs {
         // etcd expires its leases itself: observer expiry needs a store that only compare-and-swaps.
         let etcd = etcd && (lock || !observer);
+        // A Kubernetes Lease is leader election with observer expiry.
+        let k8s = k8s && !lock && observer;
         Knobs {
             protocol: if lock { Protocol::Lock } else { Protocol::Lease },
-            store_kind: if etcd { StoreKind::Etcd } else { StoreKind::Redis },
+            store_kind: if k8s { StoreKind::Kubernetes } else if etcd { StoreKind::Etcd } else { StoreKind::Redis },
+            retry_policy: retry_policy || k8s,
+            monotonic,
+            own_durations: own_durations && observer && !lock,
             // Observer expiry is a mode of the lease protocol only.
             expiry: if observer && !lock { Expiry::Observer } else { Expiry::Coordinator },
             epoch_barrier,
@@ -89,22 +101,38 @@ prop_compose! {
         raw in prop::collection::vec((0u64..120_000, 0u8..18, 0usize..5, 1u64..20_000), 0..14),
     ) -> (Knobs, Config) {
         // etcd's TTLs are whole seconds, at least 2 s.
-        let duration = if knobs.store_kind == StoreKind::Etcd { (duration / 1_000).max(2) * 1_000 } else { duration };
+        let duration = match knobs.store_kind {
+            StoreKind::Etcd => (duration / 1_000).max(2) * 1_000,
+            // leaseDurationSeconds: whole seconds.
+            StoreKind::Kubernetes => (duration / 1_000).max(1) * 1_000,
+            StoreKind::Redis => duration,
+        };
+        let k8s = knobs.store_kind == StoreKind::Kubernetes;
+        let renew_deadline_ms = (duration * deadline_pct / 100).max(1);
+        // client-go's rule for observer expiry: renewDeadline > 1.2 × retryPeriod.
+        let retry_every_ms = (renew_deadline_ms * retry_pct / 100).max(1);
         let nodes: Vec<NodeConfig> = (0..n)
             .map(|i| NodeConfig {
                 id: format!("n{i}"),
                 identity: if same_identity { "localhost".into() } else { format!("n{i}") },
                 start_ms: (i as u64) * 300,
                 clock: ClockConfig { offset_ms: offsets[i], rate_ppm: rates[i].unwrap_or(RATE_ONE_PPM) },
+                timers: if knobs.monotonic { TimerClock::Monotonic } else { TimerClock::Wall },
+                lease: (knobs.own_durations && i % 2 == 1)
+                    .then_some(NodeLease { duration_ms: duration * 2, renew_deadline_ms: renew_deadline_ms * 2 }),
             })
             .collect();
         let events = raw
             .into_iter()
-            .map(|(at, kind, who, by)| ScheduledCommand { at_ms: at, command: command(kind, format!("n{}", who % n), by, knobs.faults) })
+            .map(|(at, kind, who, by)| {
+                let command = match command(kind, format!("n{}", who % n), by, knobs.faults) {
+                    // A Kubernetes Lease issues no token: there is nothing to fence with.
+                    Command::SetFencing { .. } if k8s => Command::SetFencing { on: false },
+                    c => c,
+                };
+                ScheduledCommand { at_ms: at, command }
+            })
             .collect();
-        let renew_deadline_ms = (duration * deadline_pct / 100).max(1);
-        // client-go's rule for observer expiry: renewDeadline > 1.2 × retryPeriod.
-        let retry_every_ms = (renew_deadline_ms * retry_pct / 100).max(1);
         let equal_token = [EqualTokenPolicy::Accept, EqualTokenPolicy::Reject, EqualTokenPolicy::Dedupe][policy as usize];
         let config = Config {
             seed,
@@ -121,14 +149,16 @@ prop_compose! {
             nodes,
             lease: LeaseConfig {
                 duration_ms: duration,
-                renew_every_ms: (duration / renew_frac).max(1),
+                renew_every_ms: if knobs.retry_policy { retry_every_ms } else { (duration / renew_frac).max(1) },
                 renew_deadline_ms,
                 retry_every_ms,
                 expiry: knobs.expiry,
+                renew_policy: if knobs.retry_policy { RenewPolicy::Retry } else { RenewPolicy::GiveUp },
+                observer_duration: if knobs.own_durations { ObserverDuration::Own } else { ObserverDuration::Record },
             },
             network: NetworkConfig { latency_min_ms: lat.0.min(lat.1), latency_max_ms: lat.0.max(lat.1) },
             resource: ResourceConfig {
-                fencing: true,
+                fencing: !k8s,
                 // The barrier raises the mark to the new token: equal tokens must pass.
                 equal_token: if knobs.epoch_barrier && equal_token == EqualTokenPolicy::Reject { EqualTokenPolicy::Accept } else { equal_token },
                 persist_high_water: true,
@@ -155,7 +185,12 @@ proptest! {
 
     #[test]
     fn safety_invariants_hold_for_any_run((knobs, config) in config()) {
-        let duration = config.lease.duration_ms;
+        // Each holder's leaseDurationSeconds: its own where it has one (observer expiry only).
+        let durations: std::collections::BTreeMap<String, u64> = config
+            .nodes
+            .iter()
+            .map(|n| (n.id.clone(), n.lease.map_or(config.lease.duration_ms, |l| l.duration_ms)))
+            .collect();
         let plain_del = config.lock.release_check == ReleaseCheck::None;
         let store_judges = config.protocol == Protocol::Lock || config.lease.expiry == Expiry::Coordinator;
         let identity: std::collections::BTreeMap<String, String> =
@@ -188,7 +223,7 @@ proptest! {
                         prop_assert!(ended || after, "granted at {} while live until {exp}", e.at_ms);
                     }
                     if !store_clock_moved {
-                        prop_assert_eq!(*expires_ms, e.at_ms + duration);
+                        prop_assert_eq!(*expires_ms, e.at_ms + durations[node]);
                     }
                     last_token = Some(*token);
                     term = Some((identity[node].clone(), *expires_ms));
@@ -231,7 +266,8 @@ proptest! {
                 TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target == "store" => {
                     store_clock_moved = true;
                 }
-                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, fencing, .. } if !knobs.faults => {
+                // (A Kubernetes Lease has no token to fence with: its resource obeys every write.)
+                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, fencing, .. } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => {
                     prop_assert!(fencing);
                     prop_assert_eq!(*high_water_before, high_water);
                     prop_assert!(high_water_after >= high_water_before, "the mark never falls");
@@ -245,7 +281,7 @@ proptest! {
                     high_water = *high_water_after;
                 }
                 TraceEvent::EpochBarrierRaised { high_water_after, .. } if !knobs.faults => high_water = *high_water_after,
-                TraceEvent::ViolationFound { violation } if !knobs.faults => match violation {
+                TraceEvent::ViolationFound { violation } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => match violation {
                     Violation::StaleWriteAccepted { resource_had_seen_newer, .. } => {
                         // Seed 002: with fencing on, a stale token can only pass before the resource saw a newer one,
                         prop_assert!(!resource_had_seen_newer);

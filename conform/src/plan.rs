@@ -50,6 +50,10 @@ pub fn profile_of(config: &Config) -> Profile {
     match config.store_kind {
         leaselab::engine::StoreKind::Redis => Profile::Redis,
         leaselab::engine::StoreKind::Etcd => Profile::Etcd,
+        // No Kubernetes API server runs here. A Lease's store side is never replayed (observer
+        // expiry: candidates judge it on their own clocks); its resource's writes go to the
+        // Redis fence like any other.
+        leaselab::engine::StoreKind::Kubernetes => Profile::Redis,
     }
 }
 

@@ -7,8 +7,8 @@
 //! difference, what the resource did with the write is.
 
 use super::{
-    Config, ConfigError, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ScheduledCommand, Sim, StoreKind,
-    TraceEntry, TraceEvent, WriteOutcome,
+    Config, ConfigError, EqualTokenPolicy, Expiry, LeaseConfig, Protocol, ReleaseCheck, RenewPolicy, ScheduledCommand,
+    Sim, StoreKind, TraceEntry, TraceEvent, WriteOutcome,
 };
 
 /// A setting a comparison flips.
@@ -26,19 +26,35 @@ pub enum Setting {
     /// `store.kind`: the same run on Redis and on etcd ([`super::StoreKind`]), where the run is
     /// valid on both (etcd's TTLs are whole seconds, at least 2 s, and it judges expiry itself).
     Store,
+    /// `lease.renew_policy`: client-go's renewal (every `RetryPeriod`, a refusal retried until
+    /// `RenewDeadline`) against giving up on the first refusal with a renewal every third of the
+    /// lease (the other renewal settings follow the policy, as a scenario's defaults do).
+    RenewPolicy,
 }
 
 impl Setting {
     /// Every setting, in menu order.
-    pub const ALL: [Setting; 5] =
-        [Setting::Fencing, Setting::EpochBarrier, Setting::ReleaseCheck, Setting::Expiry, Setting::Store];
+    pub const ALL: [Setting; 6] = [
+        Setting::Fencing,
+        Setting::EpochBarrier,
+        Setting::ReleaseCheck,
+        Setting::Expiry,
+        Setting::Store,
+        Setting::RenewPolicy,
+    ];
 
     /// Whether flipping it can change a run of `config` and gives a valid one (release checks
     /// exist only for locks, observer expiry only for leases, and the epoch barrier needs equal
     /// tokens accepted: turning it on under another policy would not be a configuration).
     pub fn applies(self, config: &Config) -> bool {
         match self {
-            Setting::Fencing => true,
+            Setting::Fencing => self.flipped(config).check().is_ok(),
+            // Offered where flipping back gives the run again (a renewal interval other than
+            // the policy's own is not one the flip could restore).
+            Setting::RenewPolicy => {
+                let other = self.flipped(config);
+                other.check().is_ok() && self.flipped(&other) == *config
+            }
             Setting::EpochBarrier => {
                 config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept
             }
@@ -57,6 +73,7 @@ impl Setting {
             Setting::ReleaseCheck => config.lock.release_check == ReleaseCheck::Owner,
             Setting::Expiry => config.lease.expiry == Expiry::Observer,
             Setting::Store => config.store_kind == StoreKind::Etcd,
+            Setting::RenewPolicy => config.lease.renew_policy == RenewPolicy::Retry,
         }
     }
 
@@ -75,6 +92,15 @@ impl Setting {
             }
             Setting::Store => {
                 c.store_kind = if c.store_kind == StoreKind::Etcd { StoreKind::Redis } else { StoreKind::Etcd }
+            }
+            Setting::RenewPolicy => {
+                if c.lease.renew_policy == RenewPolicy::Retry {
+                    c.lease.renew_policy = RenewPolicy::GiveUp;
+                    c.lease.renew_every_ms = LeaseConfig::with_duration(c.lease.duration_ms).renew_every_ms;
+                } else {
+                    c.lease.renew_policy = RenewPolicy::Retry;
+                    c.lease.renew_every_ms = c.lease.retry_every_ms;
+                }
             }
         }
         c

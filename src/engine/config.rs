@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
-use super::profile::StoreKind;
+use super::profile::{RenewPolicy, StoreKind, TimerClock};
 
 /// Most nodes a scenario may have (the scene has room for eight flag-bearers).
 pub const MAX_NODES: usize = 8;
@@ -63,6 +63,36 @@ pub struct NodeConfig {
     pub start_ms: u64,
     /// Its local clock (timers, renew deadline, observed expiry are measured on it).
     pub clock: ClockConfig,
+    /// Whether its timers follow the wall clock (a `clock_jump` moves them) or a monotonic one
+    /// (a jump changes only what the wall reads); `nodes[i].timers` in a scenario. Default: the
+    /// store profile's ([`super::StoreRules::node_timers`]).
+    pub timers: TimerClock,
+    /// Its own `LeaseDuration` and `RenewDeadline`, in ms, when they differ from `lease`'s
+    /// (candidates configured differently: kubernetes/kubernetes#47671). Only under observer
+    /// expiry, where each holder writes its own `leaseDurationSeconds` into the record.
+    pub lease: Option<NodeLease>,
+}
+
+/// A candidate's own lease timing (client-go's `LeaseDuration` and `RenewDeadline`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct NodeLease {
+    /// The `leaseDurationSeconds` it writes into the record when it holds, in ms. > 0.
+    pub duration_ms: u64,
+    /// Its `RenewDeadline`, in ms. 0 < renew_deadline_ms < duration_ms.
+    pub renew_deadline_ms: u64,
+}
+
+/// Under observer expiry, which lease duration a candidate waits out.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ObserverDuration {
+    /// The record's `leaseDurationSeconds`, written by its holder (client-go since
+    /// kubernetes/kubernetes PR #114872).
+    #[default]
+    Record,
+    /// Its own configured `LeaseDuration`, as client-go did before that fix: a candidate
+    /// configured with a shorter lease takes over early (kubernetes/kubernetes#47671).
+    Own,
 }
 
 /// Which protocol the coordinator speaks.
@@ -148,6 +178,11 @@ pub struct LeaseConfig {
     pub retry_every_ms: u64,
     /// Who judges expiry.
     pub expiry: Expiry,
+    /// What a leader does with a refused renewal, and how often it renews
+    /// ([`RenewPolicy::Retry`]: every `retry_every_ms`). Default: the store profile's.
+    pub renew_policy: RenewPolicy,
+    /// Under observer expiry, whose duration a candidate waits out. Default: the record's.
+    pub observer_duration: ObserverDuration,
 }
 
 impl Default for LeaseConfig {
@@ -167,6 +202,8 @@ impl LeaseConfig {
             renew_deadline_ms: (duration_ms / 3 * 2).max(1),
             retry_every_ms: 2_000.min(renew_every_ms),
             expiry: Expiry::Coordinator,
+            renew_policy: RenewPolicy::GiveUp,
+            observer_duration: ObserverDuration::Record,
         }
     }
 }
@@ -317,6 +354,88 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
 }
 
 impl Config {
+    /// The lease timing of node `index` (its own, or the scenario's), as `(duration_ms,
+    /// renew_deadline_ms)`.
+    pub fn node_lease(&self, index: usize) -> (u64, u64) {
+        match self.nodes.get(index).and_then(|n| n.lease) {
+            Some(l) => (l.duration_ms, l.renew_deadline_ms),
+            None => (self.lease.duration_ms, self.lease.renew_deadline_ms),
+        }
+    }
+
+    /// The rules a store profile, a renewal policy and per-node lease timings add.
+    fn check_profile(&self) -> Result<(), ConfigError> {
+        let l = &self.lease;
+        let rules = self.store_kind.rules();
+        if !rules.judges_expiry {
+            let kind = self.store_kind.code();
+            if self.protocol == Protocol::Lock {
+                return Err(err(
+                    "protocol",
+                    format!("must be \"lease\" on the {kind} store: it elects a leader and lends no lock"),
+                ));
+            }
+            if l.expiry != Expiry::Observer {
+                return Err(err(
+                    "lease.expiry",
+                    format!("must be \"observer\" on the {kind} store: candidates judge expiry on their own clocks"),
+                ));
+            }
+            if self.resource.fencing {
+                return Err(err("resource.fencing", format!("must be false on the {kind} store: it issues no fencing token, so a fenced resource would refuse every write")));
+            }
+            for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
+                if let Some(i) = items.iter().position(|e| matches!(e.command, super::Command::SetFencing { on: true }))
+                {
+                    return Err(err(
+                        format!("{list}[{i}].on"),
+                        format!("the {kind} store issues no fencing token to check"),
+                    ));
+                }
+            }
+        }
+        if l.renew_policy == RenewPolicy::Retry && l.renew_every_ms != l.retry_every_ms {
+            return Err(err(
+                "lease.renew_every_ms",
+                format!("must equal lease.retry_every_ms ({} ms) with \"renew_policy\": \"retry\": client-go renews every RetryPeriod", l.retry_every_ms),
+            ));
+        }
+        for (i, node) in self.nodes.iter().enumerate() {
+            let Some(own) = node.lease else { continue };
+            if l.expiry != Expiry::Observer {
+                return Err(err(format!("nodes[{i}].lease"), "needs \"lease.expiry\": \"observer\": only there does each holder write its own duration into the record"));
+            }
+            if own.duration_ms == 0 || own.duration_ms > MAX_UNTIL_MS {
+                return Err(err(format!("nodes[{i}].lease.duration_ms"), "must be between 1 and 86400000 (24 h)"));
+            }
+            if own.renew_deadline_ms == 0 || own.renew_deadline_ms >= own.duration_ms {
+                return Err(err(
+                    format!("nodes[{i}].lease.renew_deadline_ms"),
+                    format!("must be above 0 and below its duration_ms ({} ms)", own.duration_ms),
+                ));
+            }
+            if u128::from(own.renew_deadline_ms) * 10 <= u128::from(l.retry_every_ms) * 12 {
+                return Err(err(
+                    format!("nodes[{i}].lease.renew_deadline_ms"),
+                    format!(
+                        "must be greater than 1.2 × lease.retry_every_ms ({} ms), as client-go requires",
+                        l.retry_every_ms
+                    ),
+                ));
+            }
+            if rules.ttl_unit_ms > 1 && own.duration_ms % rules.ttl_unit_ms != 0 {
+                return Err(err(
+                    format!("nodes[{i}].lease.duration_ms"),
+                    format!(
+                        "must be whole multiples of {} ms: leaseDurationSeconds has no finer unit",
+                        rules.ttl_unit_ms
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
     /// Checks every invariant the engine relies on.
     ///
     /// # Errors
@@ -394,6 +513,7 @@ impl Config {
             }
         }
         let rules = self.store_kind.rules();
+        self.check_profile()?;
         if rules.ttl_unit_ms > 1 || rules.ttl_min_ms > 1 {
             let kind = self.store_kind.code();
             if l.duration_ms % rules.ttl_unit_ms != 0 {

@@ -8,7 +8,7 @@
 
 use super::network::{Body, Message, Record};
 use super::node::{Leadership, Observation, TimerKind};
-use super::{Item, Protocol, Sim, StepDownReason, TraceEvent};
+use super::{Item, ObserverDuration, Protocol, RenewPolicy, Sim, StepDownReason, TraceEvent};
 
 impl Sim {
     /// The node starts (or restarts after a crash) and asks for the lease at once.
@@ -71,7 +71,7 @@ impl Sim {
 
     /// client-go's renew loop gives up once `RenewDeadline` has passed without a confirmed renewal.
     fn step_down_if_deadline_passed(&mut self, node: usize) -> bool {
-        if self.nodes[node].deadline_passed(self.now_ms, self.config.lease.renew_deadline_ms) {
+        if self.nodes[node].deadline_passed(self.now_ms) {
             self.step_down(node, StepDownReason::RenewDeadline);
             true
         } else {
@@ -86,13 +86,25 @@ impl Sim {
         } else {
             (request_sent_ms, request_sent_local_ms)
         };
+        let retry = self.config.lease.renew_policy == RenewPolicy::Retry;
+        let deadline = i64::try_from(self.config.node_lease(node).1).unwrap_or(i64::MAX);
+        let now_local = self.nodes[node].clock.read(self.now_ms);
+        // Giving up on the first refusal, the deadline counts from the last confirmed send.
+        // client-go's renew() starts its first round at once, and the round's RenewDeadline
+        // counts from its start.
+        let deadline_local_ms = if retry { now_local } else { sent_local_ms }.saturating_add(deadline);
         let n = &mut self.nodes[node];
-        n.leadership = Some(Leadership { token, last_ok_sent_ms: sent_ms, last_ok_sent_local_ms: sent_local_ms });
+        n.leadership = Some(Leadership {
+            token,
+            last_ok_sent_ms: sent_ms,
+            last_ok_sent_local_ms: sent_local_ms,
+            deadline_local_ms,
+        });
         n.zombie_token = None;
         n.cancel(TimerKind::Retry);
         n.cancel(TimerKind::Work);
         let id = n.id.clone();
-        if self.nodes[node].deadline_passed(self.now_ms, self.config.lease.renew_deadline_ms) {
+        if self.nodes[node].deadline_passed(self.now_ms) {
             // The grant came back after the requester's own lease had run out: it never believes
             // it leads, never starts (etcd's ErrSessionExpired), and lets go of the grant.
             self.step_down(node, StepDownReason::SessionExpired);
@@ -100,7 +112,8 @@ impl Sim {
         }
         self.record(TraceEvent::BecameLeader { node: id, token });
         let lease = self.config.lease;
-        self.arm(node, TimerKind::Renew, lease.renew_every_ms);
+        // client-go's first renewal round tries at once (wait.Until runs its function first).
+        self.arm(node, TimerKind::Renew, if retry { 0 } else { lease.renew_every_ms });
         if let (Protocol::Lock, Some(hold)) = (self.config.protocol, self.config.lock.hold_ms) {
             self.arm(node, TimerKind::Hold, hold);
         }
@@ -115,8 +128,7 @@ impl Sim {
 
     fn arm_deadline(&mut self, node: usize) {
         if let Some(l) = self.nodes[node].leadership {
-            let d = i64::try_from(self.config.lease.renew_deadline_ms).unwrap_or(i64::MAX);
-            self.arm_at_local(node, TimerKind::Deadline, l.last_ok_sent_local_ms.saturating_add(d));
+            self.arm_at_local(node, TimerKind::Deadline, l.deadline_local_ms);
         }
     }
 
@@ -167,9 +179,12 @@ impl Sim {
                 if incarnation != self.nodes[node].incarnation {
                     return;
                 }
+                let give_up = self.config.lease.renew_policy == RenewPolicy::GiveUp;
                 match self.nodes[node].leadership {
                     Some(l) if l.token == token && ok => self.confirm(node, request_sent_ms),
-                    Some(l) if l.token == token => self.step_down(node, StepDownReason::RenewRefused),
+                    // client-go counts a refusal as one failed try of the round, and tries
+                    // again every RetryPeriod until the round's RenewDeadline.
+                    Some(l) if l.token == token && give_up => self.step_down(node, StepDownReason::RenewRefused),
                     _ => {}
                 }
             }
@@ -178,6 +193,10 @@ impl Sim {
     }
 
     fn confirm(&mut self, node: usize, request_sent_ms: u64) {
+        let retry = self.config.lease.renew_policy == RenewPolicy::Retry;
+        let every = self.config.lease.renew_every_ms;
+        let deadline = i64::try_from(self.config.node_lease(node).1).unwrap_or(i64::MAX);
+        let now_local = self.nodes[node].clock.read(self.now_ms);
         let n = &mut self.nodes[node];
         // The send time on the node's clock, as the node noted it then (a later jump or rate
         // change does not rewrite what it noted).
@@ -186,7 +205,19 @@ impl Sim {
             if request_sent_ms > l.last_ok_sent_ms {
                 l.last_ok_sent_ms = request_sent_ms;
                 l.last_ok_sent_local_ms = sent_local;
+                if !retry {
+                    l.deadline_local_ms = sent_local.saturating_add(deadline);
+                }
             }
+            if retry {
+                // The round ended well; the next starts one RetryPeriod from now, and its
+                // RenewDeadline counts from there.
+                let next_round = now_local.saturating_add(i64::try_from(every).unwrap_or(i64::MAX));
+                l.deadline_local_ms = next_round.saturating_add(deadline);
+            }
+        }
+        if retry {
+            self.arm(node, TimerKind::Renew, every);
         }
         self.arm_deadline(node);
     }
@@ -195,6 +226,12 @@ impl Sim {
     /// node's own wait, `observedTime = now` on its clock.
     fn observe(&mut self, node: usize, record: Record) {
         let now = self.now_ms;
+        // Before kubernetes/kubernetes PR #114872 a candidate waited out its own LeaseDuration,
+        // whatever the holder had written into the record (kubernetes/kubernetes#47671).
+        let lease_duration_ms = match self.config.lease.observer_duration {
+            ObserverDuration::Record => record.duration_ms,
+            ObserverDuration::Own => self.config.node_lease(node).0,
+        };
         let n = &mut self.nodes[node];
         if n.observed.as_ref().is_some_and(|o| o.version == record.version) {
             return;
@@ -203,7 +240,7 @@ impl Sim {
         n.observed = Some(Observation {
             version: record.version,
             holder: record.holder.clone(),
-            lease_duration_ms: record.duration_ms,
+            lease_duration_ms,
             observed_local_ms: local,
         });
         let id = n.id.clone();
@@ -212,7 +249,7 @@ impl Sim {
                 node: id,
                 holder: record.holder,
                 version: record.version,
-                lease_duration_ms: record.duration_ms,
+                lease_duration_ms,
             });
         }
     }

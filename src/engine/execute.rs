@@ -120,6 +120,12 @@ impl Sim {
             (Command::ClockJump { target, by_ms }, node) => {
                 let now = self.now_ms;
                 let reads_ms = match node {
+                    Some(node) if self.nodes[node].monotonic_timers => {
+                        // Its wall clock steps; the monotonic clock its timers run on does not.
+                        let n = &mut self.nodes[node];
+                        n.wall_shift_ms = n.wall_shift_ms.saturating_add(*by_ms);
+                        n.clock.read(now).saturating_add(n.wall_shift_ms)
+                    }
                     Some(node) => {
                         self.nodes[node].clock.jump(*by_ms, now);
                         self.rearm_timers(node);

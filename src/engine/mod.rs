@@ -57,9 +57,10 @@ pub use clock::{ClockConfig, RATE_ONE_PPM};
 pub use command::{Command, Link, ScheduledCommand};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
-    Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES, MAX_UNTIL_MS,
+    NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,
+    MAX_UNTIL_MS,
 };
-pub use profile::{StoreKind, StoreRules, TokenSource};
+pub use profile::{RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
@@ -179,7 +180,11 @@ impl Sim {
             nodes: config
                 .nodes
                 .iter()
-                .map(|n| Node::new(n.id.clone(), n.identity.clone(), Clock::new(n.clock)))
+                .map(|n| {
+                    let mut node = Node::new(n.id.clone(), n.identity.clone(), Clock::new(n.clock));
+                    node.monotonic_timers = n.timers == TimerClock::Monotonic;
+                    node
+                })
                 .collect(),
             resource,
             oracle: oracle::Oracle::default(),
@@ -350,6 +355,12 @@ impl Sim {
             }
         }
         command.check().map_err(|(field, message)| ConfigError { path: field.into(), message })?;
+        if matches!(command, Command::SetFencing { on: true }) && !self.coordinator.rules.issues_tokens() {
+            return Err(ConfigError {
+                path: "on".into(),
+                message: format!("the {} store issues no fencing token to check", self.config.store_kind.code()),
+            });
+        }
         let now = self.now_ms;
         self.advance_to(now);
         self.interventions.push(ScheduledCommand { at_ms: now, command: command.clone() });
@@ -390,14 +401,13 @@ impl Sim {
             lock_name: self.config.lock.name.clone(),
             renew_time_store_ms: c.renew_local_ms,
         };
-        let deadline = self.config.lease.renew_deadline_ms;
         let nodes = self
             .nodes
             .iter()
             .map(|n| NodeView {
                 id: n.id.clone(),
                 identity: n.identity.clone(),
-                clock_ms: n.clock.read(now),
+                clock_ms: n.clock.read(now).saturating_add(n.wall_shift_ms),
                 clock_rate_ppm: n.clock.rate_ppm(),
                 observed_expires_ms: n
                     .observed
@@ -423,10 +433,7 @@ impl Sim {
                 cut_from: n.cut,
                 started: n.started,
                 last_renew_ok_ms: n.leadership.map(|l| l.last_ok_sent_ms),
-                renew_deadline_ms: n.leadership.map(|l| {
-                    let d = i64::try_from(deadline).unwrap_or(i64::MAX);
-                    n.clock.when_reads(l.last_ok_sent_local_ms.saturating_add(d), now)
-                }),
+                renew_deadline_ms: n.leadership.map(|l| n.clock.when_reads(l.deadline_local_ms, now)),
                 prepared_write: n.prepared.clone(),
                 next_write_delay_ms: n.next_write_delay_ms,
                 writes_sent: n.writes_sent,

@@ -46,8 +46,12 @@ pub struct Leadership {
     /// `renewTime` no earlier than that, so the leader gives up no later than the lease could be
     /// given away.
     pub last_ok_sent_ms: u64,
-    /// The same moment on the node's own clock, in local ms: the deadline is judged on it.
+    /// The same moment on the node's own clock, in local ms.
     pub last_ok_sent_local_ms: i64,
+    /// When it gives up if no renewal succeeds by then, on its own clock, in local ms
+    /// (client-go `RenewDeadline`; where it counts from is the renewal policy's,
+    /// [`super::RenewPolicy`]).
+    pub deadline_local_ms: i64,
 }
 
 /// Observer expiry: the record version a candidate last saw, and when, on its own clock.
@@ -84,8 +88,13 @@ pub(crate) struct Node<M> {
     pub id: String,
     /// The `holderIdentity` it claims.
     pub identity: String,
-    /// Its own clock.
+    /// Its own clock: the one its timers run on (monotonic or wall, see `monotonic_timers`).
     pub clock: super::clock::Clock,
+    /// Whether its timers run on a monotonic clock: then a `clock_jump` only moves
+    /// `wall_shift_ms`, what its wall clock reads beyond `clock`.
+    pub monotonic_timers: bool,
+    /// How far its wall clock has been stepped away from the clock its timers run on, in ms.
+    pub wall_shift_ms: i64,
     /// Observer expiry: the record it last saw.
     pub observed: Option<Observation>,
     /// The token its work keeps writing with after it stopped leading (`work.stops_with_lease`
@@ -120,6 +129,8 @@ impl<M> Node<M> {
             id,
             identity,
             clock,
+            monotonic_timers: false,
+            wall_shift_ms: 0,
             observed: None,
             zombie_token: None,
             timer_due_local: [None; 5],
@@ -140,10 +151,9 @@ impl<M> Node<M> {
     }
 
     /// Whether the renew deadline has passed at true time `now_ms`, judged on the node's own clock.
-    pub fn deadline_passed(&self, now_ms: u64, renew_deadline_ms: u64) -> bool {
+    pub fn deadline_passed(&self, now_ms: u64) -> bool {
         let local = self.clock.read(now_ms);
-        let d = i64::try_from(renew_deadline_ms).unwrap_or(i64::MAX);
-        self.leadership.is_some_and(|l| local >= l.last_ok_sent_local_ms.saturating_add(d))
+        self.leadership.is_some_and(|l| local >= l.deadline_local_ms)
     }
 
     /// Cancel a timer kind (any armed instance will be ignored when it fires).

@@ -4,15 +4,17 @@
 //! The rules come from the servers themselves, and `cargo xtask conform` replays the built-in
 //! scenarios against Debian's `redis-server` 7.0 and `etcd` 3.4 to check them:
 //!
-//! | rule | Redis 7.0 | etcd 3.4 |
-//! |---|---|---|
-//! | a key at its expiry millisecond | still live (`expireIfNeeded`: expired only when `now > when`) | the lease has expired (`Lease.Remaining() <= 0`) |
-//! | when an expired key goes | at once, lazily, on the next access | at the lessor's next check (every 500 ms, `RevokeExpiredLeases`) |
-//! | TTL | any number of ms (`PX`) | whole seconds, at least ceil(1.5 × election timeout) = 2 s by default |
-//! | a renewal checks | the key's value (a compare-and-`PEXPIRE` script) | only the lease (`LeaseKeepAlive` names a lease id, not a key) |
-//! | fencing token | a per-lock counter (`INCR`), first value chosen | the key's create revision: a global counter bumped by every write, the first is 2 |
-//! | expiry measured on | the wall clock (`mstime()`: a clock step expires keys) | a monotonic clock (Go's `time.Now` monotonic reading) |
-//! | client's session check by default | none (redis-py's `Lock.acquire` returns `True` on a late grant) | etcd ≥ 3.5 `concurrency.Mutex` returns `ErrSessionExpired` |
+//! | rule | Redis 7.0 | etcd 3.4 | Kubernetes Lease (client-go) |
+//! |---|---|---|---|
+//! | who judges expiry | the store | the store | each candidate, `observedTime + leaseDurationSeconds` on its own clock; the API server only compare-and-swaps on `resourceVersion` |
+//! | a key at its expiry millisecond | still live (`expireIfNeeded`: expired only when `now > when`) | the lease has expired (`Lease.Remaining() <= 0`) | expired (`isLeaseValid`: `observedTime + d` must be *after* now) |
+//! | when an expired key goes | at once, lazily, on the next access | at the lessor's next check (every 500 ms, `RevokeExpiredLeases`) | never by itself: a candidate takes the record over |
+//! | TTL | any number of ms (`PX`) | whole seconds, at least ceil(1.5 × election timeout) = 2 s by default | `leaseDurationSeconds`: whole seconds |
+//! | a renewal checks | the key's value (a compare-and-`PEXPIRE` script) | only the lease (`LeaseKeepAlive` names a lease id, not a key) | the holder, by a compare-and-swap `Update` on `resourceVersion` |
+//! | a refused renewal | ends the hold (redis-py `LockNotOwnedError`) | ends the session | is retried every `RetryPeriod` until `RenewDeadline` (`renew()`'s `PollImmediateUntil`) |
+//! | fencing token | a per-lock counter (`INCR`), first value chosen | the key's create revision: a global counter bumped by every write, the first is 2 | none (`leaseTransitions` counts holder changes and is not one) |
+//! | expiry measured on | the wall clock (`mstime()`: a clock step expires keys) | a monotonic clock (Go's `time.Now` monotonic reading) | the candidate's monotonic clock (`time.Now`, `clock.Since`) |
+//! | client's session check by default | none (redis-py's `Lock.acquire` returns `True` on a late grant) | etcd ≥ 3.5 `concurrency.Mutex` returns `ErrSessionExpired` | (no locks) |
 
 use serde::Serialize;
 
@@ -29,6 +31,13 @@ pub enum StoreKind {
     /// etcd 3.4: a key attached to a lease (`Txn` on `create_revision == 0`, `Put` with the
     /// lease id), renewed by `LeaseKeepAlive`, tokens from the key's create revision.
     Etcd,
+    /// A Kubernetes `coordination.k8s.io/v1` Lease driven by client-go's leader election: the
+    /// API server stores the record and compare-and-swaps on its `resourceVersion`; candidates
+    /// judge expiry on their own monotonic clocks; the leader renews every `RetryPeriod` and
+    /// retries a failed renewal until `RenewDeadline`; no fencing token exists
+    /// (`leaderelection` package doc: "does not guarantee that only one client is acting as a
+    /// leader (a.k.a. fencing)").
+    Kubernetes,
 }
 
 /// Where fencing tokens come from.
@@ -42,6 +51,10 @@ pub enum TokenSource {
     /// resource's own keys, deletes by expiry), so a term's token is larger than the last but
     /// not by one (etcd's `create_revision`).
     Revision,
+    /// No fencing token at all (a Kubernetes Lease). LeaseLab still numbers the terms, so that
+    /// the oracle can tell a deposed leader's write, but nothing in the system carries that
+    /// number: a resource cannot check it, so `resource.fencing` must be off.
+    None,
 }
 
 /// A profile's rules.
@@ -71,19 +84,58 @@ pub struct StoreRules {
     /// Whether a client, by default, checks that its session is still live when a grant reaches
     /// it (`lock.session_check`).
     pub session_check: bool,
+    /// Whether the store judges expiry on its clock (`false`: the candidates do, as client-go's
+    /// observer expiry; `lease.expiry` must then be `observer`).
+    pub judges_expiry: bool,
+    /// What a leader's client does with a refused renewal by default (`lease.renew_policy`).
+    pub renew_policy: RenewPolicy,
+    /// Which clock the nodes' timers run on by default (`nodes[i].clock.timers`).
+    pub node_timers: TimerClock,
+}
+
+/// What a leader does when a renewal is refused.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RenewPolicy {
+    /// The first refusal ends the leadership at once; renewals go every `lease.renew_every_ms`
+    /// and the hold ends `renew_deadline_ms` after the last confirmed send. A Redis lock's
+    /// extend failing (redis-py `LockNotOwnedError`), an etcd session's keepalive stream ending,
+    /// and the Consul client of hashicorp/consul#912, which gave up on the first error.
+    #[default]
+    GiveUp,
+    /// client-go's `renew()`: every `RetryPeriod` a round starts with an immediate try and
+    /// retries every `RetryPeriod` until `RenewDeadline` from the round's start; a refusal is one
+    /// failed try, not the end (the node goes on believing it leads, and working, until the
+    /// deadline: kubernetes/kubernetes#23731). So the leader gives up at most
+    /// `RetryPeriod + RenewDeadline` after its last good renewal (12 s with the defaults).
+    Retry,
+}
+
+/// Which clock a node's timers, renew deadline and observed expiry run on.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TimerClock {
+    /// The wall clock: a `clock_jump` moves every timer (a client measuring with
+    /// `gettimeofday`, as the original Redlock implementation did).
+    #[default]
+    Wall,
+    /// A monotonic clock: a `clock_jump` changes what the wall clock reads and nothing else; a
+    /// `clock_rate` still bends it (client-go and etcd's Go client use Go's monotonic reading).
+    Monotonic,
 }
 
 impl StoreKind {
-    /// The name a scenario uses (`"redis"`, `"etcd"`).
+    /// The name a scenario uses (`"redis"`, `"etcd"`, `"kubernetes"`).
     pub fn code(self) -> &'static str {
         match self {
             StoreKind::Redis => "redis",
             StoreKind::Etcd => "etcd",
+            StoreKind::Kubernetes => "kubernetes",
         }
     }
 
     /// Every profile, in the order the page lists them.
-    pub const ALL: [StoreKind; 2] = [StoreKind::Redis, StoreKind::Etcd];
+    pub const ALL: [StoreKind; 3] = [StoreKind::Redis, StoreKind::Etcd, StoreKind::Kubernetes];
 
     /// The profile's rules (see the table in this module's documentation).
     pub fn rules(self) -> StoreRules {
@@ -98,6 +150,9 @@ impl StoreKind {
                 first_token: None,
                 expiry_on_wall_clock: true,
                 session_check: false,
+                judges_expiry: true,
+                renew_policy: RenewPolicy::GiveUp,
+                node_timers: TimerClock::Wall,
             },
             StoreKind::Etcd => StoreRules {
                 live_at_expiry_ms: false,
@@ -109,8 +164,32 @@ impl StoreKind {
                 first_token: Some(2),
                 expiry_on_wall_clock: false,
                 session_check: true,
+                judges_expiry: true,
+                renew_policy: RenewPolicy::GiveUp,
+                node_timers: TimerClock::Wall,
+            },
+            StoreKind::Kubernetes => StoreRules {
+                live_at_expiry_ms: false,
+                expiry_check_every_ms: None,
+                ttl_unit_ms: 1_000,
+                ttl_min_ms: 1_000,
+                renew_checks_owner: true,
+                tokens: TokenSource::None,
+                first_token: None,
+                expiry_on_wall_clock: false,
+                session_check: false,
+                judges_expiry: false,
+                renew_policy: RenewPolicy::Retry,
+                node_timers: TimerClock::Monotonic,
             },
         }
+    }
+}
+
+impl StoreRules {
+    /// Whether the store issues fencing tokens at all.
+    pub fn issues_tokens(&self) -> bool {
+        self.tokens != TokenSource::None
     }
 }
 

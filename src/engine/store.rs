@@ -43,6 +43,15 @@ impl Sim {
         self.lease_expires_ms().unwrap_or(self.now_ms)
     }
 
+    /// Under observer expiry each holder writes its own `leaseDurationSeconds` into the record
+    /// when it takes or renews it (client-go's `tryAcquireOrRenew`); a store that judges expiry
+    /// keeps the scenario's one TTL.
+    fn holder_writes_duration(&mut self, node: usize, result: &AcquireResult) {
+        if !self.coordinator.judges_expiry && !matches!(result, AcquireResult::Refused { .. }) {
+            self.coordinator.duration_ms = self.config.node_lease(node).0;
+        }
+    }
+
     /// An acquire request reached the store: grant, re-grant or refuse, and reply with the record.
     pub(super) fn on_acquire(
         &mut self,
@@ -55,6 +64,7 @@ impl Sim {
         let identity = self.nodes[node].identity.clone();
         let now = self.store_now();
         let result = self.coordinator.acquire(&identity, now, observed_expired);
+        self.holder_writes_duration(node, &result);
         let expires_ms = self.held_lease_expires_ms();
         let token = match result {
             AcquireResult::Granted { token, lease_transitions } => {
@@ -100,6 +110,7 @@ impl Sim {
         let now = self.store_now();
         let ok = self.coordinator.renew(&identity, token, now);
         if ok {
+            self.holder_writes_duration(node, &AcquireResult::Reacquired { token });
             // A keepalive of a lease whose key was deleted (etcd) runs out on its own schedule.
             let until = self.coordinator.renewed_until_local_ms(&identity, token);
             let expires_ms = until.map_or(self.now_ms, |e| self.store_clock.when_reads(e, self.now_ms));

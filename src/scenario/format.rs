@@ -10,8 +10,8 @@ use serde_json::{Map, Value};
 use super::{Fable, Localized, Scenario, ScenarioError};
 use crate::engine::{
     ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
-    NodeConfig, Protocol, ReleaseCheck, ResourceConfig, ScheduledCommand, StoreKind, TokenCheck, TokenScope, WireToken,
-    WorkConfig, RATE_ONE_PPM,
+    NodeConfig, NodeLease, ObserverDuration, Protocol, ReleaseCheck, RenewPolicy, ResourceConfig, ScheduledCommand,
+    StoreKind, TimerClock, TokenCheck, TokenScope, WireToken, WorkConfig, RATE_ONE_PPM,
 };
 
 /// The format tag every scenario file must carry.
@@ -415,19 +415,43 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                     identity: id.into(),
                     start_ms: 0,
                     clock: ClockConfig::default(),
+                    timers: rules.node_timers,
+                    lease: None,
                 });
                 node_names.push(None);
             }
         }
         Some(_) => {
             for (i, raw) in file.array("nodes")?.iter().enumerate() {
-                let n = Obj::new(raw, format!("nodes[{i}]"), &["id", "identity", "start_ms", "name", "clock"])?;
+                let n = Obj::new(
+                    raw,
+                    format!("nodes[{i}]"),
+                    &["id", "identity", "start_ms", "name", "clock", "timers", "lease"],
+                )?;
                 let id = n.required_str("id")?.to_owned();
+                let lease = match n.obj("lease", &["duration_ms", "renew_deadline_ms"])? {
+                    None => None,
+                    Some(l) => {
+                        let need = |key: &str| {
+                            l.u64(key)?.ok_or_else(|| error(l.path.clone(), format!("missing field `{key}`")))
+                        };
+                        Some(NodeLease {
+                            duration_ms: need("duration_ms")?,
+                            renew_deadline_ms: need("renew_deadline_ms")?,
+                        })
+                    }
+                };
                 nodes.push(NodeConfig {
                     identity: n.str("identity")?.map_or_else(|| id.clone(), str::to_owned),
                     id,
                     start_ms: n.u64("start_ms")?.unwrap_or(0),
                     clock: clock(n.obj("clock", CLOCK_FIELDS)?)?,
+                    timers: match n.choice("timers", &["wall", "monotonic"])? {
+                        None => rules.node_timers,
+                        Some(1) => TimerClock::Monotonic,
+                        Some(_) => TimerClock::Wall,
+                    },
+                    lease,
                 });
                 node_names.push(n.text("name", None)?);
             }
@@ -446,18 +470,47 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             session_check: l.bool("session_check", lock_defaults.session_check)?,
         },
     };
-    let lease_file =
-        file.obj("lease", &["duration_ms", "renew_every_ms", "renew_deadline_ms", "retry_every_ms", "expiry"])?;
+    let lease_file = file.obj(
+        "lease",
+        &[
+            "duration_ms",
+            "renew_every_ms",
+            "renew_deadline_ms",
+            "retry_every_ms",
+            "expiry",
+            "renew_policy",
+            "observer_duration",
+        ],
+    )?;
     let lease = {
         let get = |key: &str| lease_file.as_ref().map_or(Ok(None), |l| l.u64(key));
+        let pick = |key: &str, options: &[&str]| lease_file.as_ref().map_or(Ok(None), |l| l.choice(key, options));
         let defaults = LeaseConfig::with_duration(get("duration_ms")?.unwrap_or(LeaseConfig::default().duration_ms));
-        let expiry = lease_file.as_ref().map_or(Ok(None), |l| l.choice("expiry", &["coordinator", "observer"]))?;
+        let expiry = match pick("expiry", &["coordinator", "observer"])? {
+            Some(1) => Expiry::Observer,
+            Some(_) => Expiry::Coordinator,
+            None if !rules.judges_expiry => Expiry::Observer,
+            None => Expiry::Coordinator,
+        };
+        let renew_policy = match pick("renew_policy", &["give_up", "retry"])? {
+            Some(1) => RenewPolicy::Retry,
+            Some(_) => RenewPolicy::GiveUp,
+            None => rules.renew_policy,
+        };
+        let retry_every_ms = get("retry_every_ms")?.unwrap_or(defaults.retry_every_ms);
+        // client-go renews every RetryPeriod.
+        let renew_default = if renew_policy == RenewPolicy::Retry { retry_every_ms } else { defaults.renew_every_ms };
         LeaseConfig {
             duration_ms: defaults.duration_ms,
-            renew_every_ms: get("renew_every_ms")?.unwrap_or(defaults.renew_every_ms),
+            renew_every_ms: get("renew_every_ms")?.unwrap_or(renew_default),
             renew_deadline_ms: get("renew_deadline_ms")?.unwrap_or(defaults.renew_deadline_ms),
-            retry_every_ms: get("retry_every_ms")?.unwrap_or(defaults.retry_every_ms),
-            expiry: if expiry == Some(1) { Expiry::Observer } else { Expiry::Coordinator },
+            retry_every_ms,
+            expiry,
+            renew_policy,
+            observer_duration: match pick("observer_duration", &["record", "own"])? {
+                Some(1) => ObserverDuration::Own,
+                _ => ObserverDuration::Record,
+            },
         }
     };
     let network = match file

@@ -267,6 +267,10 @@ impl Line {
                 "The storyteller had nothing more planned for {name} tonight: what befalls {name} was already yours to decide.",
                 "说书人今晚本就没再给{name}安排什么：{name}会遇到什么，早已由你说了算。",
             ],
+            LeaseGrantedNoToken => [
+                "{name} latches the brass clasp and writes the name {name} on the tablet; this tablet hands out no numbered wick, it only counts how often the lantern changed hands: {transitions}.",
+                "{name}扣上铜锁，在木牌上写下名字；这块木牌不发编号的灯芯，只记灯换过几次手：{transitions}。",
+            ],
         };
         lang.pick(pair)
     }

@@ -122,11 +122,13 @@ pub enum Line {
     ScriptDropped,
     /// A drop when the script had nothing left for the node.
     ScriptDroppedNothing,
+    /// A grant on a store that issues no fencing token (a Kubernetes Lease).
+    LeaseGrantedNoToken,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 69] = [
+    pub const ALL: [Line; 70] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -196,6 +198,7 @@ impl Line {
         Line::TraceLimitReached,
         Line::ScriptDropped,
         Line::ScriptDroppedNothing,
+        Line::LeaseGrantedNoToken,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -480,6 +483,10 @@ impl Line {
                 ["The tale had nothing more in store for {name}: what happens to {name} was already up to you.", "Script dropped for {id}: no scripted event was still ahead for it; nothing changed."],
                 ["故事本就没再给{name}安排什么：{name}接下来会怎样，早已由你来定。", "已撤下 {id} 的剧本：它已没有尚未发生的剧本事件；没有任何变化。"],
             ],
+            LeaseGrantedNoToken => [
+                ["The dockmaster writes {name} on the plaque and turns the hourglass. This plaque has no climbing number, only a tally of hand-overs: {transitions}. A flag carries nothing the verifier could check.", "Lease updated for {id} (compare-and-swap on resourceVersion): holderIdentity = {identity}, leaseTransitions = {transitions}. A Kubernetes Lease issues no fencing token, and leaseTransitions is not one."],
+                ["领班把{name}的名字写上木牌，沙漏翻转。这块木牌没有只升不降的编号，只记着换了几任：{transitions}。旗子上没有任何验旗人能核对的东西。", "{id} 更新了 Lease（按 resourceVersion 做 compare-and-swap）：holderIdentity = {identity}，leaseTransitions = {transitions}。Kubernetes 的 Lease 不发放围栏令牌，leaseTransitions 也不是令牌。"],
+            ],
         };
         lang.pick([en, zh])
     }
@@ -572,7 +579,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         }
         TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms } => out(
             "lease-granted",
-            Line::LeaseGranted,
+            if cast.store().rules().issues_tokens() { Line::LeaseGranted } else { Line::LeaseGrantedNoToken },
             Tone::Good,
             false,
             with(

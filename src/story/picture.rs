@@ -687,6 +687,10 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     };
     let too_late = memory.too_late.clone();
     let collision = memory.collision.clone();
+    // A store without fencing tokens (a Kubernetes Lease): LeaseLab numbers the terms to judge
+    // them, but nothing in the system carries that number, so the picture shows none.
+    let tokens = snap.store_kind.rules().issues_tokens();
+    let label = |t: &WireToken| tokens.then(|| short_label(&t.label()));
     let actors = snap
         .nodes
         .iter()
@@ -731,7 +735,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
                 kind: m.kind,
                 route,
                 progress: progress(now, m.sent_ms, m.arrive_ms),
-                token: m.token.as_ref().map(|t| short_label(&t.label())),
+                token: m.token.as_ref().and_then(label),
             })
         })
         .collect();
@@ -742,7 +746,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         over: now >= snap.until_ms,
         record: Record {
             holder: lease.holder_identity.clone(),
-            token: lease.token,
+            token: lease.token.filter(|_| tokens),
             newest: lease.newest_granted,
             liveness: live,
             expires_ms: lease.expires_ms,
@@ -763,7 +767,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         gate: Gate { on_duty: r.fencing, mark: r.high_water, recent: memory.verdicts.clone() },
         outcome: Outcome {
             last_from: r.value_from.clone(),
-            last_token: r.value_token.as_ref().map(|t| short_label(&t.label())),
+            last_token: r.value_token.as_ref().and_then(label),
             value: r.value.clone(),
             collision,
         },

@@ -23,6 +23,7 @@ pub fn store_name(kind: StoreKind) -> &'static str {
     match kind {
         StoreKind::Redis => "Redis 7.0",
         StoreKind::Etcd => "etcd 3.4",
+        StoreKind::Kubernetes => "Kubernetes (client-go)",
     }
 }
 
@@ -31,6 +32,7 @@ pub fn store_note(kind: StoreKind, lang: Lang) -> String {
     let rules = match kind {
         StoreKind::Redis => Ui::StoreRulesRedis,
         StoreKind::Etcd => Ui::StoreRulesEtcd,
+        StoreKind::Kubernetes => Ui::StoreRulesK8s,
     };
     fill(Ui::TechNoteStore.text(lang), &[("store", store_name(kind)), ("rules", rules.text(lang))])
 }

@@ -22,6 +22,7 @@ fn code(s: Option<Setting>) -> &'static str {
         Some(Setting::ReleaseCheck) => "release_check",
         Some(Setting::Expiry) => "expiry",
         Some(Setting::Store) => "store",
+        Some(Setting::RenewPolicy) => "renew_policy",
     }
 }
 
@@ -38,6 +39,8 @@ fn state(setting: Setting, on: bool) -> Ui {
         (Setting::Expiry, false) => Ui::SettingExpiryStore,
         (Setting::Store, true) => Ui::SettingStoreEtcd,
         (Setting::Store, false) => Ui::SettingStoreRedis,
+        (Setting::RenewPolicy, true) => Ui::SettingRenewRetry,
+        (Setting::RenewPolicy, false) => Ui::SettingRenewGiveUp,
     }
 }
 
@@ -61,6 +64,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                 Some(Setting::ReleaseCheck) => Ui::CompareRelease,
                 Some(Setting::Expiry) => Ui::CompareExpiry,
                 Some(Setting::Store) => Ui::CompareStore,
+                Some(Setting::RenewPolicy) => Ui::CompareRenew,
             };
             out.option(code(s), label.text(lang), s == chosen);
         }
