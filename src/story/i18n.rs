@@ -149,6 +149,7 @@ ui_table! {
     SecondsUnit => ["s", "秒"],
     FencingOn => ["Verifier on duty · fencing ON", "验旗人在岗 · 围栏开启"],
     FencingOff => ["No verifier · fencing OFF", "验旗人不在 · 围栏关闭"],
+    FencingNoToken => ["This store issues no fencing token, so there is nothing to check", "这种存储不发放围栏令牌，没有什么可核对"],
     FencingHint => ["SetFencing: turn the resource's token check on or off",
                     "SetFencing：打开或关闭资源端的令牌核对"],
     RevokeLease => ["Run the sand out now", "立刻让沙漏漏尽"],

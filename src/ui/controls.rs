@@ -275,7 +275,9 @@ pub fn Tools(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let say = |ui: Ui| told(app, ui, lang);
         let finished = app.finished.get();
-        let (fencing, holder) = app.snapshot.with(|s| (s.resource.fencing, s.lease.holder_identity.is_some()));
+        let (fencing, holder, tokens) = app
+            .snapshot
+            .with(|s| (s.resource.fencing, s.lease.holder_identity.is_some(), s.store_kind.rules().issues_tokens()));
         let mut out = Markup::new();
         out.tag("section").lit("class", "group share").open();
         out.tag("h2").text(say(Ui::ToolsShare));
@@ -316,8 +318,8 @@ pub fn Tools(app: AppState) -> impl IntoView {
                 .lit("data-act", "fencing")
                 .lit("data-testid", "fencing-toggle")
                 .lit("data-on", if fencing { "true" } else { "false" })
-                .attr("title", say(Ui::FencingHint)),
-            !finished,
+                .attr("title", say(if tokens { Ui::FencingHint } else { Ui::FencingNoToken })),
+            !finished && tokens,
         )
         .text(say(if fencing { Ui::FencingOn } else { Ui::FencingOff }));
         enabled(

@@ -255,7 +255,10 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
         }
         Figure::Gate => {
             let on = s.resource.fencing;
-            let line = if on {
+            let tokens = s.store_kind.rules().issues_tokens();
+            let line = if !tokens {
+                say(Ui::FencingNoToken).to_owned()
+            } else if on {
                 fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
             } else {
                 say(Ui::FigureGateOff).to_owned()
@@ -264,7 +267,7 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
             MenuModel {
                 title,
                 lines: vec![line],
-                actions: vec![("fencing", label, !finished, "act-fencing".to_owned())],
+                actions: vec![("fencing", label, !finished && tokens, "act-fencing".to_owned())],
                 fencing: Some(on),
             }
         }

@@ -94,6 +94,7 @@ fn shortcut(app: AppState, key: &str) -> bool {
         "-" | "_" => app.speed_log2.update(|s| *s = (*s - 1).max(SPEED_LOG2_MIN)),
         "p" | "P" => pause_or_wake_leader(app),
         "s" | "S" => app.apply(Command::RevokeLease),
+        // (A store without fencing tokens refuses it: `Sim::apply`.)
         "f" | "F" => {
             let on = app.snapshot.with_untracked(|s| s.resource.fencing);
             app.apply(Command::SetFencing { on: !on });
