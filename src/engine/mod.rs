@@ -136,6 +136,8 @@ pub struct Sim {
     /// phase on its clock, in ms ([`profile::lessor_phase_ms`]).
     expiry_check_phase_ms: u64,
     nodes: Vec<Node<Message>>,
+    /// The network's own faults (copies, hold-backs) and their random stream.
+    net: network::NetFaults,
     resource: Resource,
     oracle: oracle::Oracle,
     /// The `renewTime` whose expiry was already reported, so it is reported once.
@@ -181,6 +183,7 @@ impl Sim {
                 .iter()
                 .map(|n| Node::new(n.id.clone(), n.identity.clone(), Clock::new(n.clock)))
                 .collect(),
+            net: network::NetFaults::new(config.seed),
             resource,
             oracle: oracle::Oracle::default(),
             expiry_reported_for: None,

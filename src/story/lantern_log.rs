@@ -267,6 +267,14 @@ impl Line {
                 "The storyteller had nothing more planned for {name} tonight: what befalls {name} was already yours to decide.",
                 "说书人今晚本就没再给{name}安排什么：{name}会遇到什么，早已由你说了算。",
             ],
+            MessageDuplicated => ["An echo in the lanes: one word will be carried twice.", "巷子里有回声：一句话会被传两遍。"],
+            MessageHeldBack => ["A word takes the long way through the lanes: {delay} s late.", "一句话在巷子里绕了远路：晚到 {delay} 秒。"],
+            ReplyIgnored => ["{name} already has an answer and pays the echo no mind.", "{name}已经得到答复，不理会这声回音。"],
+            PartitionedFromReplies => [
+                "{name}'s word reaches the tablet, but no answer finds the way back.",
+                "{name}的话传到了木牌那里，回话却找不到回来的路。",
+            ],
+            PartitionedFromRequests => ["{name}'s words are lost on the way to the tablet.", "{name}的话在去木牌的路上丢了。"],
         };
         lang.pick(pair)
     }
