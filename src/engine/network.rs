@@ -19,8 +19,6 @@
 //! end. A cut between two candidates therefore changes nothing for these protocols (unlike Raft,
 //! whose candidates vote for each other), and there is none to choose.
 
-use std::collections::{BTreeMap, BTreeSet};
-
 use super::config::NetworkConfig;
 use super::node::Held;
 use super::rng::Rng;
@@ -45,12 +43,13 @@ pub(super) struct Message {
 pub(super) struct NetFaults {
     /// Derived from the seed, apart from the run's main stream (as `profile::lessor_phase_ms`).
     rng: Rng,
-    /// A copy's id → the original's id.
-    copies: BTreeMap<u64, u64>,
-    /// Calls (by the original request's id) that may get more than one reply.
-    copied_calls: BTreeSet<u64>,
-    /// Of those, the ones whose first reply has reached the node.
-    answered: BTreeSet<u64>,
+    /// `(copy's id, original's id)`, sorted by the copy's id (ids only grow). Sorted vectors
+    /// rather than B-trees: the page's size budget has no room for more B-tree code.
+    copies: Vec<(u64, u64)>,
+    /// Calls (by the original request's id) that may get more than one reply, sorted.
+    copied_calls: Vec<u64>,
+    /// Of those, the ones whose first reply has reached the node, sorted.
+    answered: Vec<u64>,
 }
 
 impl NetFaults {
@@ -58,10 +57,15 @@ impl NetFaults {
     pub(super) fn new(seed: u64) -> Self {
         Self {
             rng: Rng::new(seed ^ 0x6e65_7477_6f72_6b21),
-            copies: BTreeMap::new(),
-            copied_calls: BTreeSet::new(),
-            answered: BTreeSet::new(),
+            copies: Vec::new(),
+            copied_calls: Vec::new(),
+            answered: Vec::new(),
         }
+    }
+
+    /// The original of message `id` when it is a copy, else `id`.
+    fn original(&self, id: u64) -> u64 {
+        self.copies.binary_search_by_key(&id, |c| c.0).map_or(id, |i| self.copies[i].1)
     }
 
     /// Whether a draw of `percent` (0 ..= 100) comes up; draws nothing at 0.
@@ -224,7 +228,7 @@ impl Sim {
             self.record(TraceEvent::MessageHeldBack { id, kind, by_ms: held_ms });
         }
         // Both copies of a copied request answer one call: the original's.
-        let answers = reply_to.map(|r| self.net.copies.get(&r).copied().unwrap_or(r));
+        let answers = reply_to.map(|r| self.net.original(r));
         let message = Message { id, sent_ms: self.now_ms, arrive_ms, body, answers };
         if self.net.chance(net.duplicate_percent) {
             let copy = self.next_message_id;
@@ -242,8 +246,8 @@ impl Sim {
                 reply_to,
             });
             self.record(TraceEvent::MessageDuplicated { id: copy, copy_of: id, kind });
-            self.net.copies.insert(copy, id);
-            self.net.copied_calls.insert(answers.unwrap_or(id));
+            self.net.copies.push((copy, id));
+            insert_sorted(&mut self.net.copied_calls, answers.unwrap_or(id));
             let twin = Message { id: copy, arrive_ms: copy_arrive_ms, ..message.clone() };
             self.schedule(arrive_ms, Item::Deliver(message));
             self.schedule(copy_arrive_ms, Item::Deliver(twin));
@@ -256,11 +260,11 @@ impl Sim {
     /// the node ignores it); notes the first reply to a copied call.
     fn answered_already(&mut self, message: &Message) -> bool {
         let Some(call) = message.answers else { return false };
-        if self.net.answered.contains(&call) {
+        if self.net.answered.binary_search(&call).is_ok() {
             return true;
         }
-        if self.net.copied_calls.contains(&call) {
-            self.net.answered.insert(call);
+        if self.net.copied_calls.binary_search(&call).is_ok() {
+            insert_sorted(&mut self.net.answered, call);
         }
         false
     }
@@ -347,5 +351,12 @@ impl Sim {
         } else {
             (node, other)
         }
+    }
+}
+
+/// Inserts `v` into the sorted `list` unless it is there.
+fn insert_sorted(list: &mut Vec<u64>, v: u64) {
+    if let Err(at) = list.binary_search(&v) {
+        list.insert(at, v);
     }
 }
