@@ -201,6 +201,9 @@ fn failure_scenarios_name_their_sources() {
         ("retried-write-dedupe", "yugabyte/yugabyte-db#33653"),
         ("foreign-token-per-lock", "C23"),
         ("foreign-token-global", "C23"),
+        ("duplicated-write", "yugabyte/yugabyte-db#33653"),
+        ("reordered-writes", "How to do distributed locking"),
+        ("lost-grant-reply", "C19"),
     ] {
         let row = readme
             .lines()

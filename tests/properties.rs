@@ -22,7 +22,11 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
         2 => Command::Resume { node },
         3 => Command::Crash { node },
         4 => Command::Restart { node },
-        5 => Command::Partition { node, from: [Link::All, Link::Coordinator, Link::Resource][(by % 3) as usize] },
+        5 => Command::Partition {
+            node,
+            from: [Link::All, Link::Coordinator, Link::Resource, Link::CoordinatorReplies, Link::CoordinatorRequests]
+                [(by % 5) as usize],
+        },
         6 => Command::Heal { node },
         7 => Command::RevokeLease,
         8 => Command::DelayNextWrite { node, by_ms: by },
@@ -99,6 +103,8 @@ prop_compose! {
         stops_with_lease in prop::bool::weighted(0.8),
         same_identity in prop::bool::weighted(0.1),
         raw in prop::collection::vec((0u64..120_000, 0u8..18, 0usize..5, 1u64..20_000), 0..14),
+        // The network's own faults: copies, and hold-backs that reorder.
+        net in (prop::option::weighted(0.3, 1u8..=100), prop::option::weighted(0.3, (1u8..=100, 1u64..10_000))),
     ) -> (Knobs, Config) {
         // etcd's TTLs are whole seconds, at least 2 s.
         let duration = match knobs.store_kind {
@@ -156,7 +162,12 @@ prop_compose! {
                 renew_policy: if knobs.retry_policy { RenewPolicy::Retry } else { RenewPolicy::GiveUp },
                 observer_duration: if knobs.own_durations { ObserverDuration::Own } else { ObserverDuration::Record },
             },
-            network: NetworkConfig { latency_min_ms: lat.0.min(lat.1), latency_max_ms: lat.0.max(lat.1) },
+            network: NetworkConfig {
+                duplicate_percent: net.0.unwrap_or(0),
+                reorder_percent: net.1.map_or(0, |r| r.0),
+                reorder_hold_ms: net.1.map_or(0, |r| r.1),
+                ..NetworkConfig::with_latency(lat.0.min(lat.1), lat.0.max(lat.1))
+            },
             resource: ResourceConfig {
                 fencing: !k8s,
                 // The barrier raises the mark to the new token: equal tokens must pass.
@@ -193,6 +204,8 @@ proptest! {
             .collect();
         let plain_del = config.lock.release_check == ReleaseCheck::None;
         let store_judges = config.protocol == Protocol::Lock || config.lease.expiry == Expiry::Coordinator;
+        let duplicates = config.network.duplicate_percent > 0;
+        let equal_token_policy = config.resource.equal_token;
         let identity: std::collections::BTreeMap<String, String> =
             config.nodes.iter().map(|n| (n.id.clone(), n.identity.clone())).collect();
         let mut sim = Sim::new(config).expect("generated configs are valid");
@@ -289,6 +302,12 @@ proptest! {
                         prop_assert!(!knobs.epoch_barrier, "stale write accepted despite the epoch barrier");
                     }
                     Violation::LockDeletedByNonOwner { .. } => prop_assert!(plain_del, "the owner check never deletes another's lock"),
+                    // Fencing is not idempotency: a write the network copied lands twice under
+                    // `equal_token: accept`, and only then.
+                    Violation::DuplicateSideEffect { .. } => prop_assert!(
+                        duplicates && equal_token_policy == EqualTokenPolicy::Accept,
+                        "a duplicate side effect without a copied write, or despite dedupe"
+                    ),
                     other => prop_assert!(false, "unexpected {other:?}"),
                 },
                 _ => {}

@@ -166,7 +166,7 @@ fn a_run_stopped_at_the_trace_limit_schedules_nothing_more() {
     let mut config = builtin("harbor-zombie").config;
     config.until_ms = 86_400_000;
     config.work.every_ms = 1;
-    config.network = leaselab::engine::NetworkConfig { latency_min_ms: 0, latency_max_ms: 0 };
+    config.network = leaselab::engine::NetworkConfig::with_latency(0, 0);
     config.events.clear();
     let mut sim = Sim::new(config).expect("valid");
     sim.advance_to(600_000);

@@ -33,6 +33,14 @@ pub enum Link {
     Coordinator,
     /// Only its link to the fenced resource.
     Resource,
+    /// One way only: the store's replies to the node are lost, its requests still arrive and
+    /// take effect (a grant or a renewal applied at the store that the node never hears of, so
+    /// it believes the call failed: a response lost on its way back, as after a client-side
+    /// timeout; redis/redis-py#1031's retried `SET NX` is refused by its own key).
+    CoordinatorReplies,
+    /// One way only: the node's requests to the store are lost (the store hears nothing from
+    /// it); there would be replies to carry back, but no request arrives to cause one.
+    CoordinatorRequests,
 }
 
 /// Something done to the world from outside the protocol.
@@ -51,7 +59,10 @@ pub enum Command {
     Restart { node: String },
     /// Cut a node off until healed: from everything, or only from the coordinator (its acquire,
     /// renew and release requests and their replies are lost, as when every request to the store
-    /// times out: kubernetes/kubernetes#82960) or only from the resource (its writes are lost).
+    /// times out: kubernetes/kubernetes#82960) or only from the resource (its writes are lost),
+    /// or one way only ([`Link::CoordinatorReplies`], [`Link::CoordinatorRequests`]). Nodes
+    /// never talk to each other (every message has the store or the resource at one end), so
+    /// there is no cut between two nodes to choose: it would change nothing, unlike in Raft.
     Partition { node: String, from: Link },
     /// Reconnect a partitioned node.
     Heal { node: String },

@@ -208,16 +208,54 @@ impl LeaseConfig {
     }
 }
 
-/// Message latency, drawn uniformly from `min_ms ..= max_ms` for every message.
+/// Message latency, drawn uniformly from `min_ms ..= max_ms` for every message, and the
+/// network's faults drawn from the seed ([`super::network`]).
+///
+/// The faults draw from their own stream derived from the seed, never from the latency's: a run
+/// with both percentages at 0 (the default) has the trace it had before they existed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub struct NetworkConfig {
     pub latency_min_ms: u64,
     pub latency_max_ms: u64,
+    /// Chance, in percent (0 ..= 100), that the network delivers a message twice: the copy has
+    /// its own id and its own drawn latency, so it may even arrive first. Real networks and
+    /// retrying proxies do this (a request retried after a timeout whose first attempt did land:
+    /// yugabyte/yugabyte-db#33653); TCP alone does not, but no fence can tell the two apart.
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub duplicate_percent: u8,
+    /// Chance, in percent (0 ..= 100), that a message is held back by [`Self::reorder_hold_ms`]
+    /// on top of its drawn latency, so later messages on the same link overtake it (a
+    /// retransmission after a lost packet, a message routed through a slow path).
+    #[serde(skip_serializing_if = "is_zero_u8")]
+    pub reorder_percent: u8,
+    /// How long a held-back message is held, in ms (0 ..= 600 000). > 0 when
+    /// `reorder_percent` > 0.
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub reorder_hold_ms: u64,
+}
+
+fn is_zero_u8(v: &u8) -> bool {
+    *v == 0
+}
+
+fn is_zero_u64(v: &u64) -> bool {
+    *v == 0
 }
 
 impl Default for NetworkConfig {
     fn default() -> Self {
-        Self { latency_min_ms: 20, latency_max_ms: 80 }
+        Self::DEFAULT
+    }
+}
+
+impl NetworkConfig {
+    /// The default latency (20 ..= 80 ms) and no faults.
+    pub const DEFAULT: Self =
+        Self { latency_min_ms: 20, latency_max_ms: 80, duplicate_percent: 0, reorder_percent: 0, reorder_hold_ms: 0 };
+
+    /// A fault-free network with latency drawn from `min_ms ..= max_ms`.
+    pub fn with_latency(min_ms: u64, max_ms: u64) -> Self {
+        Self { latency_min_ms: min_ms, latency_max_ms: max_ms, ..Self::DEFAULT }
     }
 }
 
@@ -564,6 +602,7 @@ impl Config {
         if self.network.latency_max_ms > 600_000 {
             return Err(err("network.latency_ms.max", "must be at most 600000 (10 minutes)"));
         }
+        self.network_faults_check()?;
         if self.issuer.first_token == 0 {
             return Err(err("issuer.first_token", "must be at least 1 (0 means \"no token\")"));
         }

@@ -137,6 +137,8 @@ pub struct Sim {
     /// phase on its clock, in ms ([`profile::lessor_phase_ms`]).
     expiry_check_phase_ms: u64,
     nodes: Vec<Node<Message>>,
+    /// The network's own faults (copies, hold-backs) and their random stream.
+    net: network::NetFaults,
     resource: Resource,
     oracle: oracle::Oracle,
     /// The `renewTime` whose expiry was already reported, so it is reported once.
@@ -186,6 +188,7 @@ impl Sim {
                     node
                 })
                 .collect(),
+            net: network::NetFaults::new(config.seed),
             resource,
             oracle: oracle::Oracle::default(),
             expiry_reported_for: None,

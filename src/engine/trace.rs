@@ -205,6 +205,29 @@ pub enum TraceEvent {
         id: u64,
         kind: MessageKind,
     },
+    /// The network delivers message `copy_of` twice: `id` is the copy (its `MessageSent` comes
+    /// just before), with its own drawn latency (`network.duplicate_percent`).
+    MessageDuplicated {
+        id: u64,
+        copy_of: u64,
+        kind: MessageKind,
+    },
+    /// The network holds message `id` back by `by_ms` on top of its latency (its `MessageSent`
+    /// comes just before and already counts it), so later ones may overtake it
+    /// (`network.reorder_percent`).
+    MessageHeldBack {
+        id: u64,
+        kind: MessageKind,
+        by_ms: u64,
+    },
+    /// A second reply to a request the node already had its answer to (the network duplicated
+    /// the request or the reply) reached `node`, which ignores it, as a client ignores a
+    /// response to a call that already returned.
+    ReplyIgnored {
+        id: u64,
+        kind: MessageKind,
+        node: String,
+    },
     /// The coordinator's compare-and-swap succeeded: a new term with a new token.
     LeaseGranted {
         node: String,

@@ -118,6 +118,8 @@ fn event(i: &ScheduledCommand) -> String {
                 Link::All => "",
                 Link::Coordinator => r#","from":"coordinator""#,
                 Link::Resource => r#","from":"resource""#,
+                Link::CoordinatorReplies => r#","from":"coordinator_replies""#,
+                Link::CoordinatorRequests => r#","from":"coordinator_requests""#,
             };
             ("partition", node(n) + from)
         }

@@ -513,18 +513,24 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             },
         }
     };
-    let network = match file
-        .obj("network", &["latency_ms"])?
-        .map(|n| n.obj("latency_ms", &["min", "max"]))
-        .transpose()?
-        .flatten()
-    {
+    let network_file =
+        file.obj("network", &["latency_ms", "duplicate_percent", "reorder_percent", "reorder_hold_ms"])?;
+    let mut network = match network_file.as_ref().map(|n| n.obj("latency_ms", &["min", "max"])).transpose()?.flatten() {
         None => NetworkConfig::default(),
         Some(l) => {
             let bound = |key: &str| l.u64(key)?.ok_or_else(|| error(l.path.clone(), format!("missing field `{key}`")));
-            NetworkConfig { latency_min_ms: bound("min")?, latency_max_ms: bound("max")? }
+            NetworkConfig::with_latency(bound("min")?, bound("max")?)
         }
     };
+    if let Some(n) = &network_file {
+        let percent = |key: &str| -> Result<u8, ScenarioError> {
+            let v = n.u64(key)?.unwrap_or(0);
+            u8::try_from(v).ok().filter(|p| *p <= 100).ok_or_else(|| error(n.at(key), "must be between 0 and 100"))
+        };
+        network.duplicate_percent = percent("duplicate_percent")?;
+        network.reorder_percent = percent("reorder_percent")?;
+        network.reorder_hold_ms = n.u64("reorder_hold_ms")?.unwrap_or(0);
+    }
     let r = file.obj(
         "resource",
         &["fencing", "equal_token", "persist_high_water", "token_check", "epoch_barrier", "token_scope"],
@@ -663,6 +669,8 @@ enum LinkFile {
     All,
     Coordinator,
     Resource,
+    CoordinatorReplies,
+    CoordinatorRequests,
 }
 
 /// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
@@ -726,8 +734,16 @@ impl EventFile {
             rate: e.f64("rate")?,
             lock: string("lock")?,
             from: e
-                .choice("from", &["all", "coordinator", "resource"])?
-                .map(|k| [LinkFile::All, LinkFile::Coordinator, LinkFile::Resource][k]),
+                .choice("from", &["all", "coordinator", "resource", "coordinator_replies", "coordinator_requests"])?
+                .map(|k| {
+                    [
+                        LinkFile::All,
+                        LinkFile::Coordinator,
+                        LinkFile::Resource,
+                        LinkFile::CoordinatorReplies,
+                        LinkFile::CoordinatorRequests,
+                    ][k]
+                }),
             on: match e.get("on") {
                 None => None,
                 Some(_) => Some(e.bool("on", false)?),
@@ -820,6 +836,8 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
                 None | Some(LinkFile::All) => Link::All,
                 Some(LinkFile::Coordinator) => Link::Coordinator,
                 Some(LinkFile::Resource) => Link::Resource,
+                Some(LinkFile::CoordinatorReplies) => Link::CoordinatorReplies,
+                Some(LinkFile::CoordinatorRequests) => Link::CoordinatorRequests,
             },
         },
         Action::Heal => Command::Heal { node: node() },

@@ -76,8 +76,11 @@ fn host(event: &TraceEvent) -> Option<String> {
         | E::PartitionedFrom { node, .. }
         | E::Healed { node }
         | E::WriteDelayArmed { node, .. }
-        | E::ScriptDropped { node, .. } => Some(node.clone()),
+        | E::ScriptDropped { node, .. }
+        | E::ReplyIgnored { node, .. } => Some(node.clone()),
         E::MessageDropped { .. }
+        | E::MessageDuplicated { .. }
+        | E::MessageHeldBack { .. }
         | E::ViolationFound { .. }
         | E::CommandIgnored { .. }
         | E::RunEnded

@@ -271,6 +271,14 @@ impl Line {
                 "{name} latches the brass clasp and writes the name {name} on the tablet; this tablet hands out no numbered wick, it only counts how often the lantern changed hands: {transitions}.",
                 "{name}扣上铜锁，在木牌上写下名字；这块木牌不发编号的灯芯，只记灯换过几次手：{transitions}。",
             ],
+            MessageDuplicated => ["An echo in the lanes: one word will be carried twice.", "巷子里有回声：一句话会被传两遍。"],
+            MessageHeldBack => ["A word takes the long way through the lanes: {delay} s late.", "一句话在巷子里绕了远路：晚到 {delay} 秒。"],
+            ReplyIgnored => ["{name} already has an answer and pays the echo no mind.", "{name}已经得到答复，不理会这声回音。"],
+            PartitionedFromReplies => [
+                "{name}'s word reaches the tablet, but no answer finds the way back.",
+                "{name}的话传到了木牌那里，回话却找不到回来的路。",
+            ],
+            PartitionedFromRequests => ["{name}'s words are lost on the way to the tablet.", "{name}的话在去木牌的路上丢了。"],
         };
         lang.pick(pair)
     }

@@ -124,11 +124,19 @@ pub enum Line {
     ScriptDroppedNothing,
     /// A grant on a store that issues no fencing token (a Kubernetes Lease).
     LeaseGrantedNoToken,
+    // ----- the network's own faults (`network.duplicate_percent`, `reorder_percent`) -----
+    MessageDuplicated,
+    MessageHeldBack,
+    ReplyIgnored,
+    /// A one-way cut: requests arrive, replies are lost.
+    PartitionedFromReplies,
+    /// A one-way cut: requests are lost.
+    PartitionedFromRequests,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 70] = [
+    pub const ALL: [Line; 75] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -199,6 +207,11 @@ impl Line {
         Line::ScriptDropped,
         Line::ScriptDroppedNothing,
         Line::LeaseGrantedNoToken,
+        Line::MessageDuplicated,
+        Line::MessageHeldBack,
+        Line::ReplyIgnored,
+        Line::PartitionedFromReplies,
+        Line::PartitionedFromRequests,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -487,6 +500,26 @@ impl Line {
                 ["The dockmaster writes {name} on the plaque and turns the hourglass. This plaque has no climbing number, only a tally of hand-overs: {transitions}. A flag carries nothing the verifier could check.", "Lease updated for {id} (compare-and-swap on resourceVersion): holderIdentity = {identity}, leaseTransitions = {transitions}. A Kubernetes Lease issues no fencing token, and leaseTransitions is not one."],
                 ["领班把{name}的名字写上木牌，沙漏翻转。这块木牌没有只升不降的编号，只记着换了几任：{transitions}。旗子上没有任何验旗人能核对的东西。", "{id} 更新了 Lease（按 resourceVersion 做 compare-and-swap）：holderIdentity = {identity}，leaseTransitions = {transitions}。Kubernetes 的 Lease 不发放围栏令牌，leaseTransitions 也不是令牌。"],
             ],
+            MessageDuplicated => [
+                ["An echo in the fog: a message will arrive twice.", "Message #{msg} ({what}) is a copy of #{of}: the network delivers it twice."],
+                ["雾里有回声：一条消息会送到两次。", "消息 #{msg}（{what}）是 #{of} 的副本：网络把它送达两次。"],
+            ],
+            MessageHeldBack => [
+                ["A message drifts in the fog: {delay} s late.", "Message #{msg} ({what}) held back {delay} s by the network: later ones may overtake it."],
+                ["一条消息在雾里漂着：晚到 {delay} 秒。", "消息 #{msg}（{what}）被网络多扣 {delay} 秒：之后发出的可能先到。"],
+            ],
+            ReplyIgnored => [
+                ["{name} already has the dockmaster's answer and ignores the echo.", "{id} ignores reply #{msg} ({what}): its call already returned."],
+                ["{name}已经得到领班的答复，不理会这声回音。", "{id} 忽略回复 #{msg}（{what}）：这次调用早已返回。"],
+            ],
+            PartitionedFromReplies => [
+                ["Fog lets {name}'s slips reach the dockmaster, but no answer comes back.", "{id} is cut one way: its requests reach the coordinator and take effect; the replies are lost."],
+                ["雾让{name}的纸条送到了领班手里，答复却传不回来。", "{id} 单向断开：请求到达协调者并生效；回复全部丢失。"],
+            ],
+            PartitionedFromRequests => [
+                ["Fog swallows {name}'s slips on the way to the dockmaster.", "{id} is cut one way: its requests to the coordinator are lost."],
+                ["雾吞没了{name}送往领班的纸条。", "{id} 单向断开：发往协调者的请求全部丢失。"],
+            ],
         };
         lang.pick([en, zh])
     }
@@ -567,6 +600,27 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
     let o = match &entry.event {
         TraceEvent::MessageSent { .. } => return None,
         TraceEvent::NodeStarted { node: id } => out("node-started", Line::NodeStarted, Tone::Info, false, node(id)),
+        TraceEvent::MessageDuplicated { id, copy_of, kind } => out(
+            "message-duplicated",
+            Line::MessageDuplicated,
+            Tone::Warn,
+            true,
+            vec![("msg", id.to_string()), ("of", copy_of.to_string()), ("what", kind.code().to_owned())],
+        ),
+        TraceEvent::MessageHeldBack { id, kind, by_ms } => out(
+            "message-held-back",
+            Line::MessageHeldBack,
+            Tone::Warn,
+            true,
+            vec![("msg", id.to_string()), ("what", kind.code().to_owned()), ("delay", span(*by_ms))],
+        ),
+        TraceEvent::ReplyIgnored { id, kind, node: n } => out(
+            "reply-ignored",
+            Line::ReplyIgnored,
+            Tone::Info,
+            true,
+            with(node(n), &[("msg", id.to_string()), ("what", kind.code().to_owned())]),
+        ),
         TraceEvent::MessageDropped { id, kind } => {
             let what = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
             out(
@@ -936,6 +990,8 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::PartitionedFrom { node: id, from } => {
             let line = match from {
                 crate::engine::Link::Resource => Line::PartitionedFromResource,
+                crate::engine::Link::CoordinatorReplies => Line::PartitionedFromReplies,
+                crate::engine::Link::CoordinatorRequests => Line::PartitionedFromRequests,
                 _ => Line::PartitionedFromCoordinator,
             };
             out("partitioned", line, Tone::Warn, false, node(id))
