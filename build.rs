@@ -48,6 +48,9 @@ const ORDER: &[&str] = &[
     "lantern-race",
     "lantern-ankle",
     "lantern-ditch",
+    "lock-failover-redis",
+    "lock-failover-etcd",
+    "lock-delay",
 ];
 
 /// The built-in lessons in menu order. Every `.json` file in `assets/lessons/` must be listed.

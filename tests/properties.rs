@@ -12,10 +12,10 @@ use leaselab::engine::{
 use proptest::prelude::*;
 
 /// A random intervention. Kinds 0..=11 touch only nodes (and revoke; 11 sets aside the rest of a
-/// node's script); 12.. are faults of the resource, the issuer or the store clock, generated only
-/// when `faults` is on.
+/// node's script); 12.. are faults of the resource, the issuer, the store clock or the store
+/// itself (a fail-over), generated only when `faults` is on.
 fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
-    let kinds = if faults { 18 } else { 12 };
+    let kinds = if faults { 19 } else { 12 };
     match kind % kinds {
         0 => Command::Pause { node, for_ms: None },
         1 => Command::Pause { node, for_ms: Some(by) },
@@ -43,6 +43,7 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
         14 => Command::RestartResource,
         15 => Command::SetFencing { on: by % 2 == 0 },
         16 => Command::ClockJump { target: "store".into(), by_ms: i64::try_from(by).unwrap_or(1) * 3 - 20_000 },
+        18 => Command::StoreFailover { lag_ms: by % 3_000 },
         _ => Command::RawWrite { token: WireToken::Number(by), value: "raw".into(), op_id: None, lock: None },
     }
 }
@@ -102,7 +103,8 @@ prop_compose! {
         plain_del in any::<bool>(),
         stops_with_lease in prop::bool::weighted(0.8),
         same_identity in prop::bool::weighted(0.1),
-        raw in prop::collection::vec((0u64..120_000, 0u8..18, 0usize..5, 1u64..20_000), 0..14),
+        lock_delay in prop::sample::select(vec![0u64, 0, 1_000, 15_000]),
+        raw in prop::collection::vec((0u64..120_000, 0u8..19, 0usize..5, 1u64..20_000), 0..14),
         // The network's own faults: copies, and hold-backs that reorder.
         net in (prop::option::weighted(0.3, 1u8..=100), prop::option::weighted(0.3, (1u8..=100, 1u64..10_000))),
     ) -> (Knobs, Config) {
@@ -149,6 +151,7 @@ prop_compose! {
                 release_check: if plain_del { ReleaseCheck::None } else { ReleaseCheck::Owner },
                 hold_ms: if knobs.protocol == Protocol::Lock { hold } else { None },
                 session_check: true,
+                lock_delay_ms: if knobs.protocol == Protocol::Lock { lock_delay } else { 0 },
             },
             store_clock: ClockConfig { offset_ms: offsets[4], rate_ppm: RATE_ONE_PPM },
             until_ms: 120_000,
@@ -222,6 +225,10 @@ proptest! {
         // etcd: (identity, token, expires_ms) of a lease whose key a plain DEL removed; its
         // keepalives go on succeeding.
         let mut detached: Option<(String, u64, u64)> = None;
+        // The term as the clients were granted it, (token, expires_ms), which a fail-over does
+        // not rewrite; and whether a fail-over lost the holder's key since the last grant.
+        let mut granted: Option<(u64, u64)> = None;
+        let mut lost_since_grant = false;
         for e in sim.trace() {
             match &e.event {
                 TraceEvent::LeaseGranted { node, token, expires_ms, .. } => {
@@ -235,9 +242,17 @@ proptest! {
                         let after = if etcd { e.at_ms >= *exp } else { e.at_ms > *exp };
                         prop_assert!(ended || after, "granted at {} while live until {exp}", e.at_ms);
                     }
+                    // Outside the store's view two holders at once happen only where a fail-over
+                    // lost the holder's key (Redis' asynchronous replica).
+                    if let (Some((_, exp)), true) = (granted, store_judges && !store_clock_moved) {
+                        let after = if etcd { e.at_ms >= exp } else { e.at_ms > exp };
+                        prop_assert!(ended || after || lost_since_grant, "two holders at {} with no fail-over", e.at_ms);
+                    }
                     if !store_clock_moved {
                         prop_assert_eq!(*expires_ms, e.at_ms + durations[node]);
                     }
+                    granted = Some((*token, *expires_ms));
+                    lost_since_grant = false;
                     last_token = Some(*token);
                     term = Some((identity[node].clone(), *expires_ms));
                     ended = false;
@@ -263,8 +278,38 @@ proptest! {
                         prop_assert!(!ended && live, "renewed after expiry");
                     }
                     term = Some((holder, *expires_ms));
+                    if granted.is_some_and(|(t, _)| t == *token) {
+                        granted = Some((*token, *expires_ms));
+                    }
                 }
                 TraceEvent::LeaseRevoked { .. } => ended = true,
+                TraceEvent::StoreFailedOver { holder, token, expires_ms, lost_holder, next_token_before, next_token, .. } => {
+                    // The store's view is now the new server's: the replica's term (Redis), or
+                    // the same term with its lease promoted (etcd).
+                    prop_assert!(etcd || lost_holder.is_some() || holder.is_some() == term.is_some() || ended);
+                    if next_token < next_token_before {
+                        prop_assert!(!etcd, "etcd keeps every committed write");
+                        rolled_back = true;
+                    }
+                    // Redis: the replica lacks the holder's key, or a renewal of it (an earlier
+                    // expiry than the clients were granted).
+                    if lost_holder.is_some() || (!etcd && granted.is_some_and(|(_, exp)| Some(exp) != *expires_ms)) {
+                        prop_assert!(!etcd);
+                        lost_since_grant = true;
+                    }
+                    if etcd {
+                        // A promoted lease whose key was deleted lives on, to a moment not traced.
+                        detached = detached.map(|(i, t, _)| (i, t, u64::MAX));
+                        if let (Some(exp), Some(g)) = (expires_ms, granted.as_mut()) {
+                            g.1 = *exp;
+                        }
+                    }
+                    term = holder.clone().zip(*expires_ms);
+                    ended = holder.is_none();
+                    if token.is_some() {
+                        last_token = *token;
+                    }
+                }
                 TraceEvent::LockReleased { outcome, .. } => {
                     prop_assert!(knobs.protocol == Protocol::Lock, "only locks are released");
                     if matches!(outcome, leaselab::engine::ReleaseOutcome::Released | leaselab::engine::ReleaseOutcome::DeletedOthers { .. }) {

@@ -280,6 +280,25 @@ impl Plan {
     }
 }
 
+/// Why the store's side of a run cannot be replayed on one real server, if it cannot: a
+/// fail-over needs a second server (a Redis replica, an etcd cluster) and this suite runs one
+/// of each; lock-delay is Consul's and Chubby's, and neither Redis nor etcd has it. The
+/// resource's side is replayed all the same.
+pub fn store_side_unreplayable(config: &Config) -> Option<&'static str> {
+    let fails_over = config
+        .events
+        .iter()
+        .chain(&config.interventions)
+        .any(|c| matches!(c.command, leaselab::engine::Command::StoreFailover { .. }));
+    if fails_over {
+        Some("a store fail-over needs a replica or a cluster; a single real server cannot fail over")
+    } else if config.lock.lock_delay_ms > 0 {
+        Some("lock-delay is Consul's and Chubby's; neither Redis nor etcd has it")
+    } else {
+        None
+    }
+}
+
 /// Runs `config` on the engine to its end and turns its trace into a [`Plan`].
 ///
 /// # Errors
@@ -294,6 +313,7 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
     let mut clock = Clock::new(config.store_clock);
     let mut steps = Vec::new();
     let mut skipped = Vec::new();
+    let unreplayable = store_side_unreplayable(config);
     for entry in sim.trace() {
         let at = entry.at_ms;
         let mut push = |request: Request, expected: Answer, expires_ms: Option<u64>| {
@@ -308,6 +328,18 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
                 | TraceEvent::RenewRefused { .. }
                 | TraceEvent::LeaseRevoked { .. }
         );
+        let store_side = store_event
+            || matches!(
+                entry.event,
+                TraceEvent::LockReleased { .. }
+                    | TraceEvent::LeaseExpired { .. }
+                    | TraceEvent::AcquireDelayed { .. }
+                    | TraceEvent::StoreFailedOver { .. }
+            );
+        if let (Some(reason), true) = (unreplayable, store_side) {
+            skipped.push(format!("{at} ms: {reason}"));
+            continue;
+        }
         if observer && store_event {
             skipped.push(format!(
                 "{} ms: under observer expiry the store judges no expiry (client-go compares \

@@ -101,6 +101,12 @@ pub enum Command {
     /// ([`Config::interventions`](super::Config::interventions)) stay. Which steps are still
     /// ahead is decided in [`super::script`].
     DropScript { node: String },
+    /// The lock store's primary (leader) fails and another server takes over, by the rule of the
+    /// run's store profile ([`StoreKind::failover`](super::profile::StoreKind::failover)): on
+    /// etcd the new leader extends every lease (`Promote`); on Redis an asynchronous replica is
+    /// promoted without the writes of the last `lag_ms` (0 ..= 60 000; etcd keeps every committed
+    /// write, so there it changes nothing).
+    StoreFailover { lag_ms: u64 },
 }
 
 impl Command {
@@ -123,7 +129,8 @@ impl Command {
             | Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
-            | Command::RestartResource => None,
+            | Command::RestartResource
+            | Command::StoreFailover { .. } => None,
         }
     }
 
@@ -138,6 +145,9 @@ impl Command {
             }
             Command::DelayNextWrite { by_ms, .. } if *by_ms == 0 || *by_ms > MAX_COMMAND_MS => {
                 Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
+            }
+            Command::StoreFailover { lag_ms } if *lag_ms > super::profile::MAX_FAILOVER_LAG_MS => {
+                Err(("lag_ms", "must be between 0 and 60000 (1 min)".into()))
             }
             Command::RollbackIssuer { next_token: 0 } => {
                 Err(("next_token", "must be at least 1 (0 means \"no token\")".into()))

@@ -151,11 +151,26 @@ pub struct LockConfig {
     /// it (etcd's `concurrency.Mutex` since etcd-io/etcd#11456 returns `ErrSessionExpired`).
     /// Off, it starts counting its lease from the reply, as the old client did.
     pub session_check: bool,
+    /// Lock-delay, in ms of the store's clock (0 ..= [`MAX_LOCK_DELAY_MS`]; 0: none, as on Redis
+    /// and etcd): after a holder's term ends by expiry or invalidation (not a clean release), the
+    /// store refuses every acquire of the lock for this long, so the old holder's work in flight
+    /// lands before anyone else starts. Consul's session `LockDelay` (default 15 s, at most
+    /// 60 s); Chubby's lock-delay (Burrows 2006, §2.4: up to a minute).
+    pub lock_delay_ms: u64,
 }
+
+/// The longest lock-delay, in ms: Consul's limit of 60 s.
+pub const MAX_LOCK_DELAY_MS: u64 = 60_000;
 
 impl Default for LockConfig {
     fn default() -> Self {
-        Self { name: "leader".into(), release_check: ReleaseCheck::Owner, hold_ms: None, session_check: true }
+        Self {
+            name: "leader".into(),
+            release_check: ReleaseCheck::Owner,
+            hold_ms: None,
+            session_check: true,
+            lock_delay_ms: 0,
+        }
     }
 }
 
@@ -589,6 +604,12 @@ impl Config {
             if self.protocol != Protocol::Lock {
                 return Err(err("lock.hold_ms", "applies to \"protocol\": \"lock\" only"));
             }
+        }
+        if self.lock.lock_delay_ms > MAX_LOCK_DELAY_MS {
+            return Err(err("lock.lock_delay_ms", "must be between 0 and 60000 (Consul's limit: 60 s)"));
+        }
+        if self.lock.lock_delay_ms > 0 && self.protocol != Protocol::Lock {
+            return Err(err("lock.lock_delay_ms", "applies to \"protocol\": \"lock\" only"));
         }
         if self.resource.epoch_barrier && self.resource.equal_token == EqualTokenPolicy::Reject {
             return Err(err(

@@ -65,6 +65,14 @@ pub struct Coordinator {
     /// A lease that lives on after a plain `DEL` removed its key, where a renewal checks only the
     /// lease (etcd): its holder's keepalives still succeed, and it never learns.
     pub detached: Option<DetachedLease>,
+    /// Lock-delay, in ms of the store's clock (`lock.lock_delay_ms`; 0: none, as on Redis and
+    /// etcd): after a holder's term ends by expiry or invalidation (not a clean release), every
+    /// acquire is refused for this long. Consul's session `LockDelay` (default 15 s, 0 to 60 s),
+    /// Chubby's lock-delay (Burrows 2006, §2.4: up to a minute).
+    pub lock_delay_ms: u64,
+    /// When the last term that ended by expiry or invalidation ended, on the store's clock, in
+    /// ms: where the lock-delay counts from ([`Coordinator::lock_delay_until_local_ms`]).
+    pub invalidated_local_ms: Option<i64>,
 }
 
 /// A holder's lease whose key someone else deleted (etcd: the key is gone, the lease is not).
@@ -86,6 +94,9 @@ pub enum AcquireResult {
     Reacquired { token: u64 },
     /// Someone else holds a live lease.
     Refused { holder: String },
+    /// Nobody holds it, but the lock-delay after the last holder's term ended by expiry or
+    /// invalidation still runs, until `until_local_ms` on the store's clock.
+    Delayed { until_local_ms: i64 },
 }
 
 impl Coordinator {
@@ -106,6 +117,8 @@ impl Coordinator {
             reentrant: true,
             rules: StoreKind::default().rules(),
             detached: None,
+            lock_delay_ms: 0,
+            invalidated_local_ms: None,
         }
     }
 
@@ -196,6 +209,9 @@ impl Coordinator {
                 }
             }
         }
+        if let Some(until_local_ms) = self.lock_delay_until_local_ms(now.local_ms) {
+            return AcquireResult::Delayed { until_local_ms };
+        }
         let token = self.next_token;
         self.next_token = self.next_token.saturating_add(1);
         let previous = self.holder.take().or_else(|| self.last_holder.clone());
@@ -271,6 +287,62 @@ impl Coordinator {
         }
         self.revoke();
         outcome
+    }
+
+    /// While a lock-delay runs when the store's clock reads `local_ms`, when it ends (on that
+    /// clock, in ms); `None` when no delay runs or none is set. It counts from the end of the last
+    /// term that ended by expiry or invalidation: the TTL's end where an expired key goes at once
+    /// (Redis' lazy expiry), the moment the store deleted it otherwise (etcd's lessor check, a
+    /// revoke: [`Coordinator::invalidate`]). A clean release starts none.
+    pub fn lock_delay_until_local_ms(&self, local_ms: i64) -> Option<i64> {
+        if self.lock_delay_ms == 0 {
+            return None;
+        }
+        let expired_now = self.holder.is_some() && self.judges_expiry && !self.is_live(local_ms);
+        let ended = if expired_now { self.expired_from_local_ms() } else { self.invalidated_local_ms }?;
+        let until = ended.saturating_add(i64::try_from(self.lock_delay_ms).unwrap_or(i64::MAX));
+        (local_ms < until).then_some(until)
+    }
+
+    /// Strike the holder's name because its session was invalidated or its lease ran out (a
+    /// revoke, etcd's lessor deleting an expired key), when the store's clock reads `local_ms`:
+    /// unlike a clean release, this starts the lock-delay. Returns the identity struck.
+    pub fn invalidate(&mut self, local_ms: i64) -> Option<String> {
+        let holder = self.revoke();
+        if holder.is_some() {
+            self.invalidated_local_ms = Some(local_ms);
+        }
+        holder
+    }
+
+    /// A new leader's lessor promotes every lease (etcd's `Promote`,
+    /// [`FailoverRule::PromoteLeases`](super::profile::FailoverRule::PromoteLeases)): each one,
+    /// the holder's and a lease whose key was deleted, now expires `extend_ms` plus its full TTL
+    /// from `now`. Nothing is written: the record's version stays. Returns whether a lease was
+    /// extended.
+    pub fn promote(&mut self, now: StoreNow, extend_ms: u64) -> bool {
+        let extend = i64::try_from(extend_ms).unwrap_or(i64::MAX);
+        let mut any = false;
+        if self.holder.is_some() && self.renew_local_ms.is_some() {
+            self.renew_local_ms = Some(now.local_ms.saturating_add(extend));
+            self.renew_time_ms = Some(now.true_ms.saturating_add(extend_ms));
+            any = true;
+        }
+        if let Some(d) = self.detached.as_mut() {
+            d.renew_local_ms = now.local_ms.saturating_add(extend);
+            any = true;
+        }
+        any
+    }
+
+    /// A replica whose state is `replica` takes over from this store (Redis' asynchronous
+    /// replication, [`FailoverRule::AsyncReplica`](super::profile::FailoverRule::AsyncReplica)):
+    /// the key, its TTL and the token counter are the replica's; writes it had not received are
+    /// gone. The record's version still grows, so no compare-and-swap on a version seen before
+    /// the fail-over succeeds.
+    pub fn take_over_from_replica(&mut self, replica: &Coordinator) {
+        let version = self.version.saturating_add(1);
+        *self = Self { version, rules: self.rules, judges_expiry: self.judges_expiry, ..replica.clone() };
     }
 
     /// Strike the holder's name now (a delete of the key). The token counter is untouched, so
@@ -352,6 +424,50 @@ mod tests {
         r.acquire("a", StoreNow::at(0), None);
         r.release("b", 0, ReleaseCheck::None, StoreNow::at(1_000));
         assert!(!r.renew("a", 1, StoreNow::at(2_000)), "Redis' compare-and-PEXPIRE finds the key gone");
+    }
+
+    #[test]
+    fn an_etcd_promotion_gives_every_lease_a_full_ttl_plus_the_extension() {
+        // etcd 3.4 `Lease.refresh(extend)`: expiry = now + extend + RemainingTTL (the whole TTL).
+        let mut c = Coordinator::with_profile(5_000, 1, StoreKind::Etcd);
+        c.acquire("a", StoreNow::at(100), None);
+        assert_eq!(c.expires_local_ms(), Some(5_100));
+        assert!(c.promote(StoreNow::at(4_000), 1_000));
+        assert_eq!(c.expires_local_ms(), Some(10_000));
+        assert!(c.lease_live(9_999) && !c.lease_live(10_000));
+        let mut free = Coordinator::with_profile(5_000, 1, StoreKind::Etcd);
+        assert!(!free.promote(StoreNow::at(4_000), 1_000), "no lease, nothing to extend");
+    }
+
+    #[test]
+    fn lock_delay_follows_an_expiry_or_a_revoke_but_not_a_release() {
+        let mut c = Coordinator::new(5_000, 1);
+        c.reentrant = false;
+        c.lock_delay_ms = 15_000;
+        c.acquire("a", StoreNow::at(0), None);
+        // Redis keeps the key through 5 000; it is gone from 5 001, and the delay counts from there.
+        assert_eq!(c.acquire("b", StoreNow::at(5_001), None), AcquireResult::Delayed { until_local_ms: 20_001 });
+        assert_eq!(
+            c.acquire("b", StoreNow::at(20_001), None),
+            AcquireResult::Granted { token: 2, lease_transitions: 1 }
+        );
+        c.invalidate(21_000);
+        assert_eq!(c.acquire("a", StoreNow::at(21_000), None), AcquireResult::Delayed { until_local_ms: 36_000 });
+        assert!(matches!(c.acquire("a", StoreNow::at(36_000), None), AcquireResult::Granted { token: 3, .. }));
+        assert_eq!(c.release("a", 3, ReleaseCheck::Owner, StoreNow::at(37_000)), ReleaseOutcome::Released);
+        assert!(matches!(c.acquire("b", StoreNow::at(37_000), None), AcquireResult::Granted { token: 4, .. }));
+    }
+
+    #[test]
+    fn a_replica_taking_over_keeps_the_profile_and_moves_the_version_on() {
+        let mut c = Coordinator::new(5_000, 1);
+        let replica = c.clone();
+        c.acquire("a", StoreNow::at(0), None);
+        let version = c.version;
+        c.take_over_from_replica(&replica);
+        assert_eq!((c.holder.clone(), c.next_token), (None, 1), "the SET NX and the INCR are lost");
+        assert_eq!(c.version, version + 1);
+        assert_eq!(c.acquire("b", StoreNow::at(10), None), AcquireResult::Granted { token: 1, lease_transitions: 0 });
     }
 
     #[test]

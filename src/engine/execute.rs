@@ -80,7 +80,8 @@ impl Sim {
             }
             (Command::RevokeLease, _) => {
                 let token = self.coordinator.token.unwrap_or(0);
-                let holder = self.coordinator.revoke();
+                let local_ms = self.store_clock.read(self.now_ms);
+                let holder = self.coordinator.invalidate(local_ms);
                 self.record(TraceEvent::LeaseRevoked { holder, token });
             }
             (Command::SetFencing { on }, _) => {
@@ -162,6 +163,7 @@ impl Sim {
                 }
             }
             (Command::DropScript { .. }, Some(node)) => self.drop_script(node),
+            (Command::StoreFailover { lag_ms }, _) => self.fail_over_store(*lag_ms),
             (_, None) => self.ignored(&command, IgnoredBecause::UnknownNode),
         }
     }

@@ -10,9 +10,13 @@
 //! - The resource's high-water mark never falls, unless a fault lost it in that very step
 //!   ([`Command::RestoreResource`](super::Command::RestoreResource) from an older backup,
 //!   [`Command::RestartResource`](super::Command::RestartResource) of a mark kept in memory).
-//! - Where the store judges expiry ([`Sim::store_judges_expiry`]), at most one holder at a time:
-//!   the store grants a new term only once the previous lease is no longer live on its own clock
-//!   (expired, released or revoked). Under client-go's observer expiry the store judges nothing,
+//! - Where the store judges expiry ([`Sim::store_judges_expiry`]), at most one holder at a time
+//!   in the store's own view: the store grants a new term only once the previous lease is no
+//!   longer live on its own clock (expired, released or revoked). A fail-over
+//!   ([`Command::StoreFailover`](super::Command::StoreFailover)) replaces that view with the
+//!   promoted server's: on Redis a replica that lost the last grant lets a second client acquire
+//!   while the first still holds, so outside the store "one holder" holds only where no
+//!   fail-over was injected; and a lost `INCR` may repeat a token, as an issuer rollback does. Under client-go's observer expiry the store judges nothing,
 //!   and a takeover while the old holder still believes is the point of the lesson.
 //!
 //! A step is one queued item processed ([`Sim::advance_to`], [`Sim::step`]) or one live command
@@ -44,7 +48,8 @@ pub(super) struct StepStart {
 }
 
 impl Sim {
-    /// Runs one step; in debug builds, checks the invariants after it.
+    /// Runs one step; in debug builds, checks the invariants after it. In every build the
+    /// store's state after it is remembered for a later fail-over ([`Sim::remember_store_state`]).
     pub(super) fn checked_step(&mut self, step: impl FnOnce(&mut Self)) {
         if cfg!(debug_assertions) {
             let start = self.step_start();
@@ -53,6 +58,7 @@ impl Sim {
         } else {
             step(self);
         }
+        self.remember_store_state();
     }
 
     fn step_start(&self) -> StepStart {
@@ -80,6 +86,16 @@ impl Sim {
             match entry.event {
                 TraceEvent::IssuerRolledBack { .. } => carried.issuer_rolled_back = true,
                 TraceEvent::ResourceRestored { .. } | TraceEvent::ResourceRestarted { .. } => high_water_lost = true,
+                TraceEvent::StoreFailedOver { next_token_before, next_token, .. } => {
+                    // A promoted replica may lack the last grant and its `INCR` (Redis): the
+                    // store's view restarts from the replica's, like an issuer rolled back.
+                    if next_token < next_token_before {
+                        carried.issuer_rolled_back = true;
+                    }
+                    let c = &self.coordinator;
+                    previous = c.newest_granted();
+                    live = c.token.filter(|_| c.judges_expiry && c.is_live(self.store_clock.read(self.now_ms)));
+                }
                 TraceEvent::LeaseGranted { token, .. } => {
                     debug_assert!(
                         carried.issuer_rolled_back || previous.is_none_or(|p| token > p || p == u64::MAX),

@@ -150,6 +150,10 @@ pub struct Sim {
     ended: bool,
     /// What the debug builds' invariant checks carry from step to step (`invariants`).
     invariants: invariants::Invariants,
+    /// The store's recent states, each with the true ms it began, oldest first: what an
+    /// asynchronous replica may still have when it is promoted ([`Command::StoreFailover`]);
+    /// kept for [`profile::MAX_FAILOVER_LAG_MS`] (`store`).
+    store_history: std::collections::VecDeque<(u64, Coordinator)>,
 }
 
 impl Sim {
@@ -169,6 +173,7 @@ impl Sim {
             coordinator.rules.expiry_check_every_ms.map_or(0, |every| profile::lessor_phase_ms(config.seed, every));
         coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator || config.protocol == Protocol::Lock;
         coordinator.reentrant = config.protocol == Protocol::Lease;
+        coordinator.lock_delay_ms = config.lock.lock_delay_ms;
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),
@@ -198,6 +203,7 @@ impl Sim {
             interventions: Vec::new(),
             ended: false,
             invariants: invariants::Invariants::default(),
+            store_history: std::collections::VecDeque::new(),
             config: Arc::new(config),
         };
         // Scheduled commands first, so at the same millisecond they apply before anything the

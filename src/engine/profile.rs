@@ -15,6 +15,13 @@
 //! | fencing token | a per-lock counter (`INCR`), first value chosen | the key's create revision: a global counter bumped by every write, the first is 2 | none (`leaseTransitions` counts holder changes and is not one) |
 //! | expiry measured on | the wall clock (`mstime()`: a clock step expires keys) | a monotonic clock (Go's `time.Now` monotonic reading) | the candidate's monotonic clock (`time.Now`, `clock.Since`) |
 //! | client's session check by default | none (redis-py's `Lock.acquire` returns `True` on a late grant) | etcd ≥ 3.5 `concurrency.Mutex` returns `ErrSessionExpired` | (no locks) |
+//! | a fail-over of the store ([`StoreKind::failover`]) | an asynchronous replica is promoted without the primary's last writes | the new leader's lessor `Promote`s every lease: a full TTL plus the election timeout from the promotion | none: the Lease is an etcd key behind the API server; a leader change loses no committed write, and nothing at the store judges expiry |
+//! | lock-delay (`lock.lock_delay_ms`) | none: a freed key can be set again at once | none: a revoked lease's key can be created again at once | none |
+//!
+//! Lock-delay is Consul's (`LockDelay` of a session, 15 s by default, at most 60 s) and Chubby's
+//! (Burrows, "The Chubby lock service", 2006, §2.4: up to a minute). Neither Redis nor etcd has
+//! it; a scenario that sets it asks what such a store would do, and the conformance suite skips
+//! its store side.
 
 use serde::Serialize;
 
@@ -190,6 +197,57 @@ impl StoreRules {
     /// Whether the store issues fencing tokens at all.
     pub fn issues_tokens(&self) -> bool {
         self.tokens != TokenSource::None
+    }
+}
+
+/// What happens to the lock store's state when its primary (leader) fails and another server
+/// takes over (`{"do": "store_failover"}`), decided for each profile in [`StoreKind::failover`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FailoverRule {
+    /// Every write survives (Raft commits a write on a quorum before it is applied), and the new
+    /// leader's lessor refreshes every lease: each expires `extend_ms` plus its full TTL after
+    /// the promotion, whatever it had left. etcd 3.4 `lease/lessor.go` `Promote(extend)` calls
+    /// `l.refresh(extend)`, which sets `expiry = now + extend + RemainingTTL()`, and
+    /// `RemainingTTL()` is the whole TTL unless a checkpoint recorded less (lease checkpoints are
+    /// off by default in 3.4, `--experimental-enable-lease-checkpoint`); `etcdserver/server.go`
+    /// `applyEntryNormal` calls `s.lessor.Promote(s.Cfg.electionTimeout())` on the new leader's
+    /// first empty entry of its term. So a crashed holder's lock outlives its TTL: safety is kept,
+    /// rivals wait longer.
+    PromoteLeases {
+        /// The extension, in ms: the election timeout (etcd's default `--election-timeout`
+        /// 1000 ms).
+        extend_ms: u64,
+    },
+    /// Replication is asynchronous: the promoted replica has the primary's writes only up to
+    /// `lag_ms` before the failure (the command's parameter); a lock key just set with `SET NX`,
+    /// and the `INCR` of the token counter with it, may be lost, so a second client acquires the
+    /// same lock, possibly with the same token. Redis docs, "Redis replication" ("Redis uses by
+    /// default asynchronous replication"; `WAIT` "does not make Redis a strongly consistent
+    /// store"); Kleppmann, "How to do distributed locking" (2016).
+    AsyncReplica,
+    /// Every write survives and nothing at the store judges expiry: a Kubernetes Lease is a key
+    /// in an etcd cluster behind the API server, whose leader change loses no committed write;
+    /// client-go measures the lease on the candidates' own clocks, which a fail-over does not
+    /// touch.
+    Durable,
+}
+
+/// etcd's default election timeout, in ms (`--election-timeout`): what a new leader's lessor
+/// adds to every lease when it promotes them ([`FailoverRule::PromoteLeases`]).
+pub const ETCD_ELECTION_TIMEOUT_MS: u64 = 1_000;
+
+/// The longest replication lag a `store_failover` may name, in ms (1 min).
+pub const MAX_FAILOVER_LAG_MS: u64 = 60_000;
+
+impl StoreKind {
+    /// What a fail-over of this store does to its locks (see [`FailoverRule`]).
+    pub fn failover(self) -> FailoverRule {
+        match self {
+            StoreKind::Redis => FailoverRule::AsyncReplica,
+            StoreKind::Etcd => FailoverRule::PromoteLeases { extend_ms: ETCD_ELECTION_TIMEOUT_MS },
+            StoreKind::Kubernetes => FailoverRule::Durable,
+        }
     }
 }
 

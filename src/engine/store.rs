@@ -2,8 +2,9 @@
 //! [`coordinator`](super::coordinator)) answering acquire, renew and release requests on the
 //! store's own clock, and the expiry checks it schedules for itself.
 
-use super::coordinator::{AcquireResult, StoreNow};
+use super::coordinator::{AcquireResult, Coordinator, StoreNow};
 use super::network::{Body, Record};
+use super::profile::FailoverRule;
 use super::{profile, Item, ReleaseOutcome, Sim, TraceEvent, Violation};
 
 impl Sim {
@@ -88,6 +89,11 @@ impl Sim {
                 let expires_ms =
                     if self.coordinator.lease_live(now.local_ms) { expires_ms } else { self.lease_ended_ms() };
                 self.record(TraceEvent::AcquireRefused { node: id, holder, expires_ms });
+                None
+            }
+            AcquireResult::Delayed { until_local_ms } => {
+                let until_ms = self.store_clock.when_reads(until_local_ms, self.now_ms);
+                self.record(TraceEvent::AcquireDelayed { node: id, until_ms });
                 None
             }
         };
@@ -181,10 +187,85 @@ impl Sim {
             if let (Some(holder), Some(token)) = (c.holder.clone(), c.token) {
                 self.expiry_reported_for = Some(renew_time_ms);
                 if c.rules.expiry_check_every_ms.is_some() {
-                    self.coordinator.revoke();
+                    let local_ms = self.store_clock.read(self.now_ms);
+                    self.coordinator.invalidate(local_ms);
                 }
                 self.record(TraceEvent::LeaseExpired { holder, token });
             }
         }
+    }
+
+    /// Remembers the store's state after a step, if it changed, with the true ms it began; keeps
+    /// [`profile::MAX_FAILOVER_LAG_MS`] of history (and the state that was current then), which
+    /// is all a replica promoted by [`Sim::fail_over_store`] can lag behind.
+    pub(super) fn remember_store_state(&mut self) {
+        if self.store_history.back().is_none_or(|(_, c)| *c != self.coordinator) {
+            self.store_history.push_back((self.now_ms, self.coordinator.clone()));
+        }
+        let horizon = self.now_ms.saturating_sub(profile::MAX_FAILOVER_LAG_MS);
+        while self.store_history.get(1).is_some_and(|(t, _)| *t <= horizon) {
+            self.store_history.pop_front();
+        }
+    }
+
+    /// The store fails over to another server (`{"do": "store_failover"}`), by its profile's rule
+    /// ([`profile::StoreKind::failover`], the one place it is decided): etcd's new leader
+    /// promotes every lease; Redis' promoted replica has the state of `lag_ms` ago.
+    pub(super) fn fail_over_store(&mut self, lag_ms: u64) {
+        let store = self.config.store_kind;
+        let now = self.store_now();
+        let next_token_before = self.coordinator.next_token;
+        let before = (self.coordinator.holder.clone(), self.coordinator.token);
+        let mut lost = (None, None);
+        match store.failover() {
+            FailoverRule::PromoteLeases { extend_ms } => {
+                self.coordinator.promote(now, extend_ms);
+            }
+            FailoverRule::Durable => {}
+            FailoverRule::AsyncReplica => {
+                let as_of = self.now_ms.saturating_sub(lag_ms);
+                let replica = self
+                    .store_history
+                    .iter()
+                    .rev()
+                    .find(|(t, _)| *t <= as_of)
+                    .map(|(_, c)| c.clone())
+                    .unwrap_or_else(|| self.fresh_store());
+                self.coordinator.take_over_from_replica(&replica);
+                let after = (self.coordinator.holder.clone(), self.coordinator.token);
+                if before.0.is_some() && before != after {
+                    lost = before.clone();
+                }
+            }
+        }
+        let holder = self.coordinator.holder.clone();
+        let token = self.coordinator.token.filter(|_| holder.is_some());
+        let expires_ms = self.lease_expires_ms();
+        let next_token = self.coordinator.next_token;
+        self.record(TraceEvent::StoreFailedOver {
+            store,
+            lag_ms,
+            holder,
+            token,
+            expires_ms,
+            lost_holder: lost.0,
+            lost_token: lost.1,
+            next_token_before,
+            next_token,
+        });
+        self.schedule_expiry_check();
+    }
+
+    /// The store as it was before anything was written to it.
+    fn fresh_store(&self) -> Coordinator {
+        let mut c = Coordinator::with_profile(
+            self.config.lease.duration_ms,
+            self.config.issuer.first_token,
+            self.config.store_kind,
+        );
+        c.judges_expiry = self.coordinator.judges_expiry;
+        c.reentrant = self.coordinator.reentrant;
+        c.lock_delay_ms = self.coordinator.lock_delay_ms;
+        c
     }
 }

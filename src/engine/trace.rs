@@ -324,6 +324,34 @@ pub enum TraceEvent {
         op_id: String,
         token: u64,
     },
+    /// The store refused an acquire because its lock-delay still runs: the last holder's term
+    /// ended by expiry or invalidation less than `lock.lock_delay_ms` ago (Consul's `LockDelay`,
+    /// Chubby's lock-delay). Nobody holds the lock; the delay ends at `until_ms` (true ms).
+    AcquireDelayed {
+        node: String,
+        until_ms: u64,
+    },
+    /// The lock store failed over to another server (`{"do": "store_failover"}`), by the rule of
+    /// its profile ([`StoreKind::failover`](super::profile::StoreKind::failover)). On etcd every
+    /// write survives and the new leader's lessor extends every lease: `expires_ms` is the
+    /// holder's new expiry (true ms). On Redis the promoted replica lacks the writes of the last
+    /// `lag_ms`: `lost_holder` / `lost_token` name the term the old primary had and the replica
+    /// does not, `holder` is who holds on the replica, and the token counter went from
+    /// `next_token_before` back to `next_token`, so the next grant may repeat a token. `token`
+    /// is the holder's token on the new server.
+    StoreFailedOver {
+        store: super::profile::StoreKind,
+        lag_ms: u64,
+        holder: Option<String>,
+        token: Option<u64>,
+        expires_ms: Option<u64>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lost_holder: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        lost_token: Option<u64>,
+        next_token_before: u64,
+        next_token: u64,
+    },
     /// The coordinator's token counter was restored from an old backup.
     IssuerRolledBack {
         next_token_before: u64,

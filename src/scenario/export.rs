@@ -145,6 +145,7 @@ fn event(i: &ScheduledCommand) -> String {
         Command::RollbackIssuer { next_token } => ("rollback_issuer", format!(r#","next_token":{next_token}"#)),
         Command::RestoreResource { high_water } => ("restore_resource", format!(r#","high_water":{high_water}"#)),
         Command::RestartResource => ("restart_resource", String::new()),
+        Command::StoreFailover { lag_ms } => ("store_failover", format!(r#","lag_ms":{lag_ms}"#)),
         Command::ClockJump { target, by_ms } => {
             ("clock_jump", format!(r#","target":{},"by_ms":{by_ms}"#, quote(target)))
         }

@@ -458,7 +458,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         }
     }
     let lock_defaults = LockConfig { session_check: rules.session_check, ..LockConfig::default() };
-    let lock = match file.obj("lock", &["name", "release_check", "hold_ms", "session_check"])? {
+    let lock = match file.obj("lock", &["name", "release_check", "hold_ms", "session_check", "lock_delay_ms"])? {
         None => lock_defaults,
         Some(l) => LockConfig {
             name: l.str("name")?.map_or(lock_defaults.name, str::to_owned),
@@ -468,6 +468,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             },
             hold_ms: l.u64("hold_ms")?,
             session_check: l.bool("session_check", lock_defaults.session_check)?,
+            lock_delay_ms: l.u64("lock_delay_ms")?.unwrap_or(0),
         },
     };
     let lease_file = file.obj(
@@ -623,6 +624,7 @@ pub(crate) enum Action {
     ClockJump,
     ClockRate,
     DropScript,
+    StoreFailover,
 }
 
 /// The names of [`Action`]s in files, in declaration order.
@@ -643,6 +645,7 @@ const ACTIONS: &[&str] = &[
     "clock_jump",
     "clock_rate",
     "drop_script",
+    "store_failover",
 ];
 
 const EVENT_FIELDS: &[&str] = &[
@@ -661,6 +664,7 @@ const EVENT_FIELDS: &[&str] = &[
     "op_id",
     "next_token",
     "high_water",
+    "lag_ms",
 ];
 
 /// Which link a partition cuts (`"from"`).
@@ -699,6 +703,8 @@ pub(crate) struct EventFile {
     op_id: Option<String>,
     next_token: Option<u64>,
     high_water: Option<u64>,
+    /// How far behind the promoted replica was (`store_failover`), in ms.
+    lag_ms: Option<u64>,
 }
 
 impl EventFile {
@@ -726,6 +732,7 @@ impl EventFile {
                 Action::ClockJump,
                 Action::ClockRate,
                 Action::DropScript,
+                Action::StoreFailover,
             ][action],
             node: string("node")?,
             target: string("target")?,
@@ -753,6 +760,7 @@ impl EventFile {
             op_id: string("op_id")?,
             next_token: e.u64("next_token")?,
             high_water: e.u64("high_water")?,
+            lag_ms: e.u64("lag_ms")?,
             path: e.path,
         })
     }
@@ -772,7 +780,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         }
     };
 
-    let given: [(&str, bool); 13] = [
+    let given: [(&str, bool); 14] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),
         ("target", e.target.is_some()),
@@ -786,6 +794,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         ("op_id", e.op_id.is_some()),
         ("next_token", e.next_token.is_some()),
         ("high_water", e.high_water.is_some()),
+        ("lag_ms", e.lag_ms.is_some()),
     ];
     let (name, required, optional): (&str, &[&str], &[&str]) = match e.action {
         Action::Pause => ("pause", &["node"], &["for_ms"]),
@@ -806,6 +815,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         // The wording names the node; `target` also reaches the store.
         Action::ClockRate => ("clock_rate", &["rate"], &["node", "target"]),
         Action::DropScript => ("drop_script", &["node"], &[]),
+        Action::StoreFailover => ("store_failover", &[], &["lag_ms"]),
     };
     for (field, is_given) in given {
         if is_given && !required.contains(&field) && !optional.contains(&field) {
@@ -861,6 +871,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
             rate_ppm: rate_ppm(e.rate.unwrap_or(1.0)).map_err(|m| error(at("rate"), m))?,
         },
         Action::DropScript => Command::DropScript { node: node() },
+        Action::StoreFailover => Command::StoreFailover { lag_ms: e.lag_ms.unwrap_or(0) },
     };
     Ok(ScheduledCommand { at_ms, command })
 }

@@ -45,6 +45,8 @@ fn host(event: &TraceEvent) -> Option<String> {
         E::LeaseGranted { .. }
         | E::LeaseReacquired { .. }
         | E::AcquireRefused { .. }
+        | E::AcquireDelayed { .. }
+        | E::StoreFailedOver { .. }
         | E::LeaseRenewed { .. }
         | E::RenewRefused { .. }
         | E::LeaseExpired { .. }

@@ -79,6 +79,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "command_ignored",
     "run_ended",
     "trace_limit_reached",
+    "acquire_delayed",
+    "store_failed_over",
 ];
 
 /// An element of the scene or the page a step can point at and a metaphor row stands for. The

@@ -123,7 +123,8 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
             Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
-            | Command::RestartResource => return None,
+            | Command::RestartResource
+            | Command::StoreFailover { .. } => return None,
         };
         items.push(format!("{}.{body}", i.at_ms));
     }

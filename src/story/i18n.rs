@@ -744,6 +744,7 @@ ui_table! {
     ScriptRestartResource => ["the resource restarts", "资源重启"],
     ScriptDropStep => ["the script's later steps are set aside", "剧本后面的步骤被取消"],
     ScriptClock => ["a clock is changed", "时钟被调动"],
+    ScriptFailover => ["the lock store fails over", "锁存储故障切换"],
     ScriptAhead => ["The script is not done with {name}: {n} step(s) still ahead, the next at {s} s ({what}).",
                     "剧本对{name}还没演完：后面还有 {n} 步，下一步在 {s} 秒（{what}）。"],
     ScriptDrop => ["Drop the script's steps for {name}", "取消剧本里{name}的后续步骤"],

@@ -279,6 +279,22 @@ impl Line {
                 "{name}的话传到了木牌那里，回话却找不到回来的路。",
             ],
             PartitionedFromRequests => ["{name}'s words are lost on the way to the tablet.", "{name}的话在去木牌的路上丢了。"],
+            AcquireDelayed => [
+                "{name} reaches for the brass clasp. It is open, but the elder lets nobody take the lantern before {until} s, so the last borrower's errand lands first.",
+                "{name}伸手去扣铜锁。锁是开的，可镇长在 {until} 秒前不让任何人借灯，好让上一位借灯人的事先办完。",
+            ],
+            StoreFailedOverExtended => [
+                "A new elder takes over the tablet and starts every return hour again: {name}'s is now {expires} s.",
+                "新镇长接管木牌，把每个还灯时辰都重新算起：{name}的改到 {expires} 秒。",
+            ],
+            StoreFailedOverLost => [
+                "A deputy takes over the elder's tablet from a copy {lag} late, with no {name} and no wick No. {token} on it: the clasp counts as open, and the next wick will be No. {next}.",
+                "副手从晚了 {lag} 的抄本接管镇长的木牌，上面没有{name}，也没有 {token} 号灯芯：铜锁算是开着的，下一根灯芯将是 {next} 号。",
+            ],
+            StoreFailedOverKept => [
+                "A new elder takes over the tablet; nothing on it is lost.",
+                "新镇长接管木牌；上面的内容一点没丢。",
+            ],
         };
         lang.pick(pair)
     }

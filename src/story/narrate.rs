@@ -132,11 +132,20 @@ pub enum Line {
     PartitionedFromReplies,
     /// A one-way cut: requests are lost.
     PartitionedFromRequests,
+    // ----- the store fails over; lock-delay (issue 13) -----
+    /// An acquire refused while the lock-delay runs.
+    AcquireDelayed,
+    /// etcd's new leader extended the holder's lease.
+    StoreFailedOverExtended,
+    /// Redis' promoted replica lacks the holder's key.
+    StoreFailedOverLost,
+    /// A fail-over that lost nothing the lock depends on.
+    StoreFailedOverKept,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 75] = [
+    pub const ALL: [Line; 79] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -212,6 +221,10 @@ impl Line {
         Line::ReplyIgnored,
         Line::PartitionedFromReplies,
         Line::PartitionedFromRequests,
+        Line::AcquireDelayed,
+        Line::StoreFailedOverExtended,
+        Line::StoreFailedOverLost,
+        Line::StoreFailedOverKept,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -520,6 +533,22 @@ impl Line {
                 ["Fog swallows {name}'s slips on the way to the dockmaster.", "{id} is cut one way: its requests to the coordinator are lost."],
                 ["雾吞没了{name}送往领班的纸条。", "{id} 单向断开：发往协调者的请求全部丢失。"],
             ],
+            AcquireDelayed => [
+                ["{name} asks for the post. The plaque is empty, but the dockmaster names nobody before {until} s, so the last bearer's flags land first.", "Acquire refused for {id}: lock-delay after the last holder's session ended; no grant before {until} s."],
+                ["{name}想接班。木牌空着，可领班在 {until} 秒前不写任何名字，好让上一任的旗语先落定。", "{id} 获取被拒：上一持有者的会话结束后的 lock-delay 期内，{until} 秒前不授予。"],
+            ],
+            StoreFailedOverExtended => [
+                ["A new dockmaster takes over the ledger and turns every hourglass again: {name}'s now runs until {expires} s.", "Store fail-over: the new leader's lessor promoted every lease (a full TTL plus the election timeout); the lease of {id} now expires at {expires} s."],
+                ["新领班接过账本，把每只沙漏都重新翻转：{name}的要到 {expires} 秒才漏完。", "存储故障切换：新 leader 的 lessor 提升（Promote）了所有租约（完整 TTL 加选举超时）；{id} 的租约现在 {expires} 秒到期。"],
+            ],
+            StoreFailedOverLost => [
+                ["A deputy takes over the dockmaster's ledger, copied {lag} late: {name} and number {token} are not in it. The next number will be {next}.", "Store fail-over: the promoted asynchronous replica lacks the last {lag} of writes; the lock key of {id} (token {token}) is gone; the token counter's next value is {next}."],
+                ["副手接过领班的账本，可抄本晚了 {lag}：上面没有{name}，也没有编号 {token}。下一个编号将是 {next}。", "存储故障切换：被提升的异步副本缺少最后 {lag} 的写入；{id} 的锁键（令牌 {token}）丢失；令牌计数器的下一个值为 {next}。"],
+            ],
+            StoreFailedOverKept => [
+                ["A new dockmaster takes over the ledger; nothing on the plaque is lost.", "Store fail-over: the new primary has every write the lock depends on."],
+                ["新领班接过账本；木牌上的内容一点没丢。", "存储故障切换：新的主节点拥有锁所依赖的全部写入。"],
+            ],
         };
         lang.pick([en, zh])
     }
@@ -568,7 +597,7 @@ struct Out {
 }
 
 /// The kinds of line that tell what the store answered or did (see [`narrate`]).
-const STORE_KINDS: [&str; 10] = [
+const STORE_KINDS: [&str; 12] = [
     "lease-granted",
     "lease-reacquired",
     "acquire-refused",
@@ -579,6 +608,8 @@ const STORE_KINDS: [&str; 10] = [
     "lock-release-not-owner",
     "lock-release-deleted-others",
     "lock-release-already-free",
+    "acquire-delayed",
+    "store-failed-over",
 ];
 
 /// Narrate one trace entry; `None` for events the scene shows by itself (a message being sent).
@@ -957,6 +988,39 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             let target = clock_target(target, cast, lang);
             let values = vec![("target", target), ("target_id", target_id), ("rate", rate(*rate_ppm))];
             out("clock-rate", Line::ClockRateSet, Tone::Warn, false, values)
+        }
+        TraceEvent::AcquireDelayed { node: id, until_ms } => out(
+            "acquire-delayed",
+            Line::AcquireDelayed,
+            Tone::Good,
+            false,
+            with(node(id), &[("until", secs(*until_ms))]),
+        ),
+        TraceEvent::StoreFailedOver { holder, expires_ms, lost_holder, lost_token, lag_ms, next_token, .. } => {
+            match (lost_holder, lost_token, holder, expires_ms) {
+                (Some(h), Some(t), _, _) => out(
+                    "store-failed-over",
+                    Line::StoreFailedOverLost,
+                    Tone::Bad,
+                    false,
+                    with(
+                        node(h),
+                        &[("token", t.to_string()), ("lag", span(*lag_ms)), ("next", next_token.to_string())],
+                    ),
+                ),
+                (_, _, Some(h), Some(e))
+                    if cast.store().failover() != crate::engine::profile::FailoverRule::AsyncReplica =>
+                {
+                    out(
+                        "store-failed-over",
+                        Line::StoreFailedOverExtended,
+                        Tone::Warn,
+                        false,
+                        with(node(h), &[("expires", secs(*e))]),
+                    )
+                }
+                _ => out("store-failed-over", Line::StoreFailedOverKept, Tone::Info, false, vec![]),
+            }
         }
         TraceEvent::IssuerRolledBack { next_token_before, next_token } => out(
             "issuer-rolled-back",

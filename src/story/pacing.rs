@@ -88,6 +88,7 @@ pub fn beat_ms(entry: &TraceEntry, earlier: &[TraceEntry]) -> f64 {
         | TraceEvent::LockReleased { .. }
         | TraceEvent::FencingSet { .. }
         | TraceEvent::IssuerRolledBack { .. }
+        | TraceEvent::StoreFailedOver { .. }
         | TraceEvent::ResourceRestored { .. }
         | TraceEvent::ResourceRestarted { .. }
         | TraceEvent::ClockJumped { .. } => BEAT_MS,

@@ -402,6 +402,7 @@ pub(crate) fn script_step(command: &Command, cast: &Cast, lang: Lang) -> String 
         Command::RestartResource => say(Ui::ScriptRestartResource),
         Command::ClockJump { .. } | Command::ClockRate { .. } => say(Ui::ScriptClock),
         Command::DropScript { .. } => say(Ui::ScriptDropStep),
+        Command::StoreFailover { .. } => say(Ui::ScriptFailover),
     };
     match who {
         Some(name) => format!("{name}: {what}"),
