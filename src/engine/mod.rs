@@ -40,6 +40,7 @@ mod network;
 pub mod node;
 pub mod oracle;
 pub mod profile;
+mod queue;
 pub mod resource;
 pub mod rng;
 pub mod script;
@@ -50,7 +51,6 @@ pub mod token;
 pub mod trace;
 mod writes;
 
-use std::collections::BTreeMap;
 use std::sync::Arc;
 
 pub use clock::{ClockConfig, RATE_ONE_PPM};
@@ -123,7 +123,7 @@ pub struct Sim {
     now_ms: u64,
     rng: Rng,
     /// Pending items, ordered by (time, insertion order): ties resolve deterministically.
-    queue: BTreeMap<(u64, u64), Item>,
+    queue: queue::Agenda<Item>,
     next_seq: u64,
     next_message_id: u64,
     coordinator: Coordinator,
@@ -177,7 +177,7 @@ impl Sim {
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),
-            queue: BTreeMap::new(),
+            queue: queue::Agenda::default(),
             next_seq: 0,
             next_message_id: 0,
             coordinator,
@@ -295,7 +295,7 @@ impl Sim {
 
     /// The time of the next pending item, if any.
     pub fn next_event_ms(&self) -> Option<u64> {
-        self.queue.keys().next().map(|(t, _)| *t)
+        self.queue.first_key().map(|(t, _)| t)
     }
 
     /// Process everything scheduled at or before `t_ms` (capped at `until_ms`), then set the
@@ -307,11 +307,7 @@ impl Sim {
         }
         let target = t_ms.min(self.config.until_ms);
         let before = self.trace.len();
-        while let Some(entry) = self.queue.first_entry() {
-            if entry.key().0 > target {
-                break;
-            }
-            let ((at, _), item) = entry.remove_entry();
+        while let Some(((at, _), item)) = self.queue.pop_before(target.saturating_add(1)) {
             self.now_ms = self.now_ms.max(at);
             self.process(item);
         }
@@ -336,11 +332,7 @@ impl Sim {
         let before = self.trace.len();
         let limit = limit_ms.min(self.config.until_ms.saturating_add(1));
         while self.trace.len() == before {
-            let Some(entry) = self.queue.first_entry() else { break };
-            if entry.key().0 >= limit {
-                break;
-            }
-            let ((at, _), item) = entry.remove_entry();
+            let Some(((at, _), item)) = self.queue.pop_before(limit) else { break };
             self.now_ms = self.now_ms.max(at);
             self.process(item);
         }
@@ -463,8 +455,8 @@ impl Sim {
         };
         let mut in_flight: Vec<MessageView> = self
             .queue
-            .values()
-            .filter_map(|item| match item {
+            .iter()
+            .filter_map(|(_, item)| match item {
                 Item::Deliver(m) => Some(self.message_view(m)),
                 _ => None,
             })

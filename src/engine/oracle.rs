@@ -7,8 +7,6 @@
 //! can only pass while the resource has not yet seen the newer term (seed `002`: issuance informs
 //! no one by itself); with fencing off it is the collision the harbor fable warns about.
 
-use std::collections::BTreeSet;
-
 use super::resource::Judgement;
 use super::token::WireToken;
 use super::trace::{Violation, WriteOutcome};
@@ -19,7 +17,7 @@ pub struct Oracle {
     /// The largest valid token the resource ever accepted.
     highest_accepted: u64,
     /// Every op id that took effect.
-    applied: BTreeSet<String>,
+    applied: super::queue::Names,
 }
 
 impl Oracle {
@@ -76,7 +74,7 @@ impl Oracle {
                 self.highest_accepted = self.highest_accepted.max(t);
             }
         }
-        if !self.applied.insert(op_id.to_owned()) {
+        if !self.applied.insert(op_id) {
             found.push(Violation::DuplicateSideEffect { op_id: op_id.to_owned(), from });
         }
         found
@@ -156,9 +154,9 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
     let mut gaps = Vec::new();
     let mut duals: Vec<DualBelief> = Vec::new();
     let mut believers: Vec<String> = Vec::new();
-    let mut frozen: BTreeSet<String> = BTreeSet::new();
+    let mut frozen = super::queue::Names::default();
     // Nodes whose work outlived their leadership (`WorkContinues`), until they lead again or crash.
-    let mut zombies: BTreeSet<String> = BTreeSet::new();
+    let mut zombies = super::queue::Names::default();
     let mut ever_led = false;
     let mut gap: Option<OpenGap> = None;
     let mut dual: Option<DualBelief> = None;
@@ -176,7 +174,7 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
             }
             E::SteppedDown { node, .. } => believers.retain(|b| b != node),
             E::WorkContinues { node, .. } => {
-                zombies.insert(node.clone());
+                zombies.insert(node);
             }
             E::WriteJudged { outcome: super::WriteOutcome::Accepted, .. } => {
                 if let Some(g) = gap.as_mut() {
@@ -189,7 +187,7 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
                 zombies.remove(node);
             }
             E::Paused { node } => {
-                frozen.insert(node.clone());
+                frozen.insert(node);
             }
             E::Resumed { node } => {
                 frozen.remove(node);
@@ -208,7 +206,7 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
             (g, _) => gap = g,
         }
         if let Some(g) = gap.as_mut() {
-            for z in zombies.iter().filter(|z| !frozen.contains(*z)) {
+            for z in zombies.iter().filter(|z| !frozen.contains(z)) {
                 if !g.stale_work.contains(z) {
                     g.stale_work.push(z.clone());
                 }

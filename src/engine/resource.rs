@@ -7,8 +7,6 @@
 //! or malformed token is refused and changes nothing. A stale token still passes while the
 //! resource has not yet seen a newer one: issuing a token informs no one by itself.
 
-use std::collections::BTreeSet;
-
 use serde::Serialize;
 
 use super::config::{EqualTokenPolicy, TokenCheck, TokenScope};
@@ -41,7 +39,7 @@ pub struct Resource {
     pub value_from: Option<String>,
     pub value_token: Option<WireToken>,
     /// Op ids already applied (kept only under the `dedupe` policy).
-    applied_ops: BTreeSet<String>,
+    applied_ops: super::queue::Names,
     pub accepted: u64,
     pub rejected: u64,
 }
@@ -71,7 +69,7 @@ impl Resource {
             value: None,
             value_from: None,
             value_token: None,
-            applied_ops: BTreeSet::new(),
+            applied_ops: super::queue::Names::default(),
             accepted: 0,
             rejected: 0,
         }
@@ -119,7 +117,7 @@ impl Resource {
             self.value_from = from.map(str::to_owned);
             self.value_token = Some(token.clone());
             if self.equal_token == EqualTokenPolicy::Dedupe {
-                self.applied_ops.insert(op_id.to_owned());
+                self.applied_ops.insert(op_id);
             }
             self.accepted += 1;
         } else {

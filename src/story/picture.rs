@@ -23,6 +23,7 @@
 //! work is [`picture`], which reads only the snapshot and that small memory.
 
 use super::i18n::Ui;
+use super::markup::within;
 use crate::engine::{
     Endpoint, LeaseView, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WireToken, WriteOutcome,
 };
@@ -666,7 +667,7 @@ pub fn progress(now_ms: u64, sent_ms: u64, arrive_ms: u64) -> f64 {
         return 1.0;
     }
     let done = now_ms.saturating_sub(sent_ms) as f64;
-    (done / (arrive_ms - sent_ms) as f64).clamp(0.0, 1.0)
+    within(done / (arrive_ms - sent_ms) as f64, 0.0, 1.0)
 }
 
 /// Derives the picture from the world now and what the trace taught.
@@ -678,7 +679,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     let left = if lease.lease_duration_ms == 0 {
         0.0
     } else {
-        (remaining_ms as f64 / lease.lease_duration_ms as f64).clamp(0.0, 1.0)
+        within(remaining_ms as f64 / lease.lease_duration_ms as f64, 0.0, 1.0)
     };
     let state = match (lease.token, live.is_live()) {
         (None, _) => TimerState::Unset,
@@ -742,7 +743,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     let r = &snap.resource;
     Picture {
         now_ms: now,
-        day: if snap.until_ms == 0 { 1.0 } else { (now as f64 / snap.until_ms as f64).clamp(0.0, 1.0) },
+        day: if snap.until_ms == 0 { 1.0 } else { within(now as f64 / snap.until_ms as f64, 0.0, 1.0) },
         over: now >= snap.until_ms,
         record: Record {
             holder: lease.holder_identity.clone(),

@@ -495,7 +495,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let past_w = move || {
         let fr = drawn.with(|d| d.frame);
         let (from, _) = app.snapshot.with(|s| window(s.now_ms, s.until_ms, span.get()));
-        ((now().saturating_sub(from)) as f64 * fr.scale).clamp(0.0, PLOT_W) + 1.0
+        crate::story::markup::within((now().saturating_sub(from)) as f64 * fr.scale, 0.0, PLOT_W) + 1.0
     };
     let markup = move || drawn.with(|d| d.markup.as_str().to_owned());
     let ticks = move || drawn.with(|d| d.ticks.as_str().to_owned());
@@ -537,7 +537,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         };
         let x = (f64::from(ev.client_x()) - rect.left()) / rect.width() * W;
         let (from, span) = app.snapshot.with_untracked(|s| window(s.now_ms, s.until_ms, span.get_untracked()));
-        let frac = ((x - LEFT) / PLOT_W).clamp(0.0, 1.0);
+        let frac = crate::story::markup::within((x - LEFT) / PLOT_W, 0.0, 1.0);
         // `as` saturates: no value can panic.
         let t = from.saturating_add((frac * span as f64).round() as u64);
         app.seek(t);

@@ -134,7 +134,7 @@ fn text_lines(out: &mut Markup, x: f64, align: Align, text: &str, lines: &[Strin
 
 /// A point on the quadratic Bézier from `a` via `c` to `b` at `t`.
 pub(crate) fn bezier(a: (f64, f64), c: (f64, f64), b: (f64, f64), t: f64) -> (f64, f64) {
-    let t = t.clamp(0.0, 1.0);
+    let t = crate::story::markup::within(t, 0.0, 1.0);
     let u = 1.0 - t;
     (u * u * a.0 + 2.0 * u * t * c.0 + t * t * b.0, u * u * a.1 + 2.0 * u * t * c.1 + t * t * b.1)
 }

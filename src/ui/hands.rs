@@ -15,7 +15,7 @@ use wasm_bindgen::JsCast;
 use crate::engine::{Command, Link, Role};
 use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
+use crate::story::markup::{within, Markup};
 use crate::story::{fill, Cast, Lang};
 
 use super::crew::story_state;
@@ -166,7 +166,7 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
     let (left, top) = match anchor.map(|a| a.get_bounding_client_rect()) {
         Some(r) => {
             let left = if r.right() + 8.0 + MENU_W <= vw { r.right() + 8.0 } else { r.left() - 8.0 - MENU_W };
-            (left.clamp(4.0, (vw - MENU_W - 4.0).max(4.0)), r.top().clamp(4.0, (vh - MENU_H).max(4.0)))
+            (within(left, 4.0, (vw - MENU_W - 4.0).max(4.0)), within(r.top(), 4.0, (vh - MENU_H).max(4.0)))
         }
         None => ((vw - MENU_W) / 2.0, vh / 3.0),
     };

@@ -193,7 +193,7 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
 /// The moon and stars fade and the horizon warms towards dawn, over the last part of the run.
 fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
     let mut out = Markup::new();
-    let dawn = ((p.day - 0.75) / 0.25).clamp(0.0, 1.0);
+    let dawn = crate::story::markup::within((p.day - 0.75) / 0.25, 0.0, 1.0);
     out.tag("rect")
         .lit("class", "dawn")
         .lit("width", "1200")

@@ -166,7 +166,7 @@ fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
     let mut out = Markup::new();
     out.tag("g").lit("class", "backdrop").open();
     out.tag("rect").lit("width", "1200").lit("height", "640").lit("fill", "url(#sky)").close();
-    let dusk = ((p.day - 0.7) / 0.3).clamp(0.0, 1.0);
+    let dusk = crate::story::markup::within((p.day - 0.7) / 0.3, 0.0, 1.0);
     out.tag("rect")
         .lit("class", "dusk")
         .lit("width", "1200")

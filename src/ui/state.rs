@@ -372,7 +372,7 @@ impl AppState {
             self.playing.set(false);
             return;
         }
-        let mut real = dt_ms.clamp(0.0, MAX_FRAME_MS);
+        let mut real = crate::story::markup::within(dt_ms, 0.0, MAX_FRAME_MS);
         // With reduced motion the scene moves in steps: the real time is gathered and played
         // every REDUCED_MOTION_STEP_MS.
         if self.reduced_motion.get_value() {
