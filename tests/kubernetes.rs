@@ -155,8 +155,9 @@ fn a_wall_clock_step_does_not_move_monotonic_timers() {
     );
 }
 
-/// A Kubernetes Lease issues no fencing token: a fence cannot be turned on, the picture shows no
-/// number, and the log says leaseTransitions is not one.
+/// A Kubernetes Lease issues no fencing token: a fence cannot be turned on, and the log says
+/// that the number the scene shows is only LeaseLab's count of terms and that leaseTransitions
+/// is not a token.
 #[test]
 fn a_kubernetes_lease_has_no_token_to_fence_with() {
     let s = builtin("k8s-split-brain");
@@ -167,9 +168,10 @@ fn a_kubernetes_lease_has_no_token_to_fence_with() {
     let mut sim = Sim::new(s.config.clone()).expect("valid");
     sim.advance_to(12_000);
     assert!(sim.apply(Command::SetFencing { on: true }).is_err());
-    let snap = sim.snapshot();
-    assert!(snap.lease.token.is_some(), "LeaseLab still numbers the terms to judge them");
-    let picture = leaselab::story::picture::picture(&snap, &leaselab::story::picture::Memory::default());
-    assert_eq!(picture.record.token, None);
-    assert!(picture.flights.iter().all(|f| f.token.is_none()));
+    assert!(sim.snapshot().lease.token.is_some(), "LeaseLab still numbers the terms to judge them");
+    let cast = leaselab::story::Cast::new(&s);
+    let grant = sim.trace().iter().find(|e| matches!(e.event, TraceEvent::LeaseGranted { .. })).expect("a grant");
+    let told = leaselab::story::narrate(grant, &cast, leaselab::story::Lang::En).expect("told");
+    assert!(told.technical.contains("carries no fencing token"), "{}", told.technical);
+    assert!(told.technical.contains("leaseTransitions is not one"), "{}", told.technical);
 }

@@ -268,8 +268,8 @@ impl Line {
                 "说书人今晚本就没再给{name}安排什么：{name}会遇到什么，早已由你说了算。",
             ],
             LeaseGrantedNoToken => [
-                "{name} latches the brass clasp and writes the name {name} on the tablet; this tablet hands out no numbered wick, it only counts how often the lantern changed hands: {transitions}.",
-                "{name}扣上铜锁，在木牌上写下名字；这块木牌不发编号的灯芯，只记灯换过几次手：{transitions}。",
+                "{name} latches the brass clasp and writes the name {name} on the tablet. The wick's No. {token} is only this story's count of turns: this tablet hands out no numbered wick.",
+                "{name}扣上铜锁，在木牌上写下名字。灯芯的 {token} 号只是这个故事给轮次计的数：这块木牌并不发编号的灯芯。",
             ],
             MessageDuplicated => ["An echo in the lanes: one word will be carried twice.", "巷子里有回声：一句话会被传两遍。"],
             MessageHeldBack => ["A word takes the long way through the lanes: {delay} s late.", "一句话在巷子里绕了远路：晚到 {delay} 秒。"],

@@ -510,8 +510,8 @@ impl Line {
                 ["故事本就没再给{name}安排什么：{name}接下来会怎样，早已由你来定。", "已撤下 {id} 的剧本：它已没有尚未发生的剧本事件；没有任何变化。"],
             ],
             LeaseGrantedNoToken => [
-                ["The dockmaster writes {name} on the plaque and turns the hourglass. This plaque has no climbing number, only a tally of hand-overs: {transitions}. A flag carries nothing the verifier could check.", "Lease updated for {id} (compare-and-swap on resourceVersion): holderIdentity = {identity}, leaseTransitions = {transitions}. A Kubernetes Lease issues no fencing token, and leaseTransitions is not one."],
-                ["领班把{name}的名字写上木牌，沙漏翻转。这块木牌没有只升不降的编号，只记着换了几任：{transitions}。旗子上没有任何验旗人能核对的东西。", "{id} 更新了 Lease（按 resourceVersion 做 compare-and-swap）：holderIdentity = {identity}，leaseTransitions = {transitions}。Kubernetes 的 Lease 不发放围栏令牌，leaseTransitions 也不是令牌。"],
+                ["The dockmaster writes {name} on the plaque and turns the hourglass. The {token} on it is only this story's count of terms: this harbor's real plaque has no number, and no verifier stands at the gate to read one.", "Lease updated for {id} (compare-and-swap on resourceVersion): holderIdentity = {identity}, leaseTransitions = {transitions}. LeaseLab calls this term {token}; a Kubernetes Lease carries no fencing token, and leaseTransitions is not one."],
+                ["领班把{name}的名字写上木牌，沙漏翻转。牌上的 {token} 只是这个故事给任期计的数：这座港口真正的木牌上没有编号，闸口也没有验旗人去核对。", "{id} 更新了 Lease（按 resourceVersion 做 compare-and-swap）：holderIdentity = {identity}，leaseTransitions = {transitions}。LeaseLab 把这一任期记作 {token}；Kubernetes 的 Lease 不带围栏令牌，leaseTransitions 也不是令牌。"],
             ],
             MessageDuplicated => [
                 ["An echo in the fog: a message will arrive twice.", "Message #{msg} ({what}) is a copy of #{of}: the network delivers it twice."],

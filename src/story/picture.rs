@@ -688,10 +688,6 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     };
     let too_late = memory.too_late.clone();
     let collision = memory.collision.clone();
-    // A store without fencing tokens (a Kubernetes Lease): LeaseLab numbers the terms to judge
-    // them, but nothing in the system carries that number, so the picture shows none.
-    let tokens = snap.store_kind.rules().issues_tokens();
-    let label = |t: &WireToken| tokens.then(|| short_label(&t.label()));
     let actors = snap
         .nodes
         .iter()
@@ -736,7 +732,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
                 kind: m.kind,
                 route,
                 progress: progress(now, m.sent_ms, m.arrive_ms),
-                token: m.token.as_ref().and_then(label),
+                token: m.token.as_ref().map(|t| short_label(&t.label())),
             })
         })
         .collect();
@@ -747,7 +743,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         over: now >= snap.until_ms,
         record: Record {
             holder: lease.holder_identity.clone(),
-            token: lease.token.filter(|_| tokens),
+            token: lease.token,
             newest: lease.newest_granted,
             liveness: live,
             expires_ms: lease.expires_ms,
@@ -768,7 +764,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         gate: Gate { on_duty: r.fencing, mark: r.high_water, recent: memory.verdicts.clone() },
         outcome: Outcome {
             last_from: r.value_from.clone(),
-            last_token: r.value_token.as_ref().and_then(label),
+            last_token: r.value_token.as_ref().map(|t| short_label(&t.label())),
             value: r.value.clone(),
             collision,
         },
