@@ -40,7 +40,7 @@ mod network;
 pub mod node;
 pub mod oracle;
 pub mod profile;
-mod queue;
+pub(crate) mod queue;
 pub mod resource;
 pub mod rng;
 pub mod script;
@@ -469,7 +469,7 @@ impl Sim {
                 }
             }
         }
-        in_flight.sort_by_key(|m| m.id);
+        queue::sort_by_keys(&mut in_flight, |m| (m.id, 0));
         Snapshot {
             now_ms: now,
             until_ms: self.config.until_ms,

@@ -29,7 +29,7 @@ pub fn with_interventions(source: &str, interventions: &[ScheduledCommand]) -> R
     let mut list = base.interventions;
     list.extend(interventions.iter().filter(|i| i.at_ms < base.until_ms).cloned());
     // Stable: equal times keep their order.
-    list.sort_by_key(|i| i.at_ms);
+    crate::engine::queue::sort_by_keys(&mut list, |i| (i.at_ms, 0));
     let mut text = source.strip_prefix('\u{feff}').unwrap_or(source).trim_end().to_owned();
     if let Some((from, to)) = member(&text, "interventions") {
         // Take the member out with the comma that joined it to its neighbour.

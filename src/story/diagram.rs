@@ -344,7 +344,7 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
             open: true,
         });
     }
-    bars.sort_by_key(|b| (b.lane, b.from_ms));
+    crate::engine::queue::sort_by_keys(&mut bars, |b| (b.lane as u64, b.from_ms));
     Diagram { lanes, bars, arrows, marks, now_ms }
 }
 
