@@ -158,8 +158,18 @@ async fn lesson_on_one_screen(
             // Played at speed to the moment the question is about.
             b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
             b.wait_exists("reveal", SECS(90)).await.with_context(|| format!("{lesson} step {n}: the reveal"))?;
-            tokio::time::sleep(Duration::from_millis(400)).await;
-            for f in off_screen(b, &["lesson", "reveal"]).await? {
+            // The panel scrolls the reveal into view once it is drawn; under load that takes
+            // longer than a frame or two, so wait (up to 6 s) for it to come to rest inside the
+            // window before judging, instead of a fixed sleep.
+            let mut outside = off_screen(b, &["lesson", "reveal"]).await?;
+            for _ in 0..30 {
+                if outside.is_empty() {
+                    break;
+                }
+                tokio::time::sleep(Duration::from_millis(200)).await;
+                outside = off_screen(b, &["lesson", "reveal"]).await?;
+            }
+            for f in outside {
                 faults.push(format!("{lesson} step {n}, revealed, at 1280x720: {f}"));
             }
             let scrolls =
