@@ -564,16 +564,13 @@ impl Config {
             return Err(err("work.stops_after_ms", "is beyond 24 h"));
         }
         if self.work.stops_after_ms > 0 && !self.work.stops_with_lease {
-            return Err(err(
-                "work.stops_after_ms",
-                "needs work.stops_with_lease true: with false the work never stops, so there is no shutdown to bound",
-            ));
+            return Err(err("work.stops_after_ms", "needs work.stops_with_lease true"));
         }
         if let Some(retry) = self.work.retry_after_ms {
             if retry == 0 || retry >= self.work.every_ms {
                 return Err(err(
                     "work.retry_after_ms",
-                    format!("must be from 1 to below work.every_ms ({} ms): one retry per write, sent before the next write", self.work.every_ms),
+                    format!("must be 1 to {} (below work.every_ms)", self.work.every_ms - 1),
                 ));
             }
         }
