@@ -51,6 +51,8 @@ const ORDER: &[&str] = &[
     "lock-failover-redis",
     "lock-failover-etcd",
     "lock-delay",
+    "bounded-shutdown",
+    "work-retried-write",
 ];
 
 /// The built-in lessons in menu order. Every `.json` file in `assets/lessons/` must be listed.

@@ -102,6 +102,9 @@ prop_compose! {
         hold in prop::option::of(500u64..20_000),
         plain_del in any::<bool>(),
         stops_with_lease in prop::bool::weighted(0.8),
+        // The work's own faults: a bounded shutdown (ms of drain), a client's retry (share of
+        // `work.every_ms`, in %).
+        work_faults in (prop::option::weighted(0.3, 1u64..20_000), prop::option::weighted(0.3, 1u64..100)),
         same_identity in prop::bool::weighted(0.1),
         lock_delay in prop::sample::select(vec![0u64, 0, 1_000, 15_000]),
         raw in prop::collection::vec((0u64..120_000, 0u8..19, 0usize..5, 1u64..20_000), 0..14),
@@ -180,7 +183,12 @@ prop_compose! {
                 epoch_barrier: knobs.epoch_barrier,
                 token_scope: TokenScope::PerLock,
             },
-            work: WorkConfig { every_ms: work, stops_with_lease },
+            work: WorkConfig {
+                every_ms: work,
+                stops_with_lease,
+                stops_after_ms: work_faults.0.filter(|_| stops_with_lease).unwrap_or(0),
+                retry_after_ms: work_faults.1.map(|pct| (work * pct / 100).max(1)),
+            },
             issuer: IssuerConfig { first_token },
             events,
             interventions: Vec::new(),
@@ -207,7 +215,9 @@ proptest! {
             .collect();
         let plain_del = config.lock.release_check == ReleaseCheck::None;
         let store_judges = config.protocol == Protocol::Lock || config.lease.expiry == Expiry::Coordinator;
-        let duplicates = config.network.duplicate_percent > 0;
+        // A write reaches the resource twice when the network copies it or the work's client
+        // retries it (`work.retry_after_ms`).
+        let duplicates = config.network.duplicate_percent > 0 || config.work.retry_after_ms.is_some();
         let equal_token_policy = config.resource.equal_token;
         let identity: std::collections::BTreeMap<String, String> =
             config.nodes.iter().map(|n| (n.id.clone(), n.identity.clone())).collect();
@@ -347,8 +357,8 @@ proptest! {
                         prop_assert!(!knobs.epoch_barrier, "stale write accepted despite the epoch barrier");
                     }
                     Violation::LockDeletedByNonOwner { .. } => prop_assert!(plain_del, "the owner check never deletes another's lock"),
-                    // Fencing is not idempotency: a write the network copied lands twice under
-                    // `equal_token: accept`, and only then.
+                    // Fencing is not idempotency: a write the network copied or the client
+                    // retried lands twice under `equal_token: accept`, and only then.
                     Violation::DuplicateSideEffect { .. } => prop_assert!(
                         duplicates && equal_token_policy == EqualTokenPolicy::Accept,
                         "a duplicate side effect without a copied write, or despite dedupe"

@@ -362,11 +362,30 @@ pub struct WorkConfig {
     /// neither exits nor renews keeps working (kubernetes/kubernetes#82960, vmware/pinniped#800).
     /// With `false`, the node keeps writing with its old token after it stepped down.
     pub stops_with_lease: bool,
+    /// A bounded shutdown, in ms of the node's own clock, 0 … 24 h (only with `stops_with_lease`;
+    /// 0, the default, stops the work at once). The process is told to stop when it steps down
+    /// but takes this long to drain: until then its work goes on writing with its old token,
+    /// then stops (`work_stopped` in the trace). A crash ends the drain at once. Seen in
+    /// cilium/cilium#42920 (the operator kept working for a while after losing its lease) and
+    /// hashicorp/consul#1843 (a leader's shutdown long enough to overlap the next leader).
+    #[serde(skip_serializing_if = "is_zero_u64")]
+    pub stops_after_ms: u64,
+    /// The work's own client retries: each write it sends is sent once more, with the same
+    /// operation id, value and token, this many ms later on the node's clock (`write_retried`
+    /// in the trace). The resource has no reply channel, so the model is the plain one: every
+    /// write times out on the client's side and is retried once, as a client whose request
+    /// timed out does (yugabyte/yugabyte-db#33653). `None` (the default): no retry. 1 … below
+    /// `every_ms`, so at most one retry is pending. Only the process ending cancels it (a crash,
+    /// or the end of a bounded shutdown): the client library knows nothing of the lease, so a
+    /// retry due after the node stepped down goes out with its old token. A retry still
+    /// pending when the next write leaves (possible only after a pause) goes out just before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retry_after_ms: Option<u64>,
 }
 
 impl Default for WorkConfig {
     fn default() -> Self {
-        Self { every_ms: 3_000, stops_with_lease: true }
+        Self { every_ms: 3_000, stops_with_lease: true, stops_after_ms: 0, retry_after_ms: None }
     }
 }
 
@@ -539,6 +558,20 @@ impl Config {
             }
             if v > MAX_UNTIL_MS {
                 return Err(err(name, "is beyond 24 h"));
+            }
+        }
+        if self.work.stops_after_ms > MAX_UNTIL_MS {
+            return Err(err("work.stops_after_ms", "is beyond 24 h"));
+        }
+        if self.work.stops_after_ms > 0 && !self.work.stops_with_lease {
+            return Err(err("work.stops_after_ms", "needs work.stops_with_lease true"));
+        }
+        if let Some(retry) = self.work.retry_after_ms {
+            if retry == 0 || retry >= self.work.every_ms {
+                return Err(err(
+                    "work.retry_after_ms",
+                    format!("must be 1 to {} (below work.every_ms)", self.work.every_ms - 1),
+                ));
             }
         }
         if l.renew_deadline_ms >= l.duration_ms {

@@ -57,13 +57,22 @@ impl Sim {
                 self.arm(node, TimerKind::Work, every);
             }
             (TimerKind::Work, None) => {
-                // Work that outlived its lease goes on with the old token.
+                // Work that outlived its lease goes on with the old token, until a bounded
+                // shutdown ends it.
                 if let Some(token) = self.nodes[node].zombie_token {
-                    self.send_write(node, token);
-                    let every = self.config.work.every_ms;
-                    self.arm(node, TimerKind::Work, every);
+                    let now_local = self.nodes[node].clock.read(self.now_ms);
+                    match self.nodes[node].work_stops_local_ms {
+                        Some(stop) if now_local >= stop => self.stop_work(node, token, stop),
+                        stop => {
+                            self.send_write(node, token);
+                            let every = i64::try_from(self.config.work.every_ms).unwrap_or(i64::MAX);
+                            let next = now_local.saturating_add(every);
+                            self.arm_at_local(node, TimerKind::Work, stop.map_or(next, |s| next.min(s)));
+                        }
+                    }
                 }
             }
+            (TimerKind::WriteRetry, _) => self.send_retry(node),
             (TimerKind::Hold, Some(_)) => self.step_down(node, StepDownReason::Finished),
             _ => {}
         }
@@ -101,6 +110,7 @@ impl Sim {
             deadline_local_ms,
         });
         n.zombie_token = None;
+        n.work_stops_local_ms = None;
         n.cancel(TimerKind::Retry);
         n.cancel(TimerKind::Work);
         let id = n.id.clone();
@@ -126,6 +136,23 @@ impl Sim {
         }
     }
 
+    /// A bounded shutdown ends (`work.stops_after_ms`): the work, and any retry its client had
+    /// pending, stop. `stop_local_ms` is when it was due on the node's clock.
+    fn stop_work(&mut self, node: usize, token: u64, stop_local_ms: i64) {
+        let drained = self.config.work.stops_after_ms;
+        let n = &mut self.nodes[node];
+        n.zombie_token = None;
+        n.work_stops_local_ms = None;
+        n.cancel(TimerKind::Work);
+        if n.pending_retry.take().is_some() {
+            n.cancel(TimerKind::WriteRetry);
+        }
+        // Late only if the node was paused (or its clock moved) past the due moment.
+        let late = u64::try_from(n.clock.read(self.now_ms).saturating_sub(stop_local_ms)).unwrap_or(0);
+        let id = n.id.clone();
+        self.record(TraceEvent::WorkStopped { node: id, token, after_ms: drained.saturating_add(late) });
+    }
+
     fn arm_deadline(&mut self, node: usize) {
         if let Some(l) = self.nodes[node].leadership {
             self.arm_at_local(node, TimerKind::Deadline, l.deadline_local_ms);
@@ -134,21 +161,34 @@ impl Sim {
 
     /// The node stops believing it leads. Under the lock protocol it then releases the lock, as a
     /// client's `finally: unlock()` does, whatever the reason. Its work stops too, unless
-    /// `work.stops_with_lease` is false.
+    /// `work.stops_with_lease` is false (it never stops) or `work.stops_after_ms` bounds its
+    /// shutdown (it stops that long after, on the node's clock).
     fn step_down(&mut self, node: usize, reason: StepDownReason) {
-        let keep_working = !self.config.work.stops_with_lease && reason != StepDownReason::SessionExpired;
+        let work = self.config.work;
+        let keep_working =
+            (!work.stops_with_lease || work.stops_after_ms > 0) && reason != StepDownReason::SessionExpired;
+        let now_local = self.nodes[node].clock.read(self.now_ms);
         let n = &mut self.nodes[node];
         let Some(l) = n.leadership.take() else { return };
         for kind in [TimerKind::Renew, TimerKind::Deadline, TimerKind::Hold] {
             n.cancel(kind);
         }
         if !keep_working {
+            // A retry its client has pending goes out all the same (`work.retry_after_ms`): the
+            // client library retrying a request knows nothing of the lease.
             n.cancel(TimerKind::Work);
         }
         let id = n.id.clone();
         self.record(TraceEvent::SteppedDown { node: id.clone(), token: l.token, reason });
         if keep_working {
             self.nodes[node].zombie_token = Some(l.token);
+            if work.stops_with_lease {
+                // A bounded shutdown: the next tick comes no later than the moment it stops.
+                let stop = now_local.saturating_add(i64::try_from(work.stops_after_ms).unwrap_or(i64::MAX));
+                let due = self.nodes[node].timer_due_local[TimerKind::Work.index()].unwrap_or(stop);
+                self.nodes[node].work_stops_local_ms = Some(stop);
+                self.arm_at_local(node, TimerKind::Work, due.min(stop));
+            }
             self.record(TraceEvent::WorkContinues { node: id, token: l.token });
         }
         if self.config.protocol == Protocol::Lock {
@@ -255,7 +295,7 @@ impl Sim {
     }
 
     /// Arm a node timer `after_ms` from now on the node's own clock.
-    fn arm(&mut self, node: usize, kind: TimerKind, after_ms: u64) {
+    pub(super) fn arm(&mut self, node: usize, kind: TimerKind, after_ms: u64) {
         let now = self.now_ms;
         let due = self.nodes[node].clock.read(now).saturating_add(i64::try_from(after_ms).unwrap_or(i64::MAX));
         self.arm_at_local(node, kind, due);

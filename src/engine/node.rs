@@ -25,11 +25,19 @@ pub enum TimerKind {
     Deadline,
     /// Lock protocol: the borrower's errand is done (`lock.hold_ms`); release.
     Hold,
+    /// The work's client sends its pending write again (`work.retry_after_ms`).
+    WriteRetry,
 }
 
 impl TimerKind {
-    pub(crate) const ALL: [TimerKind; 5] =
-        [TimerKind::Retry, TimerKind::Renew, TimerKind::Work, TimerKind::Deadline, TimerKind::Hold];
+    pub(crate) const ALL: [TimerKind; 6] = [
+        TimerKind::Retry,
+        TimerKind::Renew,
+        TimerKind::Work,
+        TimerKind::Deadline,
+        TimerKind::Hold,
+        TimerKind::WriteRetry,
+    ];
 
     pub(crate) fn index(self) -> usize {
         self as usize
@@ -100,8 +108,13 @@ pub(crate) struct Node<M> {
     /// The token its work keeps writing with after it stopped leading (`work.stops_with_lease`
     /// false), if any.
     pub zombie_token: Option<u64>,
+    /// A bounded shutdown under way (`work.stops_after_ms`): when, on its own clock, the work
+    /// it keeps doing with `zombie_token` stops.
+    pub work_stops_local_ms: Option<i64>,
+    /// The write its client will send again (`work.retry_after_ms`), if one is pending.
+    pub pending_retry: Option<PreparedWrite>,
     /// Local due time of each armed timer kind, so a clock change can re-arm it.
-    pub timer_due_local: [Option<i64>; 5],
+    pub timer_due_local: [Option<i64>; 6],
     pub started: bool,
     pub crashed: bool,
     pub paused: bool,
@@ -112,7 +125,7 @@ pub(crate) struct Node<M> {
     pub incarnation: u32,
     pub leadership: Option<Leadership>,
     /// Generation of each timer kind; a fired timer with an older generation was cancelled.
-    pub timer_generation: [u64; 5],
+    pub timer_generation: [u64; 6],
     pub held: VecDeque<Held<M>>,
     pub prepared: Option<PreparedWrite>,
     pub next_write_delay_ms: Option<u64>,
@@ -133,14 +146,16 @@ impl<M> Node<M> {
             wall_shift_ms: 0,
             observed: None,
             zombie_token: None,
-            timer_due_local: [None; 5],
+            work_stops_local_ms: None,
+            pending_retry: None,
+            timer_due_local: [None; 6],
             started: false,
             crashed: false,
             paused: false,
             cut: None,
             incarnation: 0,
             leadership: None,
-            timer_generation: [0; 5],
+            timer_generation: [0; 6],
             held: VecDeque::new(),
             prepared: None,
             next_write_delay_ms: None,
@@ -178,6 +193,8 @@ impl<M> Node<M> {
         self.next_write_delay_ms = None;
         self.observed = None;
         self.zombie_token = None;
+        self.work_stops_local_ms = None;
+        self.pending_retry = None;
         for kind in TimerKind::ALL {
             self.cancel(kind);
         }

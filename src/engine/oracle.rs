@@ -155,7 +155,8 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
     let mut duals: Vec<DualBelief> = Vec::new();
     let mut believers: Vec<String> = Vec::new();
     let mut frozen = super::queue::Names::default();
-    // Nodes whose work outlived their leadership (`WorkContinues`), until they lead again or crash.
+    // Nodes whose work outlived their leadership (`WorkContinues`), until they lead again, crash or
+    // finish a bounded shutdown (`WorkStopped`).
     let mut zombies = super::queue::Names::default();
     let mut ever_led = false;
     let mut gap: Option<OpenGap> = None;
@@ -175,6 +176,9 @@ pub fn intervals(trace: &[super::TraceEntry]) -> (Vec<LeaderGap>, Vec<DualBelief
             E::SteppedDown { node, .. } => believers.retain(|b| b != node),
             E::WorkContinues { node, .. } => {
                 zombies.insert(node);
+            }
+            E::WorkStopped { node, .. } => {
+                zombies.remove(node);
             }
             E::WriteJudged { outcome: super::WriteOutcome::Accepted, .. } => {
                 if let Some(g) = gap.as_mut() {

@@ -286,6 +286,20 @@ pub enum TraceEvent {
         node: String,
         token: u64,
     },
+    /// A bounded shutdown ended (`work.stops_after_ms`): the work that went on with `token`
+    /// after the node stepped down stopped, `after_ms` after the loss on the node's clock.
+    WorkStopped {
+        node: String,
+        token: u64,
+        after_ms: u64,
+    },
+    /// The work's client sent write `op_id` again, unchanged, with `token` (`work.retry_after_ms`):
+    /// the same op id reaches the resource twice.
+    WriteRetried {
+        node: String,
+        op_id: String,
+        token: u64,
+    },
     /// Lock protocol: the store handled a release of `node`, which believed it held `token`.
     LockReleased {
         node: String,

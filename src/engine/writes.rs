@@ -3,6 +3,7 @@
 //! one atomic step, while the oracle checks the verdict against the tokens the store granted.
 
 use super::network::Body;
+use super::node::TimerKind;
 use super::{Blocked, PreparedWrite, Sim, TraceEvent, WireToken, WriteOutcome};
 
 impl Sim {
@@ -12,11 +13,28 @@ impl Sim {
         self.send_prepared_write(node, PreparedWrite { op_id, token, value });
     }
 
-    /// Sends a write, held up by any delay armed for this node's next write.
+    /// Sends a write, held up by any delay armed for this node's next write. With
+    /// `work.retry_after_ms` its client will send it once more, unchanged, that much later.
     pub(super) fn send_prepared_write(&mut self, node: usize, w: PreparedWrite) {
         let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
         self.nodes[node].writes_sent += 1;
+        if let Some(after) = self.config.work.retry_after_ms {
+            // A retry still pending (held up by a pause) goes out first, never lost.
+            self.send_retry(node);
+            self.nodes[node].pending_retry = Some(w.clone());
+            self.arm(node, TimerKind::WriteRetry, after);
+        }
         self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, extra);
+    }
+
+    /// The client's retry (`work.retry_after_ms`): the pending write goes out again with the same
+    /// op id, value and token, whether or not the node still leads. Retried once only.
+    pub(super) fn send_retry(&mut self, node: usize) {
+        let Some(w) = self.nodes[node].pending_retry.take() else { return };
+        self.nodes[node].writes_sent += 1;
+        let id = self.nodes[node].id.clone();
+        self.record(TraceEvent::WriteRetried { node: id, op_id: w.op_id.clone(), token: w.token });
+        self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, 0);
     }
 
     /// Judges a write as it reaches the fenced resource, and records what the oracle finds.

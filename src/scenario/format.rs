@@ -557,11 +557,13 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             },
         },
     };
-    let work = match file.obj("work", &["every_ms", "stops_with_lease"])? {
+    let work = match file.obj("work", &["every_ms", "stops_with_lease", "stops_after_ms", "retry_after_ms"])? {
         None => WorkConfig::default(),
         Some(w) => WorkConfig {
             every_ms: w.u64("every_ms")?.unwrap_or(WorkConfig::default().every_ms),
             stops_with_lease: w.bool("stops_with_lease", true)?,
+            stops_after_ms: w.u64("stops_after_ms")?.unwrap_or(0),
+            retry_after_ms: w.u64("retry_after_ms")?,
         },
     };
     let issuer_file = file.obj("issuer", &["first_token"])?;

@@ -68,6 +68,8 @@ fn host(event: &TraceEvent) -> Option<String> {
         | E::BecameLeader { node, .. }
         | E::SteppedDown { node, .. }
         | E::WorkContinues { node, .. }
+        | E::WorkStopped { node, .. }
+        | E::WriteRetried { node, .. }
         | E::RecordObserved { node, .. }
         | E::WritePrepared { node, .. }
         | E::Paused { node }

@@ -55,6 +55,8 @@ pub const EVENT_TYPES: &[&str] = &[
     "became_leader",
     "stepped_down",
     "work_continues",
+    "work_stopped",
+    "write_retried",
     "lock_released",
     "epoch_barrier_raised",
     "record_observed",

@@ -269,6 +269,11 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
                     open.open(l, ZOMBIE, BarKind::Zombie { token: *token }, at, &mut bars);
                 }
             }
+            TraceEvent::WorkStopped { node, .. } => {
+                if let Some(l) = lane_of(node) {
+                    open.close(l, ZOMBIE, at, &mut bars);
+                }
+            }
             TraceEvent::Paused { node } => {
                 if let Some(l) = lane_of(node) {
                     open.open(l, PAUSE, BarKind::Paused, at, &mut bars);

@@ -295,6 +295,14 @@ impl Line {
                 "A new elder takes over the tablet; nothing on it is lost.",
                 "新镇长接管木牌；上面的内容一点没丢。",
             ],
+            WorkStopped => [
+                "{name} finally blows out wick No. {token}: putting the lantern away took {drain} s.",
+                "{name}终于吹灭了 {token} 号灯芯：收灯用了 {drain} 秒。",
+            ],
+            WriteRetried => [
+                "{name} hears no answer and does errand {op} again, by wick No. {token}.",
+                "{name}没听到回应，借着 {token} 号灯芯把差事 {op} 又办了一遍。",
+            ],
         };
         lang.pick(pair)
     }

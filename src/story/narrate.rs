@@ -141,11 +141,14 @@ pub enum Line {
     StoreFailedOverLost,
     /// A fail-over that lost nothing the lock depends on.
     StoreFailedOverKept,
+    // ----- the work's own faults: a bounded shutdown, a client's retry (issue 13) -----
+    WorkStopped,
+    WriteRetried,
 }
 
 impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 79] = [
+    pub const ALL: [Line; 81] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -225,6 +228,8 @@ impl Line {
         Line::StoreFailedOverExtended,
         Line::StoreFailedOverLost,
         Line::StoreFailedOverKept,
+        Line::WorkStopped,
+        Line::WriteRetried,
     ];
 
     /// `[story, technical]` templates in `lang`. Placeholders: `{name}` (display name), `{id}`
@@ -548,6 +553,14 @@ impl Line {
             StoreFailedOverKept => [
                 ["A new dockmaster takes over the ledger; nothing on the plaque is lost.", "Store fail-over: the new primary has every write the lock depends on."],
                 ["新领班接过账本；木牌上的内容一点没丢。", "存储故障切换：新的主节点拥有锁所依赖的全部写入。"],
+            ],
+            WorkStopped => [
+                ["{name} finally lowers the flags numbered {token}: packing up took {drain} s.", "{id}'s work stopped {drain} s after it stepped down (work.stops_after_ms): a bounded shutdown, but its writes in between carried token {token}."],
+                ["{name}终于放下编号 {token} 的旗：收工用了 {drain} 秒。", "{id} 的工作在它卸任 {drain} 秒后才停止（work.stops_after_ms）：关闭有期限，但其间的写入都带着令牌 {token}。"],
+            ],
+            WriteRetried => [
+                ["{name} hears nothing back and signals {op} again, with flag {token}.", "{id}'s client retried write {op} with the same op id and token {token} (work.retry_after_ms): the resource sees it twice."],
+                ["{name}没听到回音，又把 {op} 打了一遍，举的仍是 {token} 号旗。", "{id} 的客户端以同一操作 ID 和令牌 {token} 重试了写入 {op}（work.retry_after_ms）：资源会收到两次。"],
             ],
         };
         lang.pick([en, zh])
@@ -902,6 +915,20 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Tone::Bad,
             false,
             with(node(id), &[("token", token.to_string())]),
+        ),
+        TraceEvent::WorkStopped { node: id, token, after_ms } => out(
+            "work-stopped",
+            Line::WorkStopped,
+            Tone::Info,
+            false,
+            with(node(id), &[("token", token.to_string()), ("drain", span(*after_ms))]),
+        ),
+        TraceEvent::WriteRetried { node: id, op_id, token } => out(
+            "write-retried",
+            Line::WriteRetried,
+            Tone::Info,
+            false,
+            with(node(id), &[("token", token.to_string()), ("op", cast.op_handle(op_id))]),
         ),
         TraceEvent::LockReleased { node: id, token, outcome } => {
             let values = with(node(id), &[("token", token.to_string())]);
