@@ -32,6 +32,7 @@ const ORDER: &[&str] = &[
     "lock-session-unchecked",
     "observer-full-wait",
     "observer-rate-skew",
+    "lock-client-judged",
     "observer-offset",
     "k8s-renew-retry",
     "k8s-split-brain",

@@ -80,7 +80,7 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"protocol\": \"lock\", \"lock\": {{\"hold_ms\": 0}}}}"), "lock.hold_ms"),
         (format!("{{{F}, \"lock\": {{\"name\": \"\"}}}}"), "lock.name"),
         (format!("{{{F}, \"lease\": {{\"expiry\": \"whenever\"}}}}"), "lease.expiry"),
-        (format!("{{{F}, \"protocol\": \"lock\", \"lease\": {{\"expiry\": \"observer\"}}}}"), "lease.expiry"),
+        (format!("{{{F}, \"protocol\": \"lock\", \"store\": {{\"kind\": \"etcd\"}}, \"lease\": {{\"expiry\": \"observer\"}}}}"), "lease.expiry"),
         // client-go: renewDeadline must exceed 1.2 × retryPeriod (10 000 ms ≤ 1.2 × 9 000 ms).
         (format!("{{{F}, \"lease\": {{\"expiry\": \"observer\", \"retry_every_ms\": 9000}}}}"), "lease.renew_deadline_ms"),
         (format!("{{{F}, \"store_clock\": {{\"rate\": 0}}}}"), "store_clock.rate"),

@@ -204,6 +204,7 @@ fn failure_scenarios_name_their_sources() {
         ("duplicated-write", "yugabyte/yugabyte-db#33653"),
         ("reordered-writes", "How to do distributed locking"),
         ("lost-grant-reply", "C19"),
+        ("lock-client-judged", "awslabs/amazon-dynamodb-lock-client"),
     ] {
         let row = readme
             .lines()

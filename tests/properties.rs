@@ -77,8 +77,9 @@ prop_compose! {
             retry_policy: retry_policy || k8s,
             monotonic,
             own_durations: own_durations && observer && !lock,
-            // Observer expiry is a mode of the lease protocol only.
-            expiry: if observer && !lock { Expiry::Observer } else { Expiry::Coordinator },
+            // Observer expiry: client-go's Lease, or a lock judged by its borrowers (the DynamoDB
+            // lock client's rule), on a store that does not expire the record itself.
+            expiry: if observer && (!lock || !etcd) { Expiry::Observer } else { Expiry::Coordinator },
             epoch_barrier,
             faults,
         }
@@ -214,7 +215,14 @@ proptest! {
             .map(|n| (n.id.clone(), n.lease.map_or(config.lease.duration_ms, |l| l.duration_ms)))
             .collect();
         let plain_del = config.lock.release_check == ReleaseCheck::None;
-        let store_judges = config.protocol == Protocol::Lock || config.lease.expiry == Expiry::Coordinator;
+        let store_judges = config.lease.expiry == Expiry::Coordinator;
+        let client_judged_lock = config.protocol == Protocol::Lock && !store_judges;
+        // Nodes whose clocks run at the right rate (no rate set, none changed, no step).
+        let mut true_rate: std::collections::BTreeSet<String> =
+            config.nodes.iter().filter(|n| n.clock.rate_ppm == RATE_ONE_PPM).map(|n| n.id.clone()).collect();
+        // Each node's last observation of the record someone else holds: (at_ms, holder, duration).
+        let mut observed: std::collections::BTreeMap<String, (u64, Option<String>, u64)> = Default::default();
+        let mut failed_over = false;
         // A write reaches the resource twice when the network copies it or the work's client
         // retries it (`work.retry_after_ms`).
         let duplicates = config.network.duplicate_percent > 0 || config.work.retry_after_ms.is_some();
@@ -242,6 +250,18 @@ proptest! {
         for e in sim.trace() {
             match &e.event {
                 TraceEvent::LeaseGranted { node, token, expires_ms, .. } => {
+                    // Client-judged locks (the DynamoDB lock client): a held lock changes hands
+                    // only to a borrower that saw it held by that holder and waited the record's
+                    // lease duration on its own clock since, strictly.
+                    if let (true, Some((holder, _)), false, false) = (client_judged_lock, &term, ended, failed_over) {
+                        if *holder != identity[node] {
+                            let seen = observed.get(node);
+                            prop_assert!(seen.is_some_and(|(_, h, _)| h.as_ref() == Some(holder)), "{node} took {holder}'s lock unseen at {}", e.at_ms);
+                            if let (Some((at, _, d)), true) = (seen, true_rate.contains(node)) {
+                                prop_assert!(e.at_ms > at + d, "{node} took the lock at {} after seeing it at {at} (lease {d})", e.at_ms);
+                            }
+                        }
+                    }
                     // Tokens only climb, also for the same identity, unless the issuer was rolled back.
                     prop_assert!(rolled_back || last_token.is_none_or(|t| *token > t), "token {token} after {last_token:?}");
                     // Where the store judges expiry, a new term starts only once the old one
@@ -294,6 +314,7 @@ proptest! {
                 }
                 TraceEvent::LeaseRevoked { .. } => ended = true,
                 TraceEvent::StoreFailedOver { holder, token, expires_ms, lost_holder, next_token_before, next_token, .. } => {
+                    failed_over = true;
                     // The store's view is now the new server's: the replica's term (Redis), or
                     // the same term with its lease promoted (etcd).
                     prop_assert!(etcd || lost_holder.is_some() || holder.is_some() == term.is_some() || ended);
@@ -329,6 +350,12 @@ proptest! {
                         prop_assert!(plain_del);
                         detached = Some((holder.clone(), *token, *exp));
                     }
+                }
+                TraceEvent::RecordObserved { node, holder, lease_duration_ms, .. } => {
+                    observed.insert(node.clone(), (e.at_ms, holder.clone(), *lease_duration_ms));
+                }
+                TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target != "store" => {
+                    true_rate.remove(target);
                 }
                 TraceEvent::IssuerRolledBack { .. } => rolled_back = true,
                 TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target == "store" => {

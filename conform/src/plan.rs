@@ -309,6 +309,9 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
     let identity =
         |node: &str| config.nodes.iter().find(|n| n.id == node).map_or_else(|| node.to_owned(), |n| n.identity.clone());
     let observer = config.protocol == Protocol::Lease && config.lease.expiry == Expiry::Observer;
+    // The DynamoDB lock client's rule: no DynamoDB here, and a Redis `SET NX` would refuse the
+    // take-over of a held key that the client's conditional put on the version is granted.
+    let client_judged_lock = config.protocol == Protocol::Lock && config.lease.expiry == Expiry::Observer;
     let owner_check = config.lock.release_check == ReleaseCheck::Owner;
     let mut clock = Clock::new(config.store_clock);
     let mut steps = Vec::new();
@@ -338,6 +341,13 @@ pub fn plan(scenario: &str, config: &Config) -> Result<Plan, String> {
             );
         if let (Some(reason), true) = (unreplayable, store_side) {
             skipped.push(format!("{at} ms: {reason}"));
+            continue;
+        }
+        if client_judged_lock && store_side {
+            skipped.push(format!(
+                "{at} ms: client-judged lock expiry (the DynamoDB lock client's conditional put on the \
+                 record version): no DynamoDB server runs here, and Redis judges no such take-over"
+            ));
             continue;
         }
         if observer && store_event {
@@ -617,6 +627,14 @@ mod tests {
         let p = builtin_plan("observer-full-wait");
         assert!(!p.uses_store());
         assert!(!p.skipped.is_empty());
+        assert!(p.steps.iter().any(|s| matches!(s.request, Request::Write { .. })));
+    }
+
+    #[test]
+    fn client_judged_locks_replay_the_resource_but_not_the_store() {
+        let p = builtin_plan("lock-client-judged");
+        assert!(!p.uses_store());
+        assert!(p.skipped.iter().any(|s| s.contains("DynamoDB")), "{:?}", p.skipped);
         assert!(p.steps.iter().any(|s| matches!(s.request, Request::Write { .. })));
     }
 

@@ -110,7 +110,7 @@ pub enum Protocol {
     Lock,
 }
 
-/// Who judges that a lease has expired (lease protocol).
+/// Who judges that a lease (or a lock) has expired.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Expiry {
@@ -121,6 +121,14 @@ pub enum Expiry {
     /// (Kubernetes client-go `tryAcquireOrRenew`: `observedTime + leaseDuration`); the store only
     /// compare-and-swaps on the record's version. Acquire retries are jittered by up to 1.2×
     /// (`wait.JitterUntil(..., JitterFactor 1.2)`).
+    ///
+    /// Under `"protocol": "lock"` this is the AWS DynamoDB lock client's rule
+    /// (awslabs/amazon-dynamodb-lock-client, `acquireLock`): a borrower that finds the lock held
+    /// waits the item's lease duration on its own clock from that first read and takes the lock
+    /// with a put conditional on the record version number (RVN) it read, which every heartbeat
+    /// changes; it judges strictly (`now - lookupTime > leaseDuration`, `LockItem.isExpired`)
+    /// and polls every `lease.retry_every_ms` (`refreshPeriod`) without jitter. A free or
+    /// released lock is taken at once; a release is a delete conditional on the owner's RVN.
     Observer,
 }
 
@@ -580,13 +588,7 @@ impl Config {
                 format!("must be below lease.duration_ms ({} ms), or the old leader could still act after the lease is given away", l.duration_ms),
             ));
         }
-        if l.expiry == Expiry::Observer {
-            if self.protocol == Protocol::Lock {
-                return Err(err(
-                    "lease.expiry",
-                    "\"observer\" is a mode of the lease protocol; a lock's expiry is judged by the store",
-                ));
-            }
+        if l.expiry == Expiry::Observer && self.protocol == Protocol::Lease {
             // client-go's NewLeaderElector: LeaseDuration > RenewDeadline > JitterFactor × RetryPeriod.
             if u128::from(l.renew_deadline_ms) * 10 <= u128::from(l.retry_every_ms) * 12 {
                 return Err(err(

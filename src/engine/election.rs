@@ -24,10 +24,14 @@ impl Sim {
         let incarnation = n.incarnation;
         // Observer expiry: ask to take over only the version seen expired on the node's clock.
         let local = n.clock.read(self.now_ms);
-        let observed_expired = n.observed.as_ref().filter(|o| o.expired(local)).map(|o| o.version);
+        // The DynamoDB lock client judges strictly (`now - lookupTime > leaseDuration`).
+        let lock = self.config.protocol == Protocol::Lock;
+        let judged_at = if lock { local.saturating_sub(1) } else { local };
+        let observed_expired = n.observed.as_ref().filter(|o| o.expired(judged_at)).map(|o| o.version);
         self.send(Body::AcquireRequest { node, incarnation, observed_expired }, 0);
         let mut retry = self.config.lease.retry_every_ms;
-        if !self.coordinator.judges_expiry {
+        // The DynamoDB lock client sleeps exactly `refreshPeriod` between tries.
+        if !self.coordinator.judges_expiry && !lock {
             // client-go: wait.JitterUntil(tryAcquire, RetryPeriod, JitterFactor 1.2, ...): each
             // wait is RetryPeriod plus up to 1.2 × RetryPeriod more.
             retry = retry.saturating_add(self.rng.range_inclusive(0, retry.saturating_mul(6) / 5));

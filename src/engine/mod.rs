@@ -171,7 +171,7 @@ impl Sim {
             Coordinator::with_profile(config.lease.duration_ms, config.issuer.first_token, config.store_kind);
         let expiry_check_phase_ms =
             coordinator.rules.expiry_check_every_ms.map_or(0, |every| profile::lessor_phase_ms(config.seed, every));
-        coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator || config.protocol == Protocol::Lock;
+        coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator;
         coordinator.reentrant = config.protocol == Protocol::Lease;
         coordinator.lock_delay_ms = config.lock.lock_delay_ms;
         let mut sim = Self {
