@@ -666,7 +666,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             with(node(n), &[("msg", id.to_string()), ("what", kind.code().to_owned())]),
         ),
         TraceEvent::MessageDropped { id, kind } => {
-            let what = serde_json::to_value(kind).ok().and_then(|v| v.as_str().map(str::to_owned)).unwrap_or_default();
+            let what = kind.code().to_owned();
             out(
                 "message-dropped",
                 Line::MessageDropped,
