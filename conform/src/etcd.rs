@@ -19,9 +19,12 @@
 //! fencing token: global, increasing, not consecutive); a renewal is a lease keepalive; a release
 //! is a `Txn` comparing `create_revision` with the holder's (or a plain delete). The resource is
 //! one `Txn` comparing the mark key, which holds the token zero-padded to 20 digits (etcd
-//! compares values as bytes), and writing the mark and the value in the same transaction. Token
-//! validity, the fencing switch and the per-lock scope are checked by the resource's front end
-//! before the transaction (etcd runs no code of its own).
+//! compares values as bytes), and writing the mark and the value in the same transaction; under
+//! `dedupe` a nested transaction in the same request also looks up and records the op id's key.
+//! Each pair of `resource.token_check` and `resource.equal_token` has its own compares, which
+//! follow the engine's `Resource::decide`. Token validity, the fencing switch and the per-lock
+//! scope are checked by the resource's front end before the transaction (etcd runs no code of
+//! its own).
 
 use std::collections::{BTreeMap, HashMap};
 use std::time::{Duration, Instant};
@@ -344,13 +347,25 @@ impl Replay<'_> {
                 };
                 return Ok(judged(outcome, self.read("res/mark")?, self));
             }
+            // Under dedupe the engine records the op id of every write it applies, with fencing off
+            // too (`Resource::write_scoped`), so that a retry once fencing is back is a duplicate.
+            let applied = |mut ops: Vec<Value>| {
+                if m.equal_token == EqualTokenPolicy::Dedupe {
+                    ops.insert(0, json!({"request_put": {"key": op_key, "value": b64("1")}}));
+                }
+                Value::Array(ops)
+            };
             let ops = match valid {
                 Some(t) => json!({
                     "compare": [{"key": mark_key, "target": "VALUE", "result": "LESS", "value": b64(&padded(t))}],
-                    "success": [{"request_put": {"key": mark_key, "value": b64(&padded(t))}}, put_value, read_mark],
-                    "failure": [put_value, read_mark],
+                    "success": applied(vec![
+                        json!({"request_put": {"key": mark_key, "value": b64(&padded(t))}}),
+                        put_value.clone(),
+                        read_mark.clone()
+                    ]),
+                    "failure": applied(vec![put_value, read_mark]),
                 }),
-                None => json!({"success": [put_value, read_mark]}),
+                None => json!({"success": applied(vec![put_value, read_mark])}),
             };
             let txn = self.post("/v3/kv/txn", &ops)?;
             return Ok(judged(WriteOutcome::Accepted, last_range_value(&txn), self));
@@ -358,6 +373,7 @@ impl Replay<'_> {
         let p = b64(&padded(t));
         let put_mark = json!({"request_put": {"key": mark_key, "value": p}});
         let cmp = |result: &str, v: &str| json!({"key": mark_key, "target": "VALUE", "result": result, "value": v});
+        let zero = b64(&padded(0));
         let (body, outcome_of): (Value, fn(&Value) -> WriteOutcome) = match (m.token_check, m.equal_token) {
             (TokenCheck::Ordered, EqualTokenPolicy::Accept) => (
                 json!({"compare": [cmp("GREATER", &p)], "success": [read_mark],
@@ -383,7 +399,7 @@ impl Replay<'_> {
                 },
             ),
             (TokenCheck::Equality, EqualTokenPolicy::Accept) => (
-                json!({"compare": [cmp("EQUAL", &b64(&padded(0)))], "success": [put_mark, put_value, read_mark],
+                json!({"compare": [cmp("EQUAL", &zero)], "success": [put_mark, put_value, read_mark],
                        "failure": [{"request_txn": {"compare": [cmp("EQUAL", &p)],
                            "success": [put_value, read_mark], "failure": [read_mark]}}]}),
                 |txn| match (succeeded(txn), nested(txn).map(succeeded)) {
@@ -391,9 +407,33 @@ impl Replay<'_> {
                     _ => WriteOutcome::RejectedStale,
                 },
             ),
-            (TokenCheck::Equality, policy) => {
-                return Ok(Answer::Unreadable(format!("equality check with equal_token {policy:?} not replayed")))
-            }
+            // The engine's equality check (`Resource::decide`) under `reject`: below the mark is
+            // stale, equal to it is refused by the policy, above it is refused by the equality
+            // check once there is a mark. Only a write that finds the mark at 0 passes, so the
+            // transaction refuses whenever the mark is above 0 (a missing mark counts as 0: a
+            // compare on an absent key fails).
+            (TokenCheck::Equality, EqualTokenPolicy::Reject) => (
+                json!({"compare": [cmp("GREATER", &zero)], "success": [read_mark],
+                       "failure": [put_mark, put_value, read_mark]}),
+                |txn| if succeeded(txn) { WriteOutcome::RejectedStale } else { WriteOutcome::Accepted },
+            ),
+            // Under `dedupe` the engine first refuses any token but the mark's once there is one
+            // (stale, whatever the op id), and only then looks the op id up: the outer compare is
+            // that refusal (the mark above 0 and not this token), the nested transaction the
+            // Ordered dedupe arm's look-up (op id seen: duplicate; else record it and apply).
+            (TokenCheck::Equality, EqualTokenPolicy::Dedupe) => (
+                json!({"compare": [cmp("GREATER", &zero), cmp("NOT_EQUAL", &p)], "success": [read_mark],
+                       "failure": [{"request_txn": {
+                           "compare": [{"key": op_key, "target": "VERSION", "result": "GREATER", "version": "0"}],
+                           "success": [read_mark],
+                           "failure": [{"request_put": {"key": op_key, "value": b64("1")}}, put_mark, put_value,
+                                       read_mark]}}]}),
+                |txn| match (succeeded(txn), nested(txn).map(succeeded)) {
+                    (true, _) => WriteOutcome::RejectedStale,
+                    (false, Some(true)) => WriteOutcome::Duplicate,
+                    _ => WriteOutcome::Accepted,
+                },
+            ),
         };
         let txn = self.post("/v3/kv/txn", &body)?;
         Ok(judged(outcome_of(&txn), last_range_value(&txn), self))
@@ -586,9 +626,6 @@ pub fn unsupported(plan: &Plan) -> Option<&'static str> {
         && steps.iter().any(|s| matches!(s.request, Request::Release { owner_check: false, .. }))
     {
         return Some("a plain DEL release: on etcd a renewal is a lease keepalive, not an ownership check");
-    }
-    if plan.model.token_check == TokenCheck::Equality && plan.model.equal_token != EqualTokenPolicy::Accept {
-        return Some("an equality check with a non-default equal-token policy");
     }
     None
 }

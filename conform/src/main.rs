@@ -31,11 +31,28 @@ use plan::{Mismatch, Outcome, Plan, Profile};
 /// `etcd-boundary` has a borrower asking every 50 ms while the holder's term runs out, so that
 /// etcd's replay meets requests it cannot decide (they are counted, not compared);
 /// `redis-levers` pulls the levers no built-in pulls (the store's clock sped up, slowed back and
-/// stepped back, a revoke, a restore of the resource to an older mark under dedupe).
-const HAND_MADE: [(&str, &str); 2] = [
+/// stepped back, a revoke, a restore of the resource to an older mark under dedupe);
+/// `equality-reject` and `equality-dedupe` put the equality token check (only the first token
+/// accepted passes, etcd-io/etcd#11788) under the two equal-token policies no built-in pairs it
+/// with, so that both servers' fences are compared on them (equal, lower and higher tokens,
+/// retried op ids, fencing off and on, a restore and a restart).
+const HAND_MADE: [(&str, &str); 4] = [
     ("etcd-boundary", include_str!("../scenarios/etcd-boundary.json")),
     ("redis-levers", include_str!("../scenarios/redis-levers.json")),
+    ("equality-reject", include_str!("../scenarios/equality-reject.json")),
+    ("equality-dedupe", include_str!("../scenarios/equality-dedupe.json")),
 ];
+
+/// The scenario `id`: a built-in, or one of [`HAND_MADE`].
+fn scenario(id: &str) -> Result<leaselab::scenario::Scenario, String> {
+    match library::get(id) {
+        Some(parsed) => parsed.map_err(|e| format!("{id}: {e}")),
+        None => {
+            let (_, json) = HAND_MADE.iter().find(|(h, _)| *h == id).ok_or(format!("no scenario {id}"))?;
+            leaselab::scenario::parse(json).map_err(|e| format!("{id}: {e}"))
+        }
+    }
+}
 
 /// Totals over the run, per server.
 #[derive(Default)]
@@ -173,11 +190,8 @@ fn skip_reason(plan: &Plan) -> String {
 /// Replays deliberately wrong engine answers and checks that each is reported as a mismatch that
 /// names the scenario, the moment and the answer. Returns whether all were caught.
 fn run_self_check(redis: &servers::Redis, etcd: &servers::Etcd) -> Result<bool, String> {
-    let plan_of = |id: &str| -> Result<Plan, String> {
-        let s = library::get(id).ok_or(format!("no built-in {id}"))?.map_err(|e| e.to_string())?;
-        plan::plan(id, &s.config)
-    };
-    let cases: [(&str, Profile, plan::Alteration, &str); 5] = [
+    let plan_of = |id: &str| -> Result<Plan, String> { plan::plan(id, &scenario(id)?.config) };
+    let cases: [(&str, Profile, plan::Alteration, &str); 7] = [
         (
             "lock-owner-release",
             Profile::Redis,
@@ -188,6 +202,19 @@ fn run_self_check(redis: &servers::Redis, etcd: &servers::Etcd) -> Result<bool, 
         ("fencing-checks", Profile::Redis, plan::accept_a_stale_write, "a resource that accepts a stale token"),
         ("lantern-race", Profile::Etcd, plan::grant_a_refused_acquire, "an engine whose lock ignores a live key"),
         ("fencing-checks", Profile::Etcd, plan::accept_a_stale_write, "a resource that accepts a stale token"),
+        // Only the equality transactions under `reject` and `dedupe` answer these two.
+        (
+            "equality-reject",
+            Profile::Etcd,
+            plan::accept_a_stale_write,
+            "an equality check that accepts an equal token under reject",
+        ),
+        (
+            "equality-dedupe",
+            Profile::Etcd,
+            plan::apply_a_duplicate,
+            "an equality check that applies a retried op id again",
+        ),
     ];
     let mut all = true;
     for (id, profile, alter, what) in cases {
@@ -216,4 +243,41 @@ fn run_self_check(redis: &servers::Redis, etcd: &servers::Etcd) -> Result<bool, 
         }
     }
     Ok(all)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use leaselab::engine::WriteOutcome;
+
+    fn outcomes(id: &str) -> Vec<WriteOutcome> {
+        let plan = plan::plan(id, &scenario(id).expect("parses").config).expect("runs");
+        plan.steps
+            .iter()
+            .filter_map(|s| match s.expected {
+                plan::Answer::Judged { outcome, .. } => Some(outcome),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The equality cases reach every verdict of their policy, and etcd replays them.
+    #[test]
+    fn the_equality_cases_cover_their_policies_on_both_servers() {
+        use WriteOutcome::*;
+        let reject = outcomes("equality-reject");
+        for o in [Accepted, RejectedStale, RejectedInvalid] {
+            assert!(reject.contains(&o), "equality-reject lacks {o:?}: {reject:?}");
+        }
+        let dedupe = outcomes("equality-dedupe");
+        for o in [Accepted, RejectedStale, Duplicate] {
+            assert!(dedupe.contains(&o), "equality-dedupe lacks {o:?}: {dedupe:?}");
+        }
+        for id in ["equality-reject", "equality-dedupe"] {
+            let plan = plan::plan(id, &scenario(id).expect("parses").config).expect("runs");
+            assert_eq!(etcd::unsupported(&plan), None, "{id}");
+            assert_eq!(plan::profile_of(&scenario(id).expect("parses").config), Profile::Redis, "{id}: both servers");
+            assert!(library::get(id).is_none(), "{id} is the suite's own, not a built-in");
+        }
+    }
 }

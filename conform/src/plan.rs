@@ -573,6 +573,22 @@ pub fn accept_a_stale_write(plan: &Plan) -> Option<(Plan, Step)> {
     Some((altered, step))
 }
 
+/// A deliberately wrong dedupe rule, for the self-check: the first write the engine answered
+/// as a duplicate answered as accepted, as a resource that applied a retried op id again would.
+/// Returns the altered plan and step, or `None` when no write was a duplicate.
+pub fn apply_a_duplicate(plan: &Plan) -> Option<(Plan, Step)> {
+    let mut altered = plan.clone();
+    let index = altered
+        .steps
+        .iter()
+        .position(|s| matches!(s.expected, Answer::Judged { outcome: WriteOutcome::Duplicate, .. }))?;
+    if let Answer::Judged { mark, .. } = altered.steps[index].expected {
+        altered.steps[index].expected = Answer::Judged { outcome: WriteOutcome::Accepted, mark };
+    }
+    let step = altered.steps[index].clone();
+    Some((altered, step))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -676,6 +692,15 @@ mod tests {
         o.compare_final(&p, "etcd", p.final_mark + 1, p.final_value.clone());
         assert_eq!((o.compared, o.mismatches.len()), (2, 1));
         assert_eq!(o.mismatches[0].request, "final mark");
+    }
+
+    #[test]
+    fn a_duplicate_can_be_applied_again_for_the_self_check() {
+        let p = builtin_plan("retried-write-dedupe");
+        let (altered, step) = apply_a_duplicate(&p).expect("a duplicate");
+        assert!(matches!(step.expected, Answer::Judged { outcome: WriteOutcome::Accepted, .. }));
+        assert_eq!(altered.steps.iter().zip(&p.steps).filter(|(a, b)| a != b).count(), 1);
+        assert!(apply_a_duplicate(&builtin_plan("fencing-checks")).is_none(), "no dedupe there");
     }
 
     #[test]
