@@ -345,8 +345,8 @@ pub fn Tools(app: AppState) -> impl IntoView {
         out.into_string()
     });
     let on_click = move |ev: leptos::ev::MouseEvent| match super::stage::act_of(&ev).as_deref() {
-        Some("share") => {
-            let url = app.share_link();
+        Some("share") => leptos::task::spawn_local(async move {
+            let url = app.share_link().await;
             if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
                 // The address bar follows, so a reload replays the same run too.
                 if let Ok(history) = window.history() {
@@ -357,13 +357,14 @@ pub fn Tools(app: AppState) -> impl IntoView {
             // says so instead.
             app.share_url
                 .set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
-        }
-        Some("embed") => {
+        }),
+        Some("embed") => leptos::task::spawn_local(async move {
             let snippet = app
                 .embed_snippet()
+                .await
                 .unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
             app.share_url.set(Some(snippet));
-        }
+        }),
         Some("fencing") => {
             let on = app.snapshot.with_untracked(|s| s.resource.fencing);
             app.apply(Command::SetFencing { on: !on });

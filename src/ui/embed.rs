@@ -34,6 +34,15 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
     if targets.is_empty() {
         return false;
     }
+    // The API's code is a chunk fetched now, after the first scene; the host waits for `ready`.
+    leptos::task::spawn_local_scoped(serve(app, allowed, parent, targets));
+    true
+}
+
+/// Obeys the host's commands and posts the scene's events to `targets` (see [`listen`]). Loaded
+/// after the first scene in the split build.
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) {
     let host = parent.clone();
     let post: Rc<dyn Fn(&str)> = Rc::new(move |json: &str| {
         if let Ok(message) = js_sys::JSON::parse(json) {
@@ -118,7 +127,6 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
             post(&embed::state(&state));
         }
     });
-    true
 }
 
 /// The fields of a posted object, read one by one: short strings, numbers, and for `scenario`

@@ -51,11 +51,15 @@ pub fn Files(app: AppState) -> impl IntoView {
             }
         });
     };
-    let export = move |what: fn(&AppState) -> Option<(String, String)>| {
+    // Both files are written by chunks fetched the first time they are asked for.
+    let export = move |report: bool| {
         move |_| {
-            if let Some((name, text)) = what(&app) {
-                download(&name, &text);
-            }
+            leptos::task::spawn_local(async move {
+                let file = if report { app.export_report().await } else { app.export_scenario().await };
+                if let Some((name, text)) = file {
+                    download(&name, &text);
+                }
+            })
         }
     };
     let message = move || {
@@ -67,10 +71,10 @@ pub fn Files(app: AppState) -> impl IntoView {
                 <span>{tr(app, Ui::ImportScenario)}</span>
                 <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file />
             </label>
-            <button data-testid="export-scenario" title=tr(app, Ui::ExportScenarioHint) on:click=export(AppState::export_scenario)>
+            <button data-testid="export-scenario" title=tr(app, Ui::ExportScenarioHint) on:click=export(false)>
                 {tr(app, Ui::ExportScenario)}
             </button>
-            <button data-testid="export-report" title=tr(app, Ui::ExportReportHint) on:click=export(AppState::export_report)>
+            <button data-testid="export-report" title=tr(app, Ui::ExportReportHint) on:click=export(true)>
                 {tr(app, Ui::ExportReport)}
             </button>
             <p class="import-error" data-testid="import-error" role="alert" hidden=move || error.with(Option::is_none)>

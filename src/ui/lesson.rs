@@ -25,14 +25,33 @@ use crate::story::{fill, Lang};
 use super::state::AppState;
 use super::{catalog, tr};
 
-/// The lesson being followed, kept in [`AppState::tutor`]: the state machine, and the real time
-/// (ms) at which the current step began (its reading time counts from there).
+/// The lesson being followed, kept in [`AppState::tutor`]: the state machine, the real time (ms)
+/// at which the current step began (its reading time counts from there), and the lessons' code
+/// once it has been fetched (see [`Runtime`]).
 #[derive(Clone, Copy)]
-pub struct Tutor(pub RwSignal<Tour>, StoredValue<f64>);
+pub struct Tutor(pub RwSignal<Tour>, StoredValue<f64>, RwSignal<Option<Runtime>>);
+
+/// What the page calls of the lessons' code, which the release build fetches as a chunk the first
+/// time a lesson is opened (`#[lazy]`): nobody is following a lesson before that, so the first
+/// scene goes without it. Until then an input for the lesson (a key, a click) has no lesson to go
+/// to and is dropped.
+#[derive(Clone, Copy)]
+pub struct Runtime {
+    send: fn(AppState, Input),
+    open: fn(AppState, String, Option<usize>),
+    panel: fn(AppState) -> AnyView,
+    audience: fn(AppState) -> AnyView,
+}
+
+/// The lessons' code: loaded on first use in the split build.
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn runtime() -> Runtime {
+    Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view }
+}
 
 impl Tutor {
     pub fn new() -> Self {
-        Self(RwSignal::new(Tour::default()), StoredValue::new(0.0))
+        Self(RwSignal::new(Tour::default()), StoredValue::new(0.0), RwSignal::new(None))
     }
 
     fn get<R>(&self, f: impl FnOnce(&Tour) -> R) -> R {
@@ -65,8 +84,15 @@ fn real_now() -> f64 {
     web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
-/// Gives `input` to the lesson's state machine and carries out what it says.
+/// Gives `input` to the lesson's state machine and carries out what it says (nothing before a
+/// lesson has been opened).
 pub fn send(app: AppState, input: Input) {
+    if let Some(runtime) = app.tutor.2.get_untracked() {
+        (runtime.send)(app, input);
+    }
+}
+
+fn send_now(app: AppState, input: Input) {
     let effects = app.tutor.0.try_update(|t| t.handle(input)).unwrap_or_default();
     for effect in effects {
         carry_out(app, effect);
@@ -150,6 +176,20 @@ fn carry_out(app: AppState, effect: tour::Effect) {
 /// Opens built-in lesson `id`: fetches it and its scenarios, plays it on the engine, then shows
 /// step `step` (from 0; `None`: where the learner left off, else the first).
 pub fn open(app: AppState, id: String, step: Option<usize>) {
+    wasm_bindgen_futures::spawn_local(async move {
+        let runtime = match app.tutor.2.get_untracked() {
+            Some(loaded) => loaded,
+            None => {
+                let loaded = runtime().await;
+                app.tutor.2.set(Some(loaded));
+                loaded
+            }
+        };
+        (runtime.open)(app, id, step);
+    });
+}
+
+fn open_now(app: AppState, id: String, step: Option<usize>) {
     wasm_bindgen_futures::spawn_local(async move {
         let opened = async {
             let lesson = catalog::lesson(&id).await?;
@@ -573,23 +613,34 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
     }
 }
 
-/// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open).
+/// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open),
+/// once the lessons' code is there.
 #[component]
 pub fn LessonPanel(app: AppState) -> impl IntoView {
-    watch(app);
     keep_focus(app);
+    move || app.tutor.2.get().map(|runtime| (runtime.panel)(app))
+}
+
+/// The audience question over the page (presenter mode), once the lessons' code is there.
+#[component]
+pub fn AudienceLayer(app: AppState) -> impl IntoView {
+    move || app.tutor.2.get().map(|runtime| (runtime.audience)(app))
+}
+
+fn panel_view(app: AppState) -> AnyView {
+    watch(app);
     // A memo: the markup is set again only when it changes, not each time the tour is touched (a
     // redrawn button would slip from under a click or the focus).
     let panel = Memo::new(move |_| panel_html(app, app.lang.get()));
     view! {
         <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none()) on:click=on_act(app) inner_html=panel></section>
     }
+    .into_any()
 }
 
 /// The audience question over the page (presenter mode), a layer of the page itself: while it is
 /// up the rest of the page is inert ([`keep_focus`]).
-#[component]
-pub fn AudienceLayer(app: AppState) -> impl IntoView {
+fn audience_view(app: AppState) -> AnyView {
     let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
     let count = Memo::new(move |_| audience_count(app.tutor.0.with(Tour::countdown), app.lang.get()));
     // Runs after the markup is set (effects follow the render), so a redrawn question gets its count too.
@@ -601,7 +652,7 @@ pub fn AudienceLayer(app: AppState) -> impl IntoView {
         };
         el.set_text_content(Some(&words));
     });
-    view! { <div class="audience-layer" on:click=on_act(app) inner_html=audience></div> }
+    view! { <div class="audience-layer" on:click=on_act(app) inner_html=audience></div> }.into_any()
 }
 
 /// Narration as paragraphs: a blank line (or a line break) starts a new one.

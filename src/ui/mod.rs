@@ -357,11 +357,14 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
     }
 }
 
+/// What is wrong with the page's address, if anything: drawn by a chunk fetched only then.
 #[component]
 fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
-    if issues.is_empty() {
-        return None;
-    }
+    (!issues.is_empty()).then(|| Suspend::new(url_warning(app, issues)))
+}
+
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
     // What the page fell back to when it opened: the warning keeps saying so after the learner
     // picks another scenario.
     let (start_title, start_id, start_fable) =
@@ -386,7 +389,7 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
     };
     // The presenter may have moved on (another scenario, another speed): let them put it away.
     let shown = RwSignal::new(true);
-    Some(view! {
+    view! {
         <aside class="url-warning" data-testid="url-warning" role="status" hidden=move || !shown.get()>
             <button class="dismiss" data-testid="url-warning-dismiss" on:click=move |_| shown.set(false)>
                 {tr(app, Ui::Dismiss)}
@@ -394,7 +397,8 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
             <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
             <ul inner_html=items></ul>
         </aside>
-    })
+    }
+    .into_any()
 }
 
 /// What the page says about a problem in its address, in `lang`; `default` is the title of the

@@ -619,22 +619,18 @@ impl AppState {
 
     /// This run as a scenario file: the scenario's file with the learner's interventions merged
     /// in (see `scenario::export`), and its file name.
-    pub fn export_scenario(&self) -> Option<(String, String)> {
+    pub async fn export_scenario(self) -> Option<(String, String)> {
         let source = self.source_text()?;
-        let text = self
-            .timeline
-            .with_value(|t| crate::scenario::export::with_interventions(&source, t.interventions()).ok())?;
-        Some((format!("{}.json", self.scenario.with_untracked(|s| s.id.clone())), text))
+        let interventions = self.timeline.with_value(|t| t.interventions().to_vec());
+        let id = self.scenario.with_untracked(|s| s.id.clone());
+        scenario_file(id, source, interventions).await
     }
 
     /// The report (`leaselab.report/1`) of this run played to its end, as the runner prints it,
     /// and its file name.
-    pub fn export_report(&self) -> Option<(String, String)> {
-        let mut sim = self.timeline.with_value(|t| Sim::replay(t.config().clone(), t.interventions()).ok())?;
-        sim.run_to_end();
-        let report = self.scenario.with_untracked(|s| Report::new(s, &sim));
-        let text = serde_json::to_string(&report).ok()? + "\n";
-        Some((format!("{}-report.json", report.scenario), text))
+    pub async fn export_report(self) -> Option<(String, String)> {
+        let (config, interventions) = self.timeline.with_value(|t| (t.config().clone(), t.interventions().to_vec()));
+        report_file(self.scenario.get_untracked(), config, interventions).await
     }
 
     /// Plays an imported scenario (already validated) from the start, like a built-in.
@@ -714,47 +710,30 @@ impl AppState {
     /// moment, fable, view, speed and language, the theme unless it follows the system, and true
     /// time if chosen (see `scenario::link` for the format). `None` if the run holds an
     /// intervention a link cannot carry.
-    pub fn share_link(&self) -> Option<String> {
-        let actions = self.timeline.with_value(|t| crate::scenario::link::encode(t.interventions()))?;
-        // An imported scenario travels whole (`s=`), a built-in by its id.
-        let scenario = match self.source.get_untracked() {
-            Some(json) => format!("s={}", crate::scenario::export::to_link(&json).ok()?),
-            None => format!("scenario={}", self.scenario.with_untracked(|s| s.id.clone())),
-        };
-        let now = self.sim.with_value(Sim::now_ms);
-        let speed = match self.speed_log2.get_untracked() {
-            -2 => "0.25".to_owned(),
-            -1 => "0.5".to_owned(),
-            n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
-        };
-        let mut query = format!(
-            "?v={}&{scenario}&fable={}&lang={}&view={}&speed={speed}&t={now}",
-            crate::scenario::link::LINK_VERSION,
-            self.fable.get_untracked().code(),
-            self.lang.get_untracked().code(),
-            self.tech_view.get_untracked().code(),
-        );
-        let theme = self.theme.get_untracked();
-        if theme != Theme::Auto {
-            query.push_str("&theme=");
-            query.push_str(theme.code());
-        }
-        if self.true_time.get_untracked() {
-            query.push_str("&pacing=true");
-        }
-        if !actions.is_empty() {
-            query.push_str("&do=");
-            query.push_str(&actions);
-        }
+    pub async fn share_link(self) -> Option<String> {
         let location = web_sys::window()?.location();
-        let base = format!("{}{}", location.origin().ok()?, location.pathname().ok()?);
-        Some(format!("{base}{query}"))
+        let run = RunLink {
+            base: format!("{}{}", location.origin().ok()?, location.pathname().ok()?),
+            interventions: self.timeline.with_value(|t| t.interventions().to_vec()),
+            source: self.source.get_untracked(),
+            id: self.scenario.with_untracked(|s| s.id.clone()),
+            now_ms: self.sim.with_value(Sim::now_ms),
+            speed_log2: self.speed_log2.get_untracked(),
+            settings: [
+                self.fable.get_untracked().code(),
+                self.lang.get_untracked().code(),
+                self.tech_view.get_untracked().code(),
+                self.theme.get_untracked().code(),
+            ],
+            true_time: self.true_time.get_untracked(),
+        };
+        share_link(run).await
     }
 
     /// The `<iframe>` that shows this run embedded (`?embed=1`, see `docs/embed.md`): the share
     /// link's address with `embed=1`, HTML-escaped. `None` as for [`share_link`](Self::share_link).
-    pub fn embed_snippet(&self) -> Option<String> {
-        let src = format!("{}&embed=1", self.share_link()?).replace('&', "&amp;");
+    pub async fn embed_snippet(self) -> Option<String> {
+        let src = format!("{}&embed=1", self.share_link().await?).replace('&', "&amp;");
         Some(format!(
             "<iframe src=\"{src}\" width=\"800\" height=\"460\" style=\"border:0\" title=\"LeaseLab\" loading=\"lazy\"></iframe>"
         ))
@@ -917,4 +896,76 @@ fn frame(state: AppState, last: Rc<Cell<Option<f64>>>) {
         advance(state, &last, now_ms());
         frame(state, last);
     });
+}
+
+/// The report file of a run played to its end: its name and text. Loaded on first use in the
+/// split build (the first scene does not need it).
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn report_file(
+    scenario: Scenario,
+    config: crate::engine::Config,
+    interventions: Vec<ScheduledCommand>,
+) -> Option<(String, String)> {
+    let mut sim = Sim::replay(config, &interventions).ok()?;
+    sim.run_to_end();
+    let report = Report::new(&scenario, &sim);
+    let text = serde_json::to_string(&report).ok()? + "\n";
+    Some((format!("{}-report.json", report.scenario), text))
+}
+
+/// The scenario file of this run: its name and the source with the learner's interventions
+/// written into `interventions`. Loaded on first use in the split build.
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
+    let text = crate::scenario::export::with_interventions(&source, &interventions).ok()?;
+    Some((format!("{id}.json"), text))
+}
+
+/// What a share link says of a run (see [`AppState::share_link`]).
+struct RunLink {
+    /// The page's origin and path.
+    base: String,
+    interventions: Vec<ScheduledCommand>,
+    /// An imported scenario's file, which travels whole (`s=`); a built-in goes by its `id`.
+    source: Option<String>,
+    id: String,
+    now_ms: u64,
+    speed_log2: i32,
+    /// The codes of the fable, the language, the log's view and the theme.
+    settings: [&'static str; 4],
+    true_time: bool,
+}
+
+/// The share link's address (`scenario::link` gives the format). Loaded on first use in the
+/// split build.
+#[cfg_attr(leaselab_split, leptos::lazy)]
+async fn share_link(run: RunLink) -> Option<String> {
+    let actions = crate::scenario::link::encode(&run.interventions)?;
+    let scenario = match &run.source {
+        Some(json) => format!("s={}", crate::scenario::export::to_link(json).ok()?),
+        None => format!("scenario={}", run.id),
+    };
+    let speed = match run.speed_log2 {
+        -2 => "0.25".to_owned(),
+        -1 => "0.5".to_owned(),
+        n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
+    };
+    let [fable, lang, view, theme] = run.settings;
+    let mut query = format!(
+        "?v={}&{scenario}&fable={fable}&lang={lang}&view={view}&speed={speed}&t={}",
+        crate::scenario::link::LINK_VERSION,
+        run.now_ms,
+    );
+    if theme != Theme::Auto.code() {
+        query.push_str("&theme=");
+        query.push_str(theme);
+    }
+    if run.true_time {
+        query.push_str("&pacing=true");
+    }
+    if !actions.is_empty() {
+        query.push_str("&do=");
+        query.push_str(&actions);
+    }
+    Some(format!("{}{query}", run.base))
 }

@@ -35,7 +35,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// (a debug build with the standard std) keeps the message. Rebuilding std is an unstable cargo
 /// feature (`-Zbuild-std`), enabled on this stable toolchain with `RUSTC_BOOTSTRAP=1` for this
 /// one build only (see [`release_web_env`]).
-const RELEASE_WASM_RUSTFLAGS: &str = "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort";
+const RELEASE_WASM_RUSTFLAGS: &str =
+    "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort --cfg leaselab_split -Clink-args=--emit-relocs";
 /// Where `cargo xtask serve` serves the app.
 const SERVE_ADDRESS: &str = "127.0.0.1";
 const SERVE_PORT: u16 = 8080;
@@ -50,11 +51,16 @@ const SERVE_PORT: u16 = 8080;
 /// built-in scenarios fetched on demand (−9.6 KB), Leptos's `erase_components` (−4.6 KB), no
 /// `Debug` fallback in the trace hash (−3.1 KB), scenario error paths without
 /// serde_path_to_error (−2.5 KB), the translation table as data (−1.9 KB), minified CSS (−1 KB).
-const BUDGET_BROTLI_BYTES: u64 = 300_000;
+///
+/// Issue 14 asks for 150 KB; the budget comes down with each cut, so that no cut is given back.
+/// The split of the wasm (see [`split_release_wasm`]: the lessons, the embed API, the exported
+/// files, the share link and the address's warnings in chunks fetched on first use) took the page
+/// from 299.7 to 281.5 KB.
+const BUDGET_BROTLI_BYTES: u64 = 285_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 385_000;
+const BUDGET_GZIP_BYTES: u64 = 355_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -553,10 +559,144 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     write_packs(root)?;
     header("Trunk release build into dist/");
     run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;
+    header("Splitting the wasm: the first module, and chunks loaded on first use");
+    split_release_wasm(root, &dist_dir)?;
     check_relative_urls(&dist_dir.join("index.html"))?;
     header("Bundle size");
     size_report(&dist_dir)?;
     Ok(dist_dir)
+}
+
+/// Splits the release build's wasm at its `#[lazy]` functions (Leptos 0.8's `lazy`, built on
+/// `wasm_split_helpers`): the page loads the first module and fetches a chunk the first time one
+/// of its functions is called (the lessons, the exports, …). Trunk 0.21 cannot split
+/// (trunk-rs/trunk#1022), so its output is rewritten here, the way cargo-leptos does it: the
+/// linker kept its relocations (`--emit-relocs`, see [`release_web_env`]), `wasm_split_cli_support`
+/// cuts the module, and `wasm-bindgen --keep-lld-exports` (the pinned CLI) makes the JS glue of
+/// the first module, which replaces Trunk's under the same file names; index.html's integrity
+/// hashes are recomputed. The chunks and their loader go to `dist/lazy-<hash of the wasm>/`, so a
+/// new build never meets an old build's chunks in a cache.
+fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<()> {
+    let target_dir = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
+    let built = target_dir.join(WASM_TARGET).join("release/leaselab-web.wasm");
+    let input = std::fs::read(&built).with_context(|| format!("reading {}", built.display()))?;
+    // Trunk's file names (leaselab-web-<hash>.js and leaselab-web-<hash>_bg.wasm).
+    let mut js_name = None;
+    let mut wasm_name = None;
+    for entry in std::fs::read_dir(dist_dir)? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if name.starts_with("leaselab-web-") && name.ends_with("_bg.wasm") {
+            wasm_name = Some(name);
+        } else if name.starts_with("leaselab-web-") && name.ends_with(".js") {
+            js_name = Some(name);
+        }
+    }
+    let (Some(js_name), Some(wasm_name)) = (js_name, wasm_name) else {
+        bail!("{} has no leaselab-web-*.js and *_bg.wasm (unexpected Trunk output)", dist_dir.display());
+    };
+    let lazy_dir = format!("lazy-{:016x}", fnv1a(&input));
+    let work = target_dir.join("split");
+    if work.exists() {
+        std::fs::remove_dir_all(&work)?;
+    }
+    let chunks = work.join(&lazy_dir);
+    std::fs::create_dir_all(chunks.join(&lazy_dir))?;
+    let main_wasm = work.join("main.wasm");
+    let link_name = format!("./{lazy_dir}/__wasm_split.js");
+    let main_module = format!("../{js_name}");
+    let split = wasm_split_cli_support::transform({
+        let mut opts = wasm_split_cli_support::Options::new(&input);
+        opts.output_dir = &chunks;
+        opts.main_out_path = &main_wasm;
+        opts.link_name = &link_name;
+        opts.main_module = &main_module;
+        opts
+    })
+    .map_err(|e| anyhow::anyhow!("splitting {}: {e}", built.display()))?;
+    // The link module is written at `link_name` under the chunks' directory, while the first
+    // module imports it by that path from dist/: it belongs beside the chunks it fetches.
+    std::fs::rename(chunks.join(&link_name), chunks.join("__wasm_split.js"))?;
+    std::fs::remove_dir(chunks.join(&lazy_dir))?;
+    let bindgen = work.join("bindgen");
+    run(Command::new("wasm-bindgen")
+        .args(["--target", "web", "--keep-lld-exports", "--no-typescript", "--remove-name-section"])
+        .args(["--remove-producers-section", "--out-name", "leaselab-web", "--out-dir"])
+        .arg(&bindgen)
+        .arg(&main_wasm))?;
+    std::fs::copy(bindgen.join("leaselab-web.js"), dist_dir.join(&js_name))?;
+    std::fs::copy(bindgen.join("leaselab-web_bg.wasm"), dist_dir.join(&wasm_name))?;
+    for entry in std::fs::read_dir(dist_dir)? {
+        let path = entry?.path();
+        if path.file_name().and_then(OsStr::to_str).is_some_and(|n| n.starts_with("lazy-")) {
+            std::fs::remove_dir_all(&path)?;
+        }
+    }
+    let out = dist_dir.join(&lazy_dir);
+    std::fs::create_dir_all(&out)?;
+    for entry in std::fs::read_dir(&chunks)? {
+        let path = entry?.path();
+        if let Some(name) = path.file_name() {
+            std::fs::copy(&path, out.join(name))?;
+        }
+    }
+    // index.html names the two rewritten files with their Subresource Integrity hashes.
+    let index = dist_dir.join("index.html");
+    let mut html = std::fs::read_to_string(&index)?;
+    for name in [&js_name, &wasm_name] {
+        let data = std::fs::read(dist_dir.join(name))?;
+        html = replace_integrity(&html, name, &data)
+            .with_context(|| format!("{} has no integrity hash for {name}", index.display()))?;
+    }
+    std::fs::write(&index, html)?;
+    println!(
+        "ok: {} chunk(s) in {lazy_dir}/ loaded on first use ({})",
+        split.split_modules.len(),
+        split.prefetch_map.keys().cloned().collect::<Vec<_>>().join(", ")
+    );
+    Ok(())
+}
+
+/// `html` with the `integrity=` attribute of the tag whose `href` ends in `name` set to the
+/// SHA-384 of `data`; `None` when there is no such tag.
+fn replace_integrity(html: &str, name: &str, data: &[u8]) -> Option<String> {
+    use base64::Engine as _;
+    use sha2::Digest as _;
+    let hash = format!("sha384-{}", base64::engine::general_purpose::STANDARD.encode(sha2::Sha384::digest(data)));
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut found = false;
+    while let Some(open) = rest.find('<') {
+        let close = rest[open..].find('>').map(|c| open + c + 1)?;
+        let tag = &rest[open..close];
+        out.push_str(&rest[..open]);
+        let names_file = tag.contains(&format!("/{name} "))
+            || tag.contains(&format!("/{name}>"))
+            || tag.contains(&format!("/{name}\""));
+        match (names_file, tag.find("integrity=")) {
+            (true, Some(at)) => {
+                let value_start = at + "integrity=".len();
+                let quoted = tag[value_start..].starts_with('"');
+                let value_end = if quoted {
+                    tag[value_start + 1..].find('"').map(|e| value_start + 1 + e + 1)?
+                } else {
+                    tag[value_start..].find([' ', '>']).map_or(tag.len(), |e| value_start + e)
+                };
+                out.push_str(&tag[..value_start]);
+                out.push_str(&hash);
+                out.push_str(&tag[value_end..]);
+                found = true;
+            }
+            _ => out.push_str(tag),
+        }
+        rest = &rest[close..];
+    }
+    out.push_str(rest);
+    found.then_some(out)
+}
+
+/// 64-bit FNV-1a, naming a build's chunk directory.
+fn fnv1a(data: &[u8]) -> u64 {
+    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -782,6 +922,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     let mut table = String::new();
     let mut all = [0u64; 3];
     let mut code = [0u64; 3];
+    let mut later_total = [0u64; 3];
     // The translation packs: a page loads the one of its language (src/story/packs.rs).
     let mut packs: Vec<(String, [u64; 3])> = Vec::new();
     writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "file", "raw bytes", "gzip -9", "brotli 11")?;
@@ -790,7 +931,15 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         let sizes = [data.len() as u64, gzip_len(&data)?, brotli_len(&data)?];
         let name = file.strip_prefix(dist_dir).unwrap_or(file).display().to_string();
         writeln!(table, "{name:<48} {:>11} {:>11} {:>11}", sizes[0], sizes[1], sizes[2])?;
-        let in_code = matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"));
+        // The split's chunks are fetched the first time one of their functions runs, not with
+        // the page; their loader (`__wasm_split.js`) is imported by the page's script.
+        let later = name.starts_with("lazy-") && name.ends_with(".wasm");
+        let in_code = !later && matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"));
+        if later {
+            for i in 0..3 {
+                later_total[i] += sizes[i];
+            }
+        }
         if name.starts_with("i18n/") {
             packs.push((name.clone(), sizes));
         }
@@ -803,6 +952,11 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     }
     ensure!(!packs.is_empty(), "{} has no translation packs (i18n/*.json)", dist_dir.display());
     writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "all files", all[0], all[1], all[2])?;
+    writeln!(
+        table,
+        "{:<48} {:>11} {:>11} {:>11}",
+        "chunks loaded on first use", later_total[0], later_total[1], later_total[2]
+    )?;
     writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "wasm + js + css", code[0], code[1], code[2])?;
     let mut page = [0u64; 3];
     for (name, sizes) in &packs {
@@ -891,6 +1045,8 @@ fn release_web_env(cmd: &mut Command) -> &mut Command {
     cmd.env("RUSTC_BOOTSTRAP", "1")
         .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
         .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RELEASE_WASM_RUSTFLAGS)
+        // The splitter needs the symbols and relocations; wasm-bindgen drops the names after it.
+        .env("CARGO_PROFILE_RELEASE_STRIP", "false")
 }
 
 /// `library/Cargo.toml` of the toolchain's `rust-src` component (std's own workspace).

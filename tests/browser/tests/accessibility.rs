@@ -170,6 +170,8 @@ async fn shortcuts_act_but_not_while_typing() -> Result<()> {
         ensure!(speed.as_str() == Some("4×"), "+ + from 1×: {speed}");
         // Typing in a field is typing: the scenario's speed field, the share link's text.
         b.click("share").await?;
+        // The link is written by a chunk fetched on first use.
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
         b.press("share-link", "f?").await?;
         ensure!(b.element("help").await?.is_none(), "? in a field is a character, not the overlay");
         b.keys(&['\u{E00C}']).await?;

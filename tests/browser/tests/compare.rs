@@ -157,6 +157,8 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
 
         // Its share link carries the scenario whole and replays it.
         b.click("share").await?;
+        // The link is written by a chunk fetched on first use.
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
         let link = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
         let link = link.as_str().context("a link")?.to_owned();
         ensure!(link.contains("s=") && !link.contains("scenario="), "{link}");
@@ -199,6 +201,8 @@ async fn export_scenario_and_report_match_the_engine() -> Result<()> {
         let shown = hash(b).await?;
         b.click("export-scenario").await?;
         b.click("export-report").await?;
+        // The report is written by a chunk fetched on first use: wait for its download.
+        b.wait_until_js("both downloads", "return window.__blobs.length >= 2;", SECS(20)).await?;
         let texts = b.eval("return Promise.all(window.__blobs.map(b => b.text()));", vec![]).await?;
         let texts: Vec<String> = serde_json::from_value(texts)?;
         ensure!(texts.len() == 2, "two downloads: {}", texts.len());

@@ -64,6 +64,8 @@ async fn system_is_dark(b: &Browser) -> Result<bool> {
 
 async fn share_link(b: &Browser) -> Result<String> {
     b.click("share").await?;
+    // The link is written by a chunk fetched on first use; the field appears with it.
+    b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
     let v = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
     v.as_str().map(str::to_owned).context("the share link")
 }

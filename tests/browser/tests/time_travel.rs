@@ -174,6 +174,8 @@ async fn a_share_link_replays_the_same_run() -> Result<()> {
         let hash = b.attr_of("sim-time", "data-hash").await?.context("a hash")?;
         let plaque = b.text_of("plaque-token").await?;
         b.click("share").await?;
+        // The link is written by a chunk fetched on first use.
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
         let link = b
             .eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![])
             .await?
@@ -213,7 +215,9 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
         for (query, says) in cases {
             b.open(&query).await?;
             b.wait_exists("scene-harbor", SECS(30)).await?;
-            let warning = b.text_of("url-warning").await.with_context(|| format!("a warning for {query}"))?;
+            // The warning is drawn by a chunk fetched when there is something to say.
+            let warning =
+                b.wait_exists("url-warning", SECS(30)).await.with_context(|| format!("a warning for {query}"))?.text;
             ensure!(warning.contains(says), "{query}: expected “{says}” in: {warning}");
             ensure!(b.count("img").await? == 0, "{query}: nothing injected");
             b.assert_no_console_errors().await?;
@@ -231,7 +235,10 @@ async fn a_lost_scenario_drops_the_links_interventions_and_autoplay_plays_on() -
     with_browser("links-lost-autoplay", SECS(120), async |b| {
         b.open("?v=1&scenario=ghost&do=1000.x.chen&t=5000").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        ensure!(b.text_of("url-warning").await?.contains("ghost"), "the page says the scenario is unknown");
+        ensure!(
+            b.wait_exists("url-warning", SECS(30)).await?.text.contains("ghost"),
+            "the page says the scenario is unknown"
+        );
         let clock = b.element("sim-time").await?.context("the clock")?;
         ensure!(clock.attr("data-ms") == Some("0"), "the default from its start, not the link's moment: {clock:?}");
         b.click("play-toggle").await?;
