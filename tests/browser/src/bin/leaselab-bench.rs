@@ -205,9 +205,7 @@ async fn bench() -> Result<()> {
     let started = Instant::now();
     let date = utc_now();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-    let loadavg = std::fs::read_to_string("/proc/loadavg")
-        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
-        .unwrap_or_else(|_| "unknown".into());
+    let loadavg = load_average();
     let dist = dist_dir();
     ensure!(
         dist.join("index.html").is_file(),
@@ -384,13 +382,14 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
 
     // ---- Summary
     let took = meta.started.elapsed();
+    let load_at_end = load_average();
     let mut table = String::new();
     let w = &mut table;
     writeln!(w)?;
     writeln!(w, "==== Summary: LeaseLab / RaftScope, {} ====", meta.date)?;
     writeln!(
         w,
-        "{} CPU cores, load average at start {}; {chromium}; {} runs; took {}",
+        "{} CPU cores, load average at start {}, at the end {load_at_end}; {chromium}; {} runs; took {}",
         meta.cores,
         meta.loadavg,
         o.runs,
@@ -447,7 +446,8 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
     let report = json!({
         "format": "leaselab.bench/1",
         "date": meta.date,
-        "machine": {"cpu_cores": meta.cores, "load_average_at_start": meta.loadavg},
+        "machine": {"cpu_cores": meta.cores, "load_average_at_start": meta.loadavg, "load_average_at_end": load_at_end},
+        "frame_tolerance_ms": FRAME_TOLERANCE_MS,
         "browser": chromium,
         "runs": o.runs,
         "frame_secs": o.frame_secs,
@@ -685,6 +685,13 @@ impl Stats {
     fn json(&self, about: &Value) -> Value {
         json!({"frames": self.n, "p50": self.p50, "p95": self.p95, "max": self.max, "setup": about})
     }
+}
+
+/// The 1, 5 and 15 minute load averages (`/proc/loadavg`).
+fn load_average() -> String {
+    std::fs::read_to_string("/proc/loadavg")
+        .map(|l| l.split_whitespace().take(3).collect::<Vec<_>>().join(" "))
+        .unwrap_or_else(|_| "unknown".into())
 }
 
 fn header(title: &str) {
