@@ -10,6 +10,9 @@
 //!   engine's built-in scenarios against them (`conform/`, the `leaselab-conform` crate) and print
 //!   its summary line and time
 //! * `dist`  — release web build into `dist/` (relative URLs), with a gzip and brotli size report and budget
+//! * `bench` — LeaseLab measured beside a copy of RaftScope in the same headless Chromium (page
+//!   weight, first scene in four conditions, frame time at 64×): builds `dist/` if it is missing,
+//!   then runs `tests/browser/src/bin/leaselab-bench.rs`. A measurement, not part of `test`.
 //!
 //! Nothing here downloads anything except through the package registries (`cargo install`,
 //! `rustup target add`, `apt-get`). Trunk runs offline and finds `wasm-bindgen` on PATH.
@@ -77,7 +80,10 @@ tasks:
   test    install missing tools (and Chromium, Redis, etcd), then run all tests: native,
           conformance, web build, browser
   conform install Redis and etcd if missing, then replay the built-in scenarios against them
-  dist    release web build into dist/ (works from any sub-path) and print gzip and brotli sizes";
+  dist    release web build into dist/ (works from any sub-path) and print gzip and brotli sizes
+  bench   LeaseLab beside RaftScope (../shared/peers/raftscope): page weight, first scene (plain,
+          CPU 4x, slow link, both), frame time at 64x; ratios on stdout and in
+          target/bench/bench.json. Options: --runs N (15), --frame-secs S (10), --raftscope DIR";
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
@@ -86,6 +92,7 @@ fn main() -> ExitCode {
         Some("test") => test(),
         Some("conform") => conform().map(|_| ()),
         Some("dist") => dist(),
+        Some("bench") => bench(&args[1..]),
         // Not in the usage: the browser phase of `test` alone, against the dist/ already built.
         Some("browser") => browser(),
         Some("-h" | "--help" | "help") => {
@@ -538,6 +545,39 @@ fn run_conform(root: &Path, totals: &mut TestTotals) -> Result<String> {
 /// [`ensure_debian_packages`]).
 fn ensure_servers() -> Result<()> {
     ensure_debian_packages("the conformance suite needs", &[REDIS_SERVER, ETCD], &["redis-server", "etcd-server"], true)
+}
+
+/// `cargo xtask bench [options]`: builds `dist/` when it has no `index.html`, then runs the bench
+/// (`leaselab-bench` in tests/browser, on its browser harness) with `options`. It measures and
+/// prints; it fails only when it cannot measure.
+fn bench(options: &[String]) -> Result<()> {
+    let root = workspace_root();
+    let dist_dir = root.join("dist");
+    if options.iter().any(|o| o == "-h" || o == "--help") {
+        return run(cargo()
+            .args(["run", "--quiet", "-p", "leaselab-browser-tests", "--bin", "leaselab-bench", "--", "--help"])
+            .current_dir(&root));
+    }
+    header("Checking tools");
+    ensure_browser()?;
+    if dist_dir.join("index.html").is_file() {
+        println!("ok: {} (built by `cargo xtask dist`; run it again to measure a newer build)", dist_dir.display());
+    } else {
+        println!("{} has no index.html: building it first (cargo xtask dist)", dist_dir.display());
+        ensure_web_tools(&root)?;
+        build_dist(&root)?;
+    }
+    header("LeaseLab beside RaftScope (leaselab-bench)");
+    let started = Instant::now();
+    run(cargo()
+        .args(["run", "-p", "leaselab-browser-tests", "--bin", "leaselab-bench", "--"])
+        .args(options)
+        .env("LEASELAB_DIST", &dist_dir)
+        .env("LEASELAB_CHROMIUM", CHROMIUM)
+        .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
+        .current_dir(&root))?;
+    println!("bench: {} with the build", minutes(started.elapsed()));
+    Ok(())
 }
 
 fn dist() -> Result<()> {

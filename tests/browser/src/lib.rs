@@ -62,6 +62,17 @@ fn env_path(var: &str, default: &str) -> PathBuf {
     std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default))
 }
 
+/// The `s=` value of a share link to `harbor-zombie` stretched to one hour of virtual time (its
+/// file with `until_ms` at 3 600 000), so a run at 64× keeps moving for a whole measurement
+/// (`tests/frame_time.rs`, the bench).
+pub fn hour_link() -> Result<String> {
+    let path = workspace_root().join("assets/scenarios/harbor-zombie.json");
+    let mut json: Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
+    json["until_ms"] = json!(3_600_000);
+    json["id"] = json!("harbor-zombie-hour");
+    Ok(leaselab::scenario::export::to_link(&json.to_string())?)
+}
+
 // ---------------------------------------------------------------------------------------------
 // Running a test
 
@@ -166,6 +177,24 @@ impl Browser {
              with `cargo xtask test`)",
             dist.display()
         );
+        Browser::launch(guard, || StaticServer::start(&dist, SUB_PATH), SUB_PATH).await
+    }
+
+    /// A session like [`Browser::start`]'s on a server of the caller's making (the bench's, which
+    /// serves LeaseLab and RaftScope side by side): `start_server` is called while the ports are
+    /// chosen, and [`Browser::url`] is the server's address with `path` (`/leaselab/`).
+    #[allow(clippy::await_holding_lock)]
+    pub async fn start_with_server(start_server: impl FnOnce() -> Result<StaticServer>, path: &str) -> Result<Browser> {
+        let guard = ONE_BROWSER.lock().unwrap_or_else(|poisoned| poisoned.into_inner());
+        Browser::launch(guard, start_server, path).await
+    }
+
+    #[allow(clippy::await_holding_lock)]
+    async fn launch(
+        guard: MutexGuard<'static, ()>,
+        start_server: impl FnOnce() -> Result<StaticServer>,
+        path: &str,
+    ) -> Result<Browser> {
         let chromium = env_path("LEASELAB_CHROMIUM", "/usr/bin/chromium");
         let chromedriver = env_path("LEASELAB_CHROMEDRIVER", "/usr/bin/chromedriver");
         for (p, pkg) in [(&chromium, "chromium"), (&chromedriver, "chromium-driver")] {
@@ -179,8 +208,8 @@ impl Browser {
         // Two test binaries may start browsers at once (`cargo xtask test` runs two lanes): the
         // ports are chosen and taken one harness at a time.
         let ports = PortLock::take()?;
-        let server = StaticServer::start(&dist, SUB_PATH)?;
-        let base_url = format!("http://127.0.0.1:{}{SUB_PATH}", server.port);
+        let server = start_server()?;
+        let base_url = format!("http://127.0.0.1:{}{path}", server.port);
         let driver = ChromeDriver::start(&chromedriver)?;
         drop(ports);
 
@@ -244,6 +273,18 @@ impl Browser {
     /// Requests that the static server answered (path, status), oldest first.
     pub fn requests(&self) -> Vec<(String, u16)> {
         self.server.requests()
+    }
+
+    /// The static server this session's pages come from.
+    pub fn server(&self) -> &StaticServer {
+        &self.server
+    }
+
+    /// Sends Chromium's DevTools command `cmd` with `params` to the page (through chromedriver,
+    /// `POST /session/{id}/goog/cdp/execute`) and returns its result.
+    pub async fn cdp(&self, cmd: &str, params: Value) -> Result<Value> {
+        let body = json!({"cmd": cmd, "params": params}).to_string();
+        self.client.issue_cmd(Cdp { body }).await.with_context(|| format!("DevTools command {cmd}"))
     }
 
     /// Navigates to the app with `query` (e.g. `"?scenario=harbor-zombie&speed=64"`).
@@ -869,30 +910,156 @@ fn free_port() -> Result<u16> {
 
 /// Serves `root` at `http://127.0.0.1:<port><prefix>`; everything outside `prefix` is 404, so an
 /// absolute asset URL in the app shows up as a failed load. Stopped on drop.
+///
+/// [`StaticServer::start_precompressed`] is the bench's variant: several directories under their
+/// own prefixes, held in memory with their brotli, keep-alive connections.
 pub struct StaticServer {
     pub port: u16,
     stop: Arc<AtomicBool>,
-    log: Arc<Mutex<Vec<(String, u16)>>>,
+    log: Arc<Mutex<Vec<Served>>>,
     thread: Option<std::thread::JoinHandle<()>>,
+}
+
+/// One request the server answered.
+#[derive(Clone, Debug)]
+pub struct Served {
+    /// The path asked for (without the query).
+    pub path: String,
+    pub status: u16,
+    /// Bytes of the body as sent (compressed when `encoding` says so); 0 for `HEAD`.
+    pub body_bytes: u64,
+    /// `Content-Encoding` of the answer (`br`), if any.
+    pub encoding: Option<&'static str>,
+    /// The request's `Accept-Encoding` header, if it had one.
+    pub accept_encoding: Option<String>,
+}
+
+/// What a server serves.
+enum Site {
+    /// `root` under `prefix`, read from disk at each request, never compressed (the tests).
+    Disk { root: PathBuf, prefix: String },
+    /// Files held in memory (the bench).
+    Memory(Arc<Precompressed>),
+}
+
+/// Directories loaded into memory, each file with its brotli (quality 11, 4 MB window), served
+/// under their own prefixes: the bench serves LeaseLab's `dist/` and RaftScope side by side, with
+/// the same headers, from one server.
+pub struct Precompressed {
+    /// Full URL path (`/leaselab/index.html`) → the file.
+    files: std::collections::HashMap<String, MemFile>,
+    prefixes: Vec<String>,
+}
+
+struct MemFile {
+    raw: Vec<u8>,
+    /// Its brotli, when shorter than the file itself.
+    br: Option<Vec<u8>>,
+    content_type: &'static str,
+}
+
+impl Precompressed {
+    /// Reads every file under each `(prefix, root)` and compresses it (on every core). `prefix`
+    /// starts and ends with `/`.
+    pub fn load(mounts: &[(&str, &Path)]) -> Result<Precompressed> {
+        let mut todo: Vec<(String, PathBuf)> = Vec::new();
+        for (prefix, root) in mounts {
+            assert!(prefix.starts_with('/') && prefix.ends_with('/'));
+            let mut found = Vec::new();
+            collect_files(root, &mut found).with_context(|| format!("reading {}", root.display()))?;
+            for file in found {
+                let rel = file.strip_prefix(root).expect("found under root");
+                let rel: Vec<String> = rel.components().map(|c| c.as_os_str().to_string_lossy().into_owned()).collect();
+                todo.push((format!("{prefix}{}", rel.join("/")), file));
+            }
+        }
+        // The largest first, so the threads end together.
+        let sizes: Vec<u64> = todo.iter().map(|(_, f)| f.metadata().map(|m| m.len()).unwrap_or(0)).collect();
+        let mut order: Vec<usize> = (0..todo.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(sizes[i]));
+        let next = Mutex::new(order.into_iter());
+        let done: Mutex<Vec<Result<(String, MemFile)>>> = Mutex::new(Vec::new());
+        let threads = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+        std::thread::scope(|scope| {
+            for _ in 0..threads {
+                scope.spawn(|| loop {
+                    let Some(i) = next.lock().unwrap_or_else(|p| p.into_inner()).next() else { break };
+                    let (url_path, file) = &todo[i];
+                    let one = std::fs::read(file).with_context(|| format!("reading {}", file.display())).map(|raw| {
+                        let br = brotli(&raw);
+                        let br = (br.len() < raw.len()).then_some(br);
+                        (url_path.clone(), MemFile { content_type: content_type_of(url_path), raw, br })
+                    });
+                    done.lock().unwrap_or_else(|p| p.into_inner()).push(one);
+                });
+            }
+        });
+        let mut files = std::collections::HashMap::new();
+        for one in done.into_inner().unwrap_or_else(|p| p.into_inner()) {
+            let (path, file) = one?;
+            files.insert(path, file);
+        }
+        Ok(Precompressed { files, prefixes: mounts.iter().map(|(p, _)| (*p).to_owned()).collect() })
+    }
+
+    /// How many files, their bytes and their bytes as served with brotli.
+    pub fn totals(&self) -> (usize, u64, u64) {
+        let raw = self.files.values().map(|f| f.raw.len() as u64).sum();
+        let br = self.files.values().map(|f| f.br.as_ref().unwrap_or(&f.raw).len() as u64).sum();
+        (self.files.len(), raw, br)
+    }
+}
+
+/// `data` with brotli, quality 11 and a 4 MB window (as `cargo xtask dist` measures it).
+fn brotli(data: &[u8]) -> Vec<u8> {
+    let mut out = Vec::new();
+    {
+        let mut enc = brotli::CompressorWriter::new(&mut out, 4096, 11, 22);
+        enc.write_all(data).expect("writing to memory");
+        enc.flush().expect("writing to memory");
+    }
+    out
+}
+
+fn collect_files(dir: &Path, out: &mut Vec<PathBuf>) -> std::io::Result<()> {
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.is_dir() {
+            collect_files(&path, out)?;
+        } else {
+            out.push(path);
+        }
+    }
+    Ok(())
 }
 
 impl StaticServer {
     pub fn start(root: &Path, prefix: &str) -> Result<StaticServer> {
         assert!(prefix.starts_with('/') && prefix.ends_with('/'));
+        StaticServer::serve(Site::Disk { root: root.to_path_buf(), prefix: prefix.to_string() })
+    }
+
+    /// Serves `site` from memory: each file with `Content-Encoding: br` when the request
+    /// accepts br (and the brotli is the shorter), otherwise as it is; connections kept alive.
+    pub fn start_precompressed(site: Arc<Precompressed>) -> Result<StaticServer> {
+        StaticServer::serve(Site::Memory(site))
+    }
+
+    fn serve(site: Site) -> Result<StaticServer> {
         let listener = TcpListener::bind(("127.0.0.1", 0))?;
         listener.set_nonblocking(true)?;
         let port = listener.local_addr()?.port();
         let stop = Arc::new(AtomicBool::new(false));
         let log = Arc::new(Mutex::new(Vec::new()));
-        let (root, prefix) = (root.to_path_buf(), prefix.to_string());
+        let site = Arc::new(site);
         let (stop2, log2) = (stop.clone(), log.clone());
         let thread = std::thread::spawn(move || {
             while !stop2.load(Ordering::Relaxed) {
                 match listener.accept() {
                     Ok((stream, _)) => {
-                        let (root, prefix, log) = (root.clone(), prefix.clone(), log2.clone());
+                        let (site, log, stop) = (site.clone(), log2.clone(), stop2.clone());
                         std::thread::spawn(move || {
-                            let _ = handle(stream, &root, &prefix, &log);
+                            let _ = handle(stream, &site, &log, &stop);
                         });
                     }
                     Err(e) if e.kind() == std::io::ErrorKind::WouldBlock => {
@@ -907,7 +1074,17 @@ impl StaticServer {
 
     /// (path, status) of every request answered so far.
     pub fn requests(&self) -> Vec<(String, u16)> {
+        self.served().into_iter().map(|s| (s.path, s.status)).collect()
+    }
+
+    /// Every request answered so far, with what was sent.
+    pub fn served(&self) -> Vec<Served> {
         self.log.lock().unwrap_or_else(|p| p.into_inner()).clone()
+    }
+
+    /// Forgets the requests answered so far (the bench counts one page load's).
+    pub fn clear_log(&self) {
+        self.log.lock().unwrap_or_else(|p| p.into_inner()).clear();
     }
 }
 
@@ -920,69 +1097,169 @@ impl Drop for StaticServer {
     }
 }
 
-fn handle(mut stream: TcpStream, root: &Path, prefix: &str, log: &Mutex<Vec<(String, u16)>>) -> std::io::Result<()> {
+/// Answers the requests of one connection: one (then closes) from disk, as many as come in
+/// from memory.
+fn handle(stream: TcpStream, site: &Site, log: &Mutex<Vec<Served>>, stop: &AtomicBool) -> std::io::Result<()> {
     stream.set_nonblocking(false)?;
     stream.set_read_timeout(Some(Duration::from_secs(5)))?;
-    stream.set_write_timeout(Some(Duration::from_secs(10)))?;
+    stream.set_write_timeout(Some(Duration::from_secs(30)))?;
     let mut reader = BufReader::new(stream.try_clone()?);
-    let mut request_line = String::new();
-    reader.read_line(&mut request_line)?;
-    // Skip the headers.
+    let mut stream = stream;
+    let keep_alive = matches!(site, Site::Memory(_));
     loop {
-        let mut line = String::new();
-        if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+        let mut request_line = String::new();
+        match reader.read_line(&mut request_line) {
+            Ok(0) => return Ok(()),
+            Ok(_) => {}
+            // An idle kept-alive connection: wait on unless the server stops.
+            Err(e)
+                if keep_alive && matches!(e.kind(), std::io::ErrorKind::WouldBlock | std::io::ErrorKind::TimedOut) =>
+            {
+                if stop.load(Ordering::Relaxed) {
+                    return Ok(());
+                }
+                continue;
+            }
+            Err(e) => return Err(e),
+        }
+        let mut accept_encoding = None;
+        let mut client_closes = false;
+        loop {
+            let mut line = String::new();
+            if reader.read_line(&mut line)? == 0 || line == "\r\n" || line == "\n" {
+                break;
+            }
+            if let Some((name, value)) = line.split_once(':') {
+                let value = value.trim();
+                if name.eq_ignore_ascii_case("accept-encoding") {
+                    accept_encoding = Some(value.to_string());
+                } else if name.eq_ignore_ascii_case("connection") && value.eq_ignore_ascii_case("close") {
+                    client_closes = true;
+                }
+            }
+        }
+        let mut parts = request_line.split_whitespace();
+        let method = parts.next().unwrap_or("");
+        let target = parts.next().unwrap_or("/");
+        let path = target.split(['?', '#']).next().unwrap_or("/");
+        let accepts_br = accept_encoding
+            .as_deref()
+            .is_some_and(|a| a.split(',').any(|e| e.split(';').next().unwrap_or("").trim() == "br"));
+
+        let answer = if method != "GET" && method != "HEAD" {
+            Answer::plain(405, "method not allowed")
+        } else {
+            match site {
+                Site::Disk { root, prefix } => from_disk(root, prefix, path),
+                Site::Memory(site) => from_memory(site, path, accepts_br),
+            }
+        };
+        let body: &[u8] = if method == "HEAD" { &[] } else { &answer.body };
+        log.lock().unwrap_or_else(|p| p.into_inner()).push(Served {
+            path: path.to_string(),
+            status: answer.status,
+            body_bytes: body.len() as u64,
+            encoding: answer.encoding,
+            accept_encoding,
+        });
+
+        let reason = match answer.status {
+            200 => "OK",
+            301 => "Moved Permanently",
+            404 => "Not Found",
+            _ => "Method Not Allowed",
+        };
+        let persistent = keep_alive && !client_closes;
+        let mut head = format!(
+            "HTTP/1.1 {} {reason}\r\nContent-Type: {}\r\nContent-Length: {}\r\nCache-Control: no-store\r\nConnection: {}\r\n",
+            answer.status,
+            answer.content_type,
+            answer.body.len(),
+            if persistent { "keep-alive" } else { "close" }
+        );
+        if keep_alive {
+            head.push_str("Vary: Accept-Encoding\r\n");
+        }
+        if let Some(encoding) = answer.encoding {
+            head.push_str(&format!("Content-Encoding: {encoding}\r\n"));
+        }
+        if let Some(loc) = &answer.location {
+            head.push_str(&format!("Location: {loc}\r\n"));
+        }
+        head.push_str("\r\n");
+        stream.write_all(head.as_bytes())?;
+        stream.write_all(body)?;
+        stream.flush()?;
+        if !persistent {
             break;
         }
     }
-    let mut parts = request_line.split_whitespace();
-    let method = parts.next().unwrap_or("");
-    let target = parts.next().unwrap_or("/");
-    let path = target.split(['?', '#']).next().unwrap_or("/");
-
-    let (status, body, content_type, location) = if method != "GET" && method != "HEAD" {
-        (405, b"method not allowed".to_vec(), "text/plain", None)
-    } else if path == prefix.trim_end_matches('/') {
-        (301, Vec::new(), "text/plain", Some(prefix.to_string()))
-    } else if let Some(rel) = path.strip_prefix(prefix) {
-        // A directory's index, as static hosts serve it (`embed/` is the embedding example).
-        let rel = format!("{rel}{}", if rel.is_empty() || rel.ends_with('/') { "index.html" } else { "" });
-        let rel = rel.as_str();
-        let rel_path = Path::new(rel);
-        let safe = rel_path.components().all(|c| matches!(c, Component::Normal(_)));
-        match safe.then(|| std::fs::read(root.join(rel_path))) {
-            Some(Ok(data)) => (200, data, content_type_of(rel), None),
-            _ => (404, b"not found".to_vec(), "text/plain", None),
-        }
-    } else {
-        (404, b"not found (outside the sub-path)".to_vec(), "text/plain", None)
-    };
-    log.lock().unwrap_or_else(|p| p.into_inner()).push((path.to_string(), status));
-
-    let reason = match status {
-        200 => "OK",
-        301 => "Moved Permanently",
-        404 => "Not Found",
-        _ => "Method Not Allowed",
-    };
-    let mut head = format!(
-        "HTTP/1.1 {status} {reason}\r\nContent-Type: {content_type}\r\nContent-Length: {}\r\n\
-         Cache-Control: no-store\r\nConnection: close\r\n",
-        body.len()
-    );
-    if let Some(loc) = location {
-        head.push_str(&format!("Location: {loc}\r\n"));
-    }
-    head.push_str("\r\n");
-    stream.write_all(head.as_bytes())?;
-    if method != "HEAD" {
-        stream.write_all(&body)?;
-    }
-    stream.flush()?;
     let _ = stream.shutdown(Shutdown::Write);
     // Drain whatever the client still sends so the close is clean.
     let mut sink = [0u8; 512];
     let _ = reader.get_mut().read(&mut sink);
     Ok(())
+}
+
+/// A response (before `HEAD` drops its body).
+struct Answer<'a> {
+    status: u16,
+    body: std::borrow::Cow<'a, [u8]>,
+    content_type: &'static str,
+    encoding: Option<&'static str>,
+    location: Option<String>,
+}
+
+impl Answer<'_> {
+    fn plain(status: u16, text: &'static str) -> Answer<'static> {
+        Answer { status, body: text.as_bytes().into(), content_type: "text/plain", encoding: None, location: None }
+    }
+}
+
+fn from_disk<'a>(root: &Path, prefix: &str, path: &str) -> Answer<'a> {
+    if path == prefix.trim_end_matches('/') {
+        return Answer { location: Some(prefix.to_string()), ..Answer::plain(301, "") };
+    }
+    let Some(rel) = path.strip_prefix(prefix) else {
+        return Answer::plain(404, "not found (outside the sub-path)");
+    };
+    // A directory's index, as static hosts serve it (`embed/` is the embedding example).
+    let rel = format!("{rel}{}", if rel.is_empty() || rel.ends_with('/') { "index.html" } else { "" });
+    let rel_path = Path::new(&rel);
+    let safe = rel_path.components().all(|c| matches!(c, Component::Normal(_)));
+    match safe.then(|| std::fs::read(root.join(rel_path))) {
+        Some(Ok(data)) => Answer {
+            status: 200,
+            body: data.into(),
+            content_type: content_type_of(&rel),
+            encoding: None,
+            location: None,
+        },
+        _ => Answer::plain(404, "not found"),
+    }
+}
+
+fn from_memory<'a>(site: &'a Precompressed, path: &str, accepts_br: bool) -> Answer<'a> {
+    if let Some(prefix) = site.prefixes.iter().find(|p| path == p.trim_end_matches('/')) {
+        return Answer { location: Some(prefix.clone()), ..Answer::plain(301, "") };
+    }
+    let path = if path.ends_with('/') { format!("{path}index.html") } else { path.to_string() };
+    match site.files.get(&path) {
+        Some(file) => {
+            let (body, encoding) = match (&file.br, accepts_br) {
+                (Some(br), true) => (br, Some("br")),
+                _ => (&file.raw, None),
+            };
+            Answer {
+                status: 200,
+                body: body.as_slice().into(),
+                content_type: file.content_type,
+                encoding,
+                location: None,
+            }
+        }
+        None => Answer::plain(404, "not found"),
+    }
 }
 
 fn content_type_of(path: &str) -> &'static str {
@@ -995,6 +1272,11 @@ fn content_type_of(path: &str) -> &'static str {
         "svg" => "image/svg+xml",
         "png" => "image/png",
         "ico" => "image/x-icon",
+        "woff" => "font/woff",
+        "woff2" => "font/woff2",
+        "ttf" => "font/ttf",
+        "eot" => "application/vnd.ms-fontobject",
+        "map" => "application/json",
         "txt" | "md" => "text/plain; charset=utf-8",
         _ => "application/octet-stream",
     }

@@ -9,7 +9,7 @@
 //!   `input` event to the end of the page's style and layout (a seek and its redraw).
 
 use anyhow::{Context, Result};
-use leaselab_browser_tests::with_browser;
+use leaselab_browser_tests::{hour_link, with_browser};
 use std::time::Duration;
 
 /// Collects the gaps between animation frames for 10 s of real time.
@@ -25,15 +25,6 @@ const SCRUB: &str = "const s = document.querySelector('[data-testid=\"scrubber\"
 
 fn percentile(sorted: &[f64], p: usize) -> f64 {
     sorted.get((sorted.len() * p / 100).min(sorted.len().saturating_sub(1))).copied().unwrap_or(f64::NAN)
-}
-
-/// `?s=` for harbor-zombie lasting an hour.
-fn hour_link() -> Result<String> {
-    let path = leaselab_browser_tests::workspace_root().join("assets/scenarios/harbor-zombie.json");
-    let mut json: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(path)?)?;
-    json["until_ms"] = serde_json::json!(3_600_000);
-    json["id"] = serde_json::json!("harbor-zombie-hour");
-    Ok(leaselab::scenario::export::to_link(&json.to_string())?)
 }
 
 fn numbers(v: &serde_json::Value) -> Result<Vec<f64>> {
