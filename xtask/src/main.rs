@@ -601,6 +601,7 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;
     header("Splitting the wasm: the first module, and chunks loaded on first use");
     split_release_wasm(root, &dist_dir)?;
+    preload_first_fetches(root, &dist_dir)?;
     check_relative_urls(&dist_dir.join("index.html"))?;
     header("Bundle size");
     size_report(&dist_dir)?;
@@ -687,12 +688,52 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<()> {
         html = replace_integrity(&html, name, &data)
             .with_context(|| format!("{} has no integrity hash for {name}", index.display()))?;
     }
+    // The chunks' loader is imported by the page's script: asked for at once, not after it.
+    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
+    html.insert_str(at, &format!("<link rel=modulepreload href=./{lazy_dir}/__wasm_split.js>"));
     std::fs::write(&index, html)?;
     println!(
         "ok: {} chunk(s) in {lazy_dir}/ loaded on first use ({})",
         split.split_modules.len(),
         split.prefetch_map.keys().cloned().collect::<Vec<_>>().join(", ")
     );
+    Ok(())
+}
+
+/// Adds to index.html a small script that asks for the translation pack and the scenario the
+/// address wants (`lang=`, `scenario=`, read as `ui::url` reads them) while the wasm downloads:
+/// the app fetches both only once it runs, one after the other, and then finds them in the
+/// browser's preload cache instead of waiting two more round trips (issue 14: the first scene on
+/// a slow link). The pack's address carries the same stamp as the app's (`build.rs`: FNV-1a of
+/// `en.json` then `zh.json`); a browser test checks that each is fetched once.
+fn preload_first_fetches(root: &Path, dist_dir: &Path) -> Result<()> {
+    let mut packs = Vec::new();
+    for name in ["en.json", "zh.json"] {
+        packs.extend(std::fs::read(root.join("assets/i18n").join(name))?);
+    }
+    let stamp = fnv1a(&packs);
+    let mut ids = Vec::new();
+    for entry in std::fs::read_dir(dist_dir.join("scenarios"))? {
+        let name = entry?.file_name().to_string_lossy().into_owned();
+        if let Some(id) = name.strip_suffix(".json") {
+            ids.push(format!("'{id}'"));
+        }
+    }
+    ids.sort();
+    let script = format!(
+        "<script>{{const q=new URLSearchParams(location.search),\
+         l=(q.get('lang')||'').trim().toLowerCase().split(/[-_]/)[0]==='zh'?'zh':'en',\
+         s=(q.get('scenario')||'').trim(),\
+         p=h=>{{const k=document.createElement('link');k.rel='preload';k.as='fetch';k.crossOrigin='anonymous';\
+         k.href=h;document.head.append(k)}};\
+         p('i18n/'+l+'.json?v={stamp:016x}');p('scenarios/'+([{}].includes(s)?s:'harbor-zombie')+'.json')}}</script>",
+        ids.join(",")
+    );
+    let index = dist_dir.join("index.html");
+    let html = std::fs::read_to_string(&index)?;
+    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
+    std::fs::write(&index, format!("{}{script}{}", &html[..at], &html[at..]))?;
+    println!("ok: index.html preloads the pack and the scenario the address asks for");
     Ok(())
 }
 

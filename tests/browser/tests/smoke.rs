@@ -45,6 +45,43 @@ async fn app_loads_from_a_sub_path_without_console_errors() -> anyhow::Result<()
             );
         }
 
+        b.assert_no_console_errors().await?;
+        // The translation pack and the scenario are asked for by index.html while the wasm
+        // downloads, and the app finds them there: each crosses the network once, so the
+        // preload's addresses are the app's (`cargo xtask dist` writes them).
+        let console = b.console().await?;
+        anyhow::ensure!(
+            !console.iter().any(|e| e.message.contains("preloaded using link preload but not used")),
+            "a preload went unused: {console:?}"
+        );
+        for file in ["i18n/en.json", "scenarios/harbor-zombie.json"] {
+            let n = requests.iter().filter(|(p, _)| p.ends_with(file)).count();
+            anyhow::ensure!(n == 1, "{file} fetched {n} times: {requests:?}");
+        }
+        Ok(())
+    })
+    .await
+}
+
+/// With `lang=zh` and another scenario, the preloads follow the address.
+#[tokio::test]
+async fn the_preloads_follow_the_address() -> anyhow::Result<()> {
+    with_browser("smoke-preload", Duration::from_secs(60), async |b| {
+        b.open("?lang=zh-CN&scenario=lantern-ankle").await?;
+        b.wait_exists("scenario-title", Duration::from_secs(30)).await?;
+        // A preload unused by the app is reported a few seconds after the load.
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let requests = b.requests();
+        for file in ["i18n/zh.json", "scenarios/lantern-ankle.json"] {
+            let n = requests.iter().filter(|(p, _)| p.ends_with(file)).count();
+            anyhow::ensure!(n == 1, "{file} fetched {n} times: {requests:?}");
+        }
+        anyhow::ensure!(!requests.iter().any(|(p, _)| p.ends_with("i18n/en.json")), "no English pack: {requests:?}");
+        let console = b.console().await?;
+        anyhow::ensure!(
+            !console.iter().any(|e| e.message.contains("preloaded using link preload but not used")),
+            "a preload went unused: {console:?}"
+        );
         b.assert_no_console_errors().await
     })
     .await
