@@ -67,6 +67,9 @@ pub struct Write {
     /// violation): `{"kind": "issuer_behind"}` or `{"kind": "foreign_mark", "lock": …}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blocked: Option<Blocked>,
+    /// The resource that judged it (a name in `resources`); absent for the one unnamed resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 /// A lock release as the store handled it.
@@ -87,9 +90,22 @@ pub struct Final {
     pub holder: Option<String>,
     pub token: Option<u64>,
     pub lease_transitions: u32,
+    /// The first (or only) resource's high-water mark and value.
     pub high_water: u64,
     pub value: Option<String>,
+    /// With named resources (`resources`): every resource's name, mark and value, in order;
+    /// absent for the one unnamed resource.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<FinalResource>,
     pub nodes: Vec<FinalNode>,
+}
+
+/// A named resource when the run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FinalResource {
+    pub name: String,
+    pub high_water: u64,
+    pub value: Option<String>,
 }
 
 /// A node when the run ended.
@@ -152,6 +168,7 @@ impl Report {
                     high_water_after,
                     lock,
                     blocked,
+                    resource,
                     ..
                 } => writes.push(Write {
                     from: from.clone(),
@@ -164,6 +181,7 @@ impl Report {
                     high_water_after: *high_water_after,
                     lock: lock.clone(),
                     blocked: blocked.clone(),
+                    resource: resource.clone(),
                 }),
                 TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {
                     at_ms: entry.at_ms,
@@ -171,13 +189,16 @@ impl Report {
                     token: *token,
                     outcome: outcome.clone(),
                 }),
-                TraceEvent::ViolationFound { violation } => {
+                TraceEvent::ViolationFound { violation, resource } => {
                     // The oracle reports a violation right after the write (or release) that
                     // caused it.
                     let write = writes.len().saturating_sub(1);
                     let grant_of = |token: u64| grants.iter().position(|g: &Grant| g.token == token);
                     let accepted_before = |pred: &dyn Fn(&Write) -> bool| {
-                        writes[..write].iter().position(|w| w.outcome == WriteOutcome::Accepted && pred(w))
+                        // Earlier writes at the same resource: each judges by its own mark.
+                        writes[..write].iter().position(|w| {
+                            w.outcome == WriteOutcome::Accepted && w.resource == *resource && pred(w)
+                        })
                     };
                     let (earlier_writes, grants_involved) = match violation {
                         Violation::StaleWriteAccepted { token, newest_granted, .. } => {
@@ -226,6 +247,13 @@ impl Report {
                 lease_transitions: snap.lease.lease_transitions,
                 high_water: snap.resource.high_water,
                 value: snap.resource.value.clone(),
+                resources: std::iter::once(&snap.resource)
+                    .chain(&snap.more_resources)
+                    .filter_map(|r| {
+                        let name = r.name.clone()?;
+                        Some(FinalResource { name, high_water: r.high_water, value: r.value.clone() })
+                    })
+                    .collect(),
                 nodes: snap.nodes.iter().map(|n| FinalNode { id: n.id.clone(), role: n.role.as_str() }).collect(),
             },
             violations,

@@ -386,6 +386,8 @@ pub struct Verdict {
     pub outcome: WriteOutcome,
     /// The gate's mark after judging it.
     pub high_water_after: u64,
+    /// The resource that judged it, in a run with named resources (`resources`): its own mark.
+    pub resource: Option<String>,
 }
 
 impl Verdict {
@@ -412,6 +414,9 @@ pub struct Gate {
     pub mark: u64,
     /// Latest verdicts, oldest first.
     pub recent: Vec<Verdict>,
+    /// In a run with named resources (`resources`): each one's name and mark, in order (the
+    /// first is `mark`); empty otherwise. Each resource knows only the tokens that reached it.
+    pub marks: Vec<(String, u64)>,
 }
 
 /// The resource accepted `token` after it had accepted `newer`.
@@ -581,7 +586,7 @@ impl Memory {
             {
                 self.led_since_collision.push(node.clone());
             }
-            TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, .. } => {
+            TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, resource, .. } => {
                 if let (Some(t), None) = (older_obeyed(*outcome, token, *high_water_before), &self.collision) {
                     // The first collision is the one the picture shows.
                     self.collision =
@@ -596,6 +601,7 @@ impl Memory {
                         token: short_label(&token.label()),
                         outcome: *outcome,
                         high_water_after: *high_water_after,
+                        resource: resource.clone(),
                     },
                 );
             }
@@ -761,7 +767,15 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         too_late,
         actors,
         flights,
-        gate: Gate { on_duty: r.fencing, mark: r.high_water, recent: memory.verdicts.clone() },
+        gate: Gate {
+            on_duty: r.fencing,
+            mark: r.high_water,
+            recent: memory.verdicts.clone(),
+            marks: std::iter::once(r)
+                .chain(&snap.more_resources)
+                .filter_map(|v| Some((v.name.clone()?, v.high_water)))
+                .collect(),
+        },
         outcome: Outcome {
             last_from: r.value_from.clone(),
             last_token: r.value_token.as_ref().map(|t| short_label(&t.label())),
