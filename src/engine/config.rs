@@ -480,9 +480,7 @@ impl Config {
     /// [`Config::check`] accepted; an unknown one (an unchecked `Config`) is left out.
     pub fn node_targets(&self, index: usize) -> Vec<usize> {
         match self.nodes.get(index).map(|n| &n.writes_to) {
-            Some(names) if !names.is_empty() => {
-                names.iter().filter_map(|n| self.resource_index(Some(n))).collect()
-            }
+            Some(names) if !names.is_empty() => names.iter().filter_map(|n| self.resource_index(Some(n))).collect(),
             _ => (0..self.resource_count()).collect(),
         }
     }

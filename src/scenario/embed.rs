@@ -540,8 +540,7 @@ pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> 
             if let Some(r) = resource {
                 json.text("resource", r);
             }
-            json
-                .number("at_ms", Some(entry.at_ms))
+            json.number("at_ms", Some(entry.at_ms))
                 .opt_text("from", from.as_deref())
                 .text("op_id", op_id)
                 .number(

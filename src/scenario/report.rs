@@ -133,6 +133,9 @@ pub struct ViolationRecord {
     pub earlier_writes: Vec<usize>,
     /// Indices in `grants` of the terms involved: the write's own token and the newer one.
     pub grants: Vec<usize>,
+    /// The resource whose write it concerns, in a run with named resources (`resources`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 pub(crate) fn token_json(token: &WireToken) -> Option<Value> {
@@ -196,9 +199,9 @@ impl Report {
                     let grant_of = |token: u64| grants.iter().position(|g: &Grant| g.token == token);
                     let accepted_before = |pred: &dyn Fn(&Write) -> bool| {
                         // Earlier writes at the same resource: each judges by its own mark.
-                        writes[..write].iter().position(|w| {
-                            w.outcome == WriteOutcome::Accepted && w.resource == *resource && pred(w)
-                        })
+                        writes[..write]
+                            .iter()
+                            .position(|w| w.outcome == WriteOutcome::Accepted && w.resource == *resource && pred(w))
                     };
                     let (earlier_writes, grants_involved) = match violation {
                         Violation::StaleWriteAccepted { token, newest_granted, .. } => {
@@ -226,6 +229,7 @@ impl Report {
                         release: by_release.then(|| releases.len().saturating_sub(1)),
                         earlier_writes,
                         grants: grants_involved,
+                        resource: resource.clone(),
                     })
                 }
                 _ => {}

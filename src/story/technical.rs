@@ -549,7 +549,14 @@ impl Ledger {
     fn absorb_one(&mut self, entry: &TraceEntry) -> bool {
         match &entry.event {
             TraceEvent::WriteJudged {
-                op_id, from, token, outcome, high_water_before, high_water_after, resource, ..
+                op_id,
+                from,
+                token,
+                outcome,
+                high_water_before,
+                high_water_after,
+                resource,
+                ..
             } => {
                 self.writes.push_back(JudgedWrite {
                     generation: self.generation,

@@ -5,10 +5,10 @@
 use leptos::prelude::*;
 
 use crate::scenario::Fable;
+use crate::story::i18n::{fill, Ui};
 use crate::story::markup::{coord, fit_font, fit_lines, Markup, Tag};
 use crate::story::picture::{kind_code, Flight, Gate, Picture, Telling, Verdict};
 use crate::story::violations::Highlight;
-use crate::story::i18n::{fill, Ui};
 use crate::story::{Cast, Lang};
 
 use super::state::AppState;
