@@ -237,7 +237,11 @@ fn bad_resource_fields_name_the_field() {
         (format!(r#"{{{F}, "resources": ["db", "a b"]}}"#), "resources[1]", "ASCII"),
         (format!(r#"{{{F}, "resources": ["db", "db"]}}"#), "resources[1]", "duplicate"),
         (format!(r#"{{{F}, "resources": ["a", "b", "c", "d", "e"]}}"#), "resources", "at most 4"),
-        (format!(r#"{{{F}, "nodes": [{{"id": "a", "writes_to": ["db"]}}]}}"#), "nodes[0].writes_to[0]", "unnamed"),
+        (
+            format!(r#"{{{F}, "nodes": [{{"id": "a", "writes_to": ["db"]}}]}}"#),
+            "nodes[0].writes_to[0]",
+            "unknown resource \"db\"",
+        ),
         (
             format!(r#"{{{F}, "resources": ["db"], "nodes": [{{"id": "a", "writes_to": ["blobs"]}}]}}"#),
             "nodes[0].writes_to[0]",

@@ -292,7 +292,8 @@ pub fn store_side_unreplayable(config: &Config) -> Option<&'static str> {
         .any(|c| matches!(c.command, leaselab::engine::Command::StoreFailover { .. }));
     if fails_over {
         Some("a store fail-over needs a replica or a cluster; a single real server cannot fail over")
-    } else if config.resources.len() > 1 && config.store_kind.rules().tokens == leaselab::engine::TokenSource::Revision {
+    } else if config.resources.len() > 1 && config.store_kind.rules().tokens == leaselab::engine::TokenSource::Revision
+    {
         Some(
             "etcd's tokens are revisions, and the writes to the second resource, which take revisions too, \
              are not replayed",

@@ -501,35 +501,28 @@ impl Config {
                 ));
             }
             if self.resources[..i].contains(name) {
-                return Err(err(format!("resources[{i}]"), format!("duplicate resource name \"{name}\"")));
+                return Err(err(format!("resources[{i}]"), "duplicate resource name"));
             }
         }
-        let unknown = |name: &str| {
-            if self.resources.is_empty() {
-                format!("unknown resource \"{name}\": the run has one unnamed resource; name resources in `resources`")
-            } else {
-                format!("unknown resource \"{name}\", expected one of {}", self.resources.join(", "))
-            }
+        // A name must be one of `resources` (a run without them has one unnamed resource).
+        let unknown = |path: String, name: &str| {
+            err(path, format!("unknown resource \"{name}\"; the names in `resources`: [{}]", self.resources.join(", ")))
         };
         for (i, node) in self.nodes.iter().enumerate() {
             for (j, name) in node.writes_to.iter().enumerate() {
+                let path = format!("nodes[{i}].writes_to[{j}]");
                 if self.resource_index(Some(name)).is_none() {
-                    return Err(err(format!("nodes[{i}].writes_to[{j}]"), unknown(name)));
+                    return Err(unknown(path, name));
                 }
                 if node.writes_to[..j].contains(name) {
-                    return Err(err(
-                        format!("nodes[{i}].writes_to[{j}]"),
-                        format!("names \"{name}\" twice; a round writes once to each resource"),
-                    ));
+                    return Err(err(path, "names a resource twice"));
                 }
             }
         }
         for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
             for (i, ev) in items.iter().enumerate() {
-                if let Some(name) = ev.command.resource() {
-                    if self.resource_index(Some(name)).is_none() {
-                        return Err(err(format!("{list}[{i}].resource"), unknown(name)));
-                    }
+                if let Some(name) = ev.command.resource().filter(|n| self.resource_index(Some(n)).is_none()) {
+                    return Err(unknown(format!("{list}[{i}].resource"), name));
                 }
             }
         }

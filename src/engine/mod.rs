@@ -470,19 +470,7 @@ impl Sim {
             rejected: r.rejected,
         });
         // There is always a first resource (`Config::resource_count` is at least 1).
-        let resource = resources.next().unwrap_or_else(|| ResourceView {
-            name: None,
-            fencing: self.config.resource.fencing,
-            equal_token: self.config.resource.equal_token,
-            epoch_barrier: self.config.resource.epoch_barrier,
-            token_scope: self.config.resource.token_scope,
-            high_water: 0,
-            value: None,
-            value_from: None,
-            value_token: None,
-            accepted: 0,
-            rejected: 0,
-        });
+        let resource = resources.next().unwrap_or_default();
         let more_resources = resources.collect();
         let mut in_flight: Vec<MessageView> = self
             .queue

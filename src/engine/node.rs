@@ -194,14 +194,12 @@ impl<M> Node<M> {
     /// Prepare one round of work with `token`: a write to each resource it writes to, in order,
     /// each with its own op id.
     pub fn next_round(&mut self, token: u64) -> Vec<PreparedWrite> {
-        let targets = self.writes_to.clone();
-        targets
-            .into_iter()
-            .map(|resource| {
-                let (op_id, value) = self.next_write();
-                PreparedWrite { op_id, token, value, resource }
-            })
-            .collect()
+        let mut round = Vec::with_capacity(self.writes_to.len());
+        for i in 0..self.writes_to.len() {
+            let (op_id, value) = self.next_write();
+            round.push(PreparedWrite { op_id, token, value, resource: self.writes_to[i] });
+        }
+        round
     }
 
     /// Forget all volatile state (a crash).

@@ -148,7 +148,7 @@ fn is_first(index: &usize) -> bool {
 }
 
 /// The fenced resource.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ResourceView {
     /// Its name (`resources`); `None` for the one unnamed resource.
     #[serde(skip_serializing_if = "Option::is_none")]

@@ -354,8 +354,10 @@ fn names(o: &Obj, key: &str) -> Result<Option<Vec<String>>, ScenarioError> {
     }
     let mut out = Vec::with_capacity(items.len());
     for (i, item) in items.iter().enumerate() {
-        let name = item.as_str().ok_or_else(|| error(format!("{}[{i}]", o.at(key)), "must be a string"))?;
-        out.push(name.to_owned());
+        match item {
+            Value::String(name) => out.push(name.clone()),
+            _ => return Err(error(format!("{}[{i}]", o.at(key)), "must be a string")),
+        }
     }
     Ok(Some(out))
 }

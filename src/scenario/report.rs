@@ -251,13 +251,18 @@ impl Report {
                 lease_transitions: snap.lease.lease_transitions,
                 high_water: snap.resource.high_water,
                 value: snap.resource.value.clone(),
-                resources: std::iter::once(&snap.resource)
-                    .chain(&snap.more_resources)
-                    .filter_map(|r| {
-                        let name = r.name.clone()?;
-                        Some(FinalResource { name, high_water: r.high_water, value: r.value.clone() })
-                    })
-                    .collect(),
+                resources: if snap.resource.name.is_some() {
+                    std::iter::once(&snap.resource)
+                        .chain(&snap.more_resources)
+                        .map(|r| FinalResource {
+                            name: r.name.clone().unwrap_or_default(),
+                            high_water: r.high_water,
+                            value: r.value.clone(),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 nodes: snap.nodes.iter().map(|n| FinalNode { id: n.id.clone(), role: n.role.as_str() }).collect(),
             },
             violations,

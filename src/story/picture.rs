@@ -623,6 +623,32 @@ impl Memory {
     }
 }
 
+/// Each named resource's name and mark, in order; empty for a run with one unnamed resource.
+pub fn named_marks(snap: &Snapshot) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    if let Some(name) = &snap.resource.name {
+        out.push((name.clone(), snap.resource.high_water));
+        for r in &snap.more_resources {
+            out.push((r.name.clone().unwrap_or_default(), r.high_water));
+        }
+    }
+    out
+}
+
+/// Named marks as one line: `db 8 · blobs 7`.
+pub fn marks_text(marks: &[(String, u64)]) -> String {
+    let mut out = String::new();
+    for (i, (name, n)) in marks.iter().enumerate() {
+        if i > 0 {
+            out.push_str(" · ");
+        }
+        out.push_str(name);
+        out.push(' ');
+        out.push_str(&n.to_string());
+    }
+    out
+}
+
 /// The older number a judged write was obeyed with, if the resource accepted it after having
 /// accepted a newer one (`high_water_before`, its mark then): the collision. Whenever the newer
 /// number was granted, this is the oracle's `stale_write_accepted` with `resource_had_seen_newer`.
@@ -771,10 +797,7 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
             on_duty: r.fencing,
             mark: r.high_water,
             recent: memory.verdicts.clone(),
-            marks: std::iter::once(r)
-                .chain(&snap.more_resources)
-                .filter_map(|v| Some((v.name.clone()?, v.high_water)))
-                .collect(),
+            marks: named_marks(snap),
         },
         outcome: Outcome {
             last_from: r.value_from.clone(),

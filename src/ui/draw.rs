@@ -221,8 +221,8 @@ pub(crate) fn marks_line(out: &mut Markup, gate: &Gate, (x, y): (f64, f64), room
     if gate.marks.is_empty() {
         return;
     }
-    let list: Vec<String> = gate.marks.iter().map(|(name, n)| format!("{name} {n}")).collect();
-    let line = fill(Ui::ResourceMarks.text(look.lang), &[("list", &list.join(" · "))]);
+    let list = crate::story::picture::marks_text(&gate.marks);
+    let line = fill(Ui::ResourceMarks.text(look.lang), &[("list", &list)]);
     out.tag("text")
         .num("x", x)
         .num("y", y)

@@ -79,14 +79,16 @@ pub fn ResourceTable(app: AppState) -> impl IntoView {
         // Every resource's mark, by name when the run names them (`db 8 · blobs 7`); the counts
         // are of all of them.
         let (high_water, accepted, refused) = app.snapshot.with(|s| {
-            let all = || std::iter::once(&s.resource).chain(&s.more_resources);
-            let marks: Vec<String> = all()
-                .map(|r| match &r.name {
-                    Some(name) => format!("{name} {}", r.high_water),
-                    None => r.high_water.to_string(),
-                })
-                .collect();
-            (marks.join(" · "), all().map(|r| r.accepted).sum::<u64>(), all().map(|r| r.rejected).sum::<u64>())
+            let (mut marks, mut accepted, mut refused) =
+                (s.resource.high_water.to_string(), s.resource.accepted, s.resource.rejected);
+            if s.resource.name.is_some() {
+                marks = crate::story::picture::marks_text(&crate::story::picture::named_marks(s));
+                for r in &s.more_resources {
+                    accepted += r.accepted;
+                    refused += r.rejected;
+                }
+            }
+            (marks, accepted, refused)
         });
         app.cast.with(|cast| {
             app.ledger.with(|l| {
