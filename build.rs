@@ -54,6 +54,8 @@ const ORDER: &[&str] = &[
     "lock-delay",
     "bounded-shutdown",
     "work-retried-write",
+    "two-resources",
+    "two-resources-barrier",
 ];
 
 /// The built-in lessons in menu order. Every `.json` file in `assets/lessons/` must be listed.

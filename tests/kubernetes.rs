@@ -87,7 +87,7 @@ fn a_refused_renewal_leaves_a_client_go_leader_working_until_its_deadline() {
     assert!(down[0].0 <= last_ok + 12_000 + 80, "bounded by RetryPeriod + RenewDeadline");
     let stale: Vec<&TraceEntry> = events(
         &sim,
-        |e| matches!(e, TraceEvent::ViolationFound { violation: Violation::StaleWriteAccepted { from: Some(f), .. } } if f == "chen"),
+        |e| matches!(e, TraceEvent::ViolationFound { violation: Violation::StaleWriteAccepted { from: Some(f), .. }, .. } if f == "chen"),
     );
     assert!(stale.iter().any(|e| e.at_ms > refused[0]), "Chen's work after the refusal lands: nothing fences it");
 

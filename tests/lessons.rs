@@ -84,7 +84,7 @@ fn the_harbor_lesson_follows_the_fable() {
     }
     // With nobody checking numbers, the stale 7 is obeyed after 8 was seen.
     match awaited("harbor-replaced", "Without the flag-verifier").1 {
-        TraceEvent::ViolationFound { violation } => {
+        TraceEvent::ViolationFound { violation, .. } => {
             let json = serde_json::to_value(&violation).expect("serializes");
             assert_eq!(json["kind"], "stale_write_accepted", "{json}");
             assert_eq!(json["token"], 7, "{json}");

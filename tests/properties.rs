@@ -14,8 +14,10 @@ use proptest::prelude::*;
 /// A random intervention. Kinds 0..=11 touch only nodes (and revoke; 11 sets aside the rest of a
 /// node's script); 12.. are faults of the resource, the issuer, the store clock or the store
 /// itself (a fail-over), generated only when `faults` is on.
-fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
+/// With two resources (`two`), a fault of the resource names one of them, by `by`.
+fn command(kind: u8, node: String, by: u64, faults: bool, two: bool) -> Command {
     let kinds = if faults { 19 } else { 12 };
+    let resource = two.then(|| if by % 2 == 1 { "b" } else { "a" }.to_owned());
     match kind % kinds {
         0 => Command::Pause { node, for_ms: None },
         1 => Command::Pause { node, for_ms: Some(by) },
@@ -39,12 +41,12 @@ fn command(kind: u8, node: String, by: u64, faults: bool) -> Command {
         10 => Command::ClockRate { target: node, rate_ppm: RATE_ONE_PPM / 4 + by * 187 },
         11 => Command::DropScript { node },
         12 => Command::RollbackIssuer { next_token: by / 3 + 1 },
-        13 => Command::RestoreResource { high_water: by / 7 },
-        14 => Command::RestartResource,
+        13 => Command::RestoreResource { high_water: by / 7, resource },
+        14 => Command::RestartResource { resource },
         15 => Command::SetFencing { on: by % 2 == 0 },
         16 => Command::ClockJump { target: "store".into(), by_ms: i64::try_from(by).unwrap_or(1) * 3 - 20_000 },
         18 => Command::StoreFailover { lag_ms: by % 3_000 },
-        _ => Command::RawWrite { token: WireToken::Number(by), value: "raw".into(), op_id: None, lock: None },
+        _ => Command::RawWrite { token: WireToken::Number(by), value: "raw".into(), op_id: None, lock: None, resource },
     }
 }
 
@@ -111,6 +113,9 @@ prop_compose! {
         raw in prop::collection::vec((0u64..120_000, 0u8..19, 0usize..5, 1u64..20_000), 0..14),
         // The network's own faults: copies, and hold-backs that reorder.
         net in (prop::option::weighted(0.3, 1u8..=100), prop::option::weighted(0.3, (1u8..=100, 1u64..10_000))),
+        // Two named resources, `a` and `b`, and which of them each node's work writes to (0:
+        // both, 1: only `a`, 2: only `b`).
+        (two, targets) in (prop::bool::weighted(0.4), prop::collection::vec(0u8..3, 5)),
     ) -> (Knobs, Config) {
         // etcd's TTLs are whole seconds, at least 2 s.
         let duration = match knobs.store_kind {
@@ -132,12 +137,17 @@ prop_compose! {
                 timers: if knobs.monotonic { TimerClock::Monotonic } else { TimerClock::Wall },
                 lease: (knobs.own_durations && i % 2 == 1)
                     .then_some(NodeLease { duration_ms: duration * 2, renew_deadline_ms: renew_deadline_ms * 2 }),
+                writes_to: match (two, targets[i]) {
+                    (true, 1) => vec!["a".into()],
+                    (true, 2) => vec!["b".into()],
+                    _ => Vec::new(),
+                },
             })
             .collect();
         let events = raw
             .into_iter()
             .map(|(at, kind, who, by)| {
-                let command = match command(kind, format!("n{}", who % n), by, knobs.faults) {
+                let command = match command(kind, format!("n{}", who % n), by, knobs.faults, two) {
                     // A Kubernetes Lease issues no token: there is nothing to fence with.
                     Command::SetFencing { .. } if k8s => Command::SetFencing { on: false },
                     c => c,
@@ -184,6 +194,7 @@ prop_compose! {
                 epoch_barrier: knobs.epoch_barrier,
                 token_scope: TokenScope::PerLock,
             },
+            resources: if two { vec!["a".into(), "b".into()] } else { Vec::new() },
             work: WorkConfig {
                 every_ms: work,
                 stops_with_lease,
@@ -238,7 +249,8 @@ proptest! {
         let mut term: Option<(String, u64)> = None;
         let mut ended = false;
         let mut store_clock_moved = false;
-        let mut high_water = 0u64;
+        // Each resource's mark as its judged writes and barriers left it (`None`: the unnamed one).
+        let mut high_water: std::collections::BTreeMap<Option<String>, u64> = Default::default();
         let etcd = knobs.store_kind == StoreKind::Etcd;
         // etcd: (identity, token, expires_ms) of a lease whose key a plain DEL removed; its
         // keepalives go on succeeding.
@@ -362,9 +374,11 @@ proptest! {
                     store_clock_moved = true;
                 }
                 // (A Kubernetes Lease has no token to fence with: its resource obeys every write.)
-                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, fencing, .. } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => {
+                TraceEvent::WriteJudged { token, outcome, high_water_before, high_water_after, fencing, resource, .. } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => {
                     prop_assert!(fencing);
-                    prop_assert_eq!(*high_water_before, high_water);
+                    // Each resource judges by its own mark: what the others saw does not count.
+                    let mark = high_water.entry(resource.clone()).or_insert(0);
+                    prop_assert_eq!(*high_water_before, *mark, "{:?} judged by another resource's mark", resource);
                     prop_assert!(high_water_after >= high_water_before, "the mark never falls");
                     match outcome {
                         WriteOutcome::Accepted => {
@@ -373,10 +387,12 @@ proptest! {
                         }
                         _ => prop_assert_eq!(high_water_after, high_water_before, "a refused write changes nothing"),
                     }
-                    high_water = *high_water_after;
+                    *mark = *high_water_after;
                 }
-                TraceEvent::EpochBarrierRaised { high_water_after, .. } if !knobs.faults => high_water = *high_water_after,
-                TraceEvent::ViolationFound { violation } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => match violation {
+                TraceEvent::EpochBarrierRaised { high_water_after, resource, .. } if !knobs.faults => {
+                    high_water.insert(resource.clone(), *high_water_after);
+                }
+                TraceEvent::ViolationFound { violation, .. } if !knobs.faults && knobs.store_kind != StoreKind::Kubernetes => match violation {
                     Violation::StaleWriteAccepted { resource_had_seen_newer, .. } => {
                         // Seed 002: with fencing on, a stale token can only pass before the resource saw a newer one,
                         prop_assert!(!resource_had_seen_newer);

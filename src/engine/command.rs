@@ -76,17 +76,36 @@ pub enum Command {
     /// checks of seed `002` are replayed. The token may be anything a JSON field can hold.
     /// `lock` names the lock that issued the token (`None`: the lock guarding the resource), so
     /// a token of another lock can be shown refused, or passing under a global scope (C23).
-    RawWrite { token: WireToken, value: String, op_id: Option<String>, lock: Option<String> },
+    ///
+    /// `resource` names the resource it goes to, one of [`Config::resources`](super::Config::resources)
+    /// (`None`: the first).
+    RawWrite {
+        token: WireToken,
+        value: String,
+        op_id: Option<String>,
+        lock: Option<String>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
+    },
     /// The coordinator's token counter is restored from an old backup: the next grant gets
     /// `next_token`, possibly smaller than tokens already issued (etcd-io/etcd#16028: a snapshot
     /// restore without `--bump-revision`). ≥ 1.
     RollbackIssuer { next_token: u64 },
     /// The resource is restored from a backup whose high-water mark was `high_water` (0: none),
     /// so older tokens may pass again (seed `004`: the mark must survive restores).
-    RestoreResource { high_water: u64 },
+    /// `resource` names which one (`None`: the first).
+    RestoreResource {
+        high_water: u64,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
+    },
     /// The resource process restarts. With `resource.persist_high_water` the mark survives;
     /// without it the mark (kept in memory only) starts again from 0 (oxia-db/oxia#87).
-    RestartResource,
+    /// `resource` names which one (`None`: the first); the others run on.
+    RestartResource {
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
+    },
     /// Step a clock by `by_ms` (negative: backwards): a node's, or the store's when `target` is
     /// [`STORE`] (NTP stepping a server's wall clock: valkey-io/valkey#2651, redis/redis#416).
     /// Within ±24 h, not 0.
@@ -129,8 +148,19 @@ impl Command {
             | Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
-            | Command::RestartResource
+            | Command::RestartResource { .. }
             | Command::StoreFailover { .. } => None,
+        }
+    }
+
+    /// The resource this command names (`resource`), if any; `None` also when it acts on the
+    /// first resource by default.
+    pub fn resource(&self) -> Option<&str> {
+        match self {
+            Command::RawWrite { resource, .. }
+            | Command::RestoreResource { resource, .. }
+            | Command::RestartResource { resource } => resource.as_deref(),
+            _ => None,
         }
     }
 

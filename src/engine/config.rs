@@ -14,6 +14,9 @@ use super::profile::{RenewPolicy, StoreKind, TimerClock};
 pub const MAX_NODES: usize = 8;
 /// Longest run a scenario may ask for: 24 h of virtual time, in milliseconds.
 pub const MAX_UNTIL_MS: u64 = 24 * 60 * 60 * 1000;
+/// Most fenced resources a scenario may declare (`resources`): a database and an object store,
+/// a few shards.
+pub const MAX_RESOURCES: usize = 4;
 
 /// Everything the engine needs to start a run.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
@@ -37,7 +40,17 @@ pub struct Config {
     pub nodes: Vec<NodeConfig>,
     pub lease: LeaseConfig,
     pub network: NetworkConfig,
+    /// The policy of every fenced resource (fencing, equal tokens, durability, barrier, scope).
     pub resource: ResourceConfig,
+    /// The names of the fenced resources, in order (`resources` in a scenario), when a leader's
+    /// work writes to more than the one unnamed resource: 1 ..= [`MAX_RESOURCES`] unique names of
+    /// 1 to 32 ASCII letters, digits, `-`, `_`, `.`. Each is a resource of its own, with its own
+    /// high-water mark, value, counts and oracle, all under the one policy of `resource`: a
+    /// stale token passes at a resource until that resource has seen a newer one (seed `002`),
+    /// whatever another resource has seen. Empty (the default): one resource with no name, and
+    /// the trace names none, exactly as before resources had names.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<String>,
     pub work: WorkConfig,
     pub issuer: IssuerConfig,
     /// Scheduled interventions; at the same millisecond they apply in this order, before
@@ -71,6 +84,11 @@ pub struct NodeConfig {
     /// (candidates configured differently: kubernetes/kubernetes#47671). Only under observer
     /// expiry, where each holder writes its own `leaseDurationSeconds` into the record.
     pub lease: Option<NodeLease>,
+    /// The resources its work writes to, by name (from [`Config::resources`]), in this order:
+    /// each round of work sends one write to each, every write with its own operation id. Empty
+    /// (the default): every resource, in the order of `resources`.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub writes_to: Vec<String>,
 }
 
 /// A candidate's own lease timing (client-go's `LeaseDuration` and `RenewDeadline`).
@@ -433,7 +451,84 @@ fn err(path: impl Into<String>, message: impl Into<String>) -> ConfigError {
     ConfigError { path: path.into(), message: message.into() }
 }
 
+/// Whether `name` may name a resource: 1 to 32 ASCII letters, digits, `-`, `_`, `.`.
+fn resource_name_ok(name: &str) -> bool {
+    !name.is_empty() && name.len() <= 32 && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))
+}
+
 impl Config {
+    /// How many fenced resources the run has: 1 without `resources`, else one per name.
+    pub fn resource_count(&self) -> usize {
+        self.resources.len().max(1)
+    }
+
+    /// The index of the resource called `name` (`None`: the first one, the only one of a run
+    /// without `resources`); `None` when no resource has that name.
+    pub fn resource_index(&self, name: Option<&str>) -> Option<usize> {
+        match name {
+            None => Some(0),
+            Some(n) => self.resources.iter().position(|r| r == n),
+        }
+    }
+
+    /// The name of resource `index`, `None` for the one unnamed resource.
+    pub fn resource_name(&self, index: usize) -> Option<String> {
+        self.resources.get(index).cloned()
+    }
+
+    /// The resources node `index`'s work writes to each round, as indices, in order. Names
+    /// [`Config::check`] accepted; an unknown one (an unchecked `Config`) is left out.
+    pub fn node_targets(&self, index: usize) -> Vec<usize> {
+        match self.nodes.get(index).map(|n| &n.writes_to) {
+            Some(names) if !names.is_empty() => names.iter().filter_map(|n| self.resource_index(Some(n))).collect(),
+            _ => (0..self.resource_count()).collect(),
+        }
+    }
+
+    /// The rules of `resources`, `nodes[i].writes_to` and the `resource` of events.
+    fn check_resources(&self) -> Result<(), ConfigError> {
+        if self.resources.len() > MAX_RESOURCES {
+            return Err(err(
+                "resources",
+                format!("has {} resources; at most {MAX_RESOURCES} are allowed", self.resources.len()),
+            ));
+        }
+        for (i, name) in self.resources.iter().enumerate() {
+            if !resource_name_ok(name) {
+                return Err(err(
+                    format!("resources[{i}]"),
+                    "must be 1 to 32 characters: ASCII letters, digits, '-', '_', '.'",
+                ));
+            }
+            if self.resources[..i].contains(name) {
+                return Err(err(format!("resources[{i}]"), "duplicate resource name"));
+            }
+        }
+        // A name must be one of `resources` (a run without them has one unnamed resource).
+        let unknown = |path: String, name: &str| {
+            err(path, format!("unknown resource \"{name}\"; the names in `resources`: [{}]", self.resources.join(", ")))
+        };
+        for (i, node) in self.nodes.iter().enumerate() {
+            for (j, name) in node.writes_to.iter().enumerate() {
+                let path = format!("nodes[{i}].writes_to[{j}]");
+                if self.resource_index(Some(name)).is_none() {
+                    return Err(unknown(path, name));
+                }
+                if node.writes_to[..j].contains(name) {
+                    return Err(err(path, "names a resource twice"));
+                }
+            }
+        }
+        for (list, items) in [("events", &self.events), ("interventions", &self.interventions)] {
+            for (i, ev) in items.iter().enumerate() {
+                if let Some(name) = ev.command.resource().filter(|n| self.resource_index(Some(n)).is_none()) {
+                    return Err(unknown(format!("{list}[{i}].resource"), name));
+                }
+            }
+        }
+        Ok(())
+    }
+
     /// The lease timing of node `index` (its own, or the scenario's), as `(duration_ms,
     /// renew_deadline_ms)`.
     pub fn node_lease(&self, index: usize) -> (u64, u64) {
@@ -659,6 +754,7 @@ impl Config {
             return Err(err("network.latency_ms.max", "must be at most 600000 (10 minutes)"));
         }
         self.network_faults_check()?;
+        self.check_resources()?;
         if self.issuer.first_token == 0 {
             return Err(err("issuer.first_token", "must be at least 1 (0 means \"no token\")"));
         }

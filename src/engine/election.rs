@@ -148,7 +148,8 @@ impl Sim {
         n.zombie_token = None;
         n.work_stops_local_ms = None;
         n.cancel(TimerKind::Work);
-        if n.pending_retry.take().is_some() {
+        if !n.pending_retry.is_empty() {
+            n.pending_retry.clear();
             n.cancel(TimerKind::WriteRetry);
         }
         // Late only if the node was paused (or its clock moved) past the due moment.

@@ -4,7 +4,7 @@
 
 use super::node::Held;
 use super::writes::WriteArrival;
-use super::{Command, IgnoredBecause, Item, Link, PreparedWrite, Sim, TraceEvent};
+use super::{Command, IgnoredBecause, Item, Link, Sim, TraceEvent};
 
 impl Sim {
     /// Records that `command` changed nothing, and why.
@@ -85,7 +85,10 @@ impl Sim {
                 self.record(TraceEvent::LeaseRevoked { holder, token });
             }
             (Command::SetFencing { on }, _) => {
-                self.resource.fencing = *on;
+                // The operator's switch: every resource checks tokens, or none does.
+                for r in &mut self.resources {
+                    r.fencing = *on;
+                }
                 self.record(TraceEvent::FencingSet { on: *on });
             }
             (Command::RollbackIssuer { next_token }, _) => {
@@ -93,17 +96,28 @@ impl Sim {
                 self.coordinator.next_token = *next_token;
                 self.record(TraceEvent::IssuerRolledBack { next_token_before, next_token: *next_token });
             }
-            (Command::RestoreResource { high_water }, _) => {
-                let high_water_before = self.resource.restore(*high_water);
-                let high_water_after = self.resource.high_water;
-                self.record(TraceEvent::ResourceRestored { high_water_before, high_water_after });
+            (Command::RestoreResource { high_water, resource }, _) => {
+                let Some(r) = self.config.resource_index(resource.as_deref()) else {
+                    return self.ignored(&command, IgnoredBecause::UnknownResource);
+                };
+                let res = &mut self.resources[r];
+                let high_water_before = res.restore(*high_water);
+                let (high_water_after, resource) = (res.high_water, res.name.clone());
+                self.record(TraceEvent::ResourceRestored { high_water_before, high_water_after, resource });
             }
-            (Command::RestartResource, _) => {
-                let high_water_before = self.resource.restart();
-                let high_water_after = self.resource.high_water;
-                self.record(TraceEvent::ResourceRestarted { high_water_before, high_water_after });
+            (Command::RestartResource { resource }, _) => {
+                let Some(r) = self.config.resource_index(resource.as_deref()) else {
+                    return self.ignored(&command, IgnoredBecause::UnknownResource);
+                };
+                let res = &mut self.resources[r];
+                let high_water_before = res.restart();
+                let (high_water_after, resource) = (res.high_water, res.name.clone());
+                self.record(TraceEvent::ResourceRestarted { high_water_before, high_water_after, resource });
             }
-            (Command::RawWrite { token, value, op_id, lock }, _) => {
+            (Command::RawWrite { token, value, op_id, lock, resource }, _) => {
+                let Some(r) = self.config.resource_index(resource.as_deref()) else {
+                    return self.ignored(&command, IgnoredBecause::UnknownResource);
+                };
                 self.raw_writes += 1;
                 let op_id = op_id.clone().unwrap_or_else(|| format!("raw-{}", self.raw_writes));
                 let now = self.now_ms;
@@ -115,6 +129,7 @@ impl Sim {
                     sent_ms: now,
                     lock: lock.clone(),
                     message: None,
+                    resource: r,
                 };
                 self.judge_write(arrival);
             }
@@ -176,14 +191,12 @@ impl Sim {
         n.pause_count += 1;
         let pause = n.pause_count;
         let id = n.id.clone();
-        let prepared = n.leadership.map(|l| l.token).or(n.zombie_token).map(|token| {
-            let (op_id, value) = n.next_write();
-            PreparedWrite { op_id, token, value }
-        });
-        n.prepared = prepared.clone();
+        let prepared = n.leadership.map(|l| l.token).or(n.zombie_token).map(|token| n.next_round(token));
+        n.prepared = prepared.clone().unwrap_or_default();
         self.record(TraceEvent::Paused { node: id.clone() });
-        if let Some(p) = prepared {
-            self.record(TraceEvent::WritePrepared { node: id, op_id: p.op_id, token: p.token });
+        for p in prepared.unwrap_or_default() {
+            let resource = self.config.resource_name(p.resource);
+            self.record(TraceEvent::WritePrepared { node: id.clone(), op_id: p.op_id, token: p.token, resource });
         }
         if let Some(ms) = for_ms {
             let at = self.now_ms.saturating_add(ms);
@@ -197,8 +210,9 @@ impl Sim {
         self.nodes[node].paused = false;
         let id = self.nodes[node].id.clone();
         self.record(TraceEvent::Resumed { node: id });
-        if let Some(p) = self.nodes[node].prepared.take() {
-            self.send_prepared_write(node, p);
+        let prepared = std::mem::take(&mut self.nodes[node].prepared);
+        if !prepared.is_empty() {
+            self.send_round(node, prepared);
         }
         while let Some(held) = self.nodes[node].held.pop_front() {
             if self.nodes[node].paused || self.nodes[node].crashed {

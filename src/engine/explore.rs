@@ -48,7 +48,7 @@ pub fn shortest_violation(
     let mut visited = 0usize;
     let find = |sim: &Sim| {
         sim.trace().iter().find_map(|e| match &e.event {
-            TraceEvent::ViolationFound { violation } if wanted(violation) => Some(violation.clone()),
+            TraceEvent::ViolationFound { violation, .. } if wanted(violation) => Some(violation.clone()),
             _ => None,
         })
     };

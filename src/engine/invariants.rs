@@ -7,9 +7,10 @@
 //!   fault rolled the issuer back since ([`Command::RollbackIssuer`](super::Command::RollbackIssuer),
 //!   etcd-io/etcd#16028). After such a fault the issuer may also run out of numbers at
 //!   `u64::MAX` and repeat it; that too is the fault's doing.
-//! - The resource's high-water mark never falls, unless a fault lost it in that very step
-//!   ([`Command::RestoreResource`](super::Command::RestoreResource) from an older backup,
-//!   [`Command::RestartResource`](super::Command::RestartResource) of a mark kept in memory).
+//! - Each resource's high-water mark never falls, unless a fault lost that resource's mark in
+//!   that very step ([`Command::RestoreResource`](super::Command::RestoreResource) from an older
+//!   backup, [`Command::RestartResource`](super::Command::RestartResource) of a mark kept in
+//!   memory). A fault at one resource excuses no other: each mark is checked on its own.
 //! - Where the store judges expiry ([`Sim::store_judges_expiry`]), at most one holder at a time
 //!   in the store's own view: the store grants a new term only once the previous lease is no
 //!   longer live on its own clock (expired, released or revoked). A fail-over
@@ -40,8 +41,8 @@ pub(super) struct StepStart {
     trace_len: usize,
     /// The newest token granted before the step (the previous grant's).
     newest_granted: Option<u64>,
-    /// The resource's high-water mark before the step.
-    high_water: u64,
+    /// Each resource's high-water mark before the step, by index.
+    high_water: Vec<u64>,
     /// The token of the lease live on the store's clock as the step begins, where the store
     /// judges expiry; `None` when no lease is live or the store does not judge.
     live_token: Option<u64>,
@@ -67,7 +68,7 @@ impl Sim {
         StepStart {
             trace_len: self.trace.len(),
             newest_granted: c.newest_granted(),
-            high_water: self.resource.high_water,
+            high_water: self.resources.iter().map(|r| r.high_water).collect(),
             live_token: c.token.filter(|_| live),
         }
     }
@@ -81,11 +82,13 @@ impl Sim {
         }
         let mut previous = start.newest_granted;
         let mut live = start.live_token;
-        let mut high_water_lost = false;
+        // The resources whose mark a fault lost in this step, by name (`None`: the unnamed one).
+        let mut high_water_lost: Vec<Option<String>> = Vec::new();
         for entry in self.trace.get(start.trace_len..).unwrap_or_default() {
             match entry.event {
                 TraceEvent::IssuerRolledBack { .. } => carried.issuer_rolled_back = true,
-                TraceEvent::ResourceRestored { .. } | TraceEvent::ResourceRestarted { .. } => high_water_lost = true,
+                TraceEvent::ResourceRestored { ref resource, .. }
+                | TraceEvent::ResourceRestarted { ref resource, .. } => high_water_lost.push(resource.clone()),
                 TraceEvent::StoreFailedOver { next_token_before, next_token, .. } => {
                     // A promoted replica may lack the last grant and its `INCR` (Redis): the
                     // store's view restarts from the replica's, like an issuer rolled back.
@@ -122,14 +125,16 @@ impl Sim {
             "invariant: the newest token the store granted is the last grant the trace records (at {} ms)",
             self.now_ms
         );
-        debug_assert!(
-            high_water_lost || self.resource.high_water >= start.high_water,
-            "invariant: the high-water mark never falls, but it fell from {} to {} with no fault that \
-             loses it (at {} ms)",
-            start.high_water,
-            self.resource.high_water,
-            self.now_ms
-        );
+        for (r, before) in self.resources.iter().zip(&start.high_water) {
+            debug_assert!(
+                high_water_lost.contains(&r.name) || r.high_water >= *before,
+                "invariant: the high-water mark never falls, but resource {:?}'s fell from {before} to {} \
+                 with no fault that loses it (at {} ms)",
+                r.name,
+                r.high_water,
+                self.now_ms
+            );
+        }
         carried
     }
 }
@@ -200,17 +205,35 @@ mod tests {
     #[should_panic(expected = "invariant: the high-water mark never falls")]
     fn a_high_water_mark_that_falls_without_a_fault_fires() {
         let mut sim = harbor("coordinator");
-        assert!(sim.resource.high_water > 0, "a wrote with its token");
+        assert!(sim.resources[0].high_water > 0, "a wrote with its token");
         sim.checked_step(|s| {
-            s.resource.restore(0);
+            s.resources[0].restore(0);
         });
     }
 
     #[test]
     fn a_restore_from_an_old_backup_may_lower_the_high_water_mark() {
         let mut sim = harbor("coordinator");
-        sim.apply(Command::RestoreResource { high_water: 0 }).expect("valid");
-        assert_eq!(sim.resource.high_water, 0);
+        sim.apply(Command::RestoreResource { high_water: 0, resource: None }).expect("valid");
+        assert_eq!(sim.resources[0].high_water, 0);
+    }
+
+    /// Each resource's mark is checked on its own: a fault that lost one resource's mark
+    /// excuses no fall of another's.
+    #[cfg(debug_assertions)]
+    #[test]
+    #[should_panic(expected = "invariant: the high-water mark never falls")]
+    fn a_fault_at_one_resource_excuses_no_fall_at_another() {
+        let json = r#"{"format":"leaselab.scenario/1","until_ms":5000,"nodes":[],"resources":["db","blobs"],
+          "events":[{"at_ms":1,"do":"raw_write","token":5,"value":"a"},
+                    {"at_ms":1,"do":"raw_write","token":5,"value":"b","resource":"blobs"}]}"#;
+        let mut sim = Sim::new(crate::scenario::parse(json).expect("valid").config).expect("valid");
+        sim.advance_to(2);
+        assert_eq!((sim.resources[0].high_water, sim.resources[1].high_water), (5, 5));
+        sim.checked_step(|s| {
+            s.execute(Command::RestoreResource { high_water: 0, resource: Some("db".into()) });
+            s.resources[1].restore(0);
+        });
     }
 
     #[cfg(debug_assertions)]

@@ -58,7 +58,7 @@ pub use command::{Command, Link, ScheduledCommand};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
     NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,
-    MAX_UNTIL_MS,
+    MAX_RESOURCES, MAX_UNTIL_MS,
 };
 pub use profile::{RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
 pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
@@ -139,8 +139,11 @@ pub struct Sim {
     nodes: Vec<Node<Message>>,
     /// The network's own faults (copies, hold-backs) and their random stream.
     net: network::NetFaults,
-    resource: Resource,
-    oracle: oracle::Oracle,
+    /// The fenced resources, in the order of `Config::resources` (one, unnamed, without them):
+    /// each a value of its own with its own mark, judged by the one rule of [`Resource`].
+    resources: Vec<Resource>,
+    /// The oracle's memory of each resource, by the same index: what that resource accepted.
+    oracles: Vec<oracle::Oracle>,
     /// The `renewTime` whose expiry was already reported, so it is reported once.
     expiry_reported_for: Option<u64>,
     raw_writes: u64,
@@ -163,10 +166,16 @@ impl Sim {
     /// [`ConfigError`] when the configuration breaks a rule of [`Config::check`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         config.check()?;
-        let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
-        resource.persist_high_water = config.resource.persist_high_water;
-        resource.token_check = config.resource.token_check;
-        resource.token_scope = config.resource.token_scope;
+        let resources: Vec<Resource> = (0..config.resource_count())
+            .map(|r| {
+                let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
+                resource.name = config.resource_name(r);
+                resource.persist_high_water = config.resource.persist_high_water;
+                resource.token_check = config.resource.token_check;
+                resource.token_scope = config.resource.token_scope;
+                resource
+            })
+            .collect();
         let mut coordinator =
             Coordinator::with_profile(config.lease.duration_ms, config.issuer.first_token, config.store_kind);
         let expiry_check_phase_ms =
@@ -187,15 +196,17 @@ impl Sim {
             nodes: config
                 .nodes
                 .iter()
-                .map(|n| {
+                .enumerate()
+                .map(|(i, n)| {
                     let mut node = Node::new(n.id.clone(), n.identity.clone(), Clock::new(n.clock));
                     node.monotonic_timers = n.timers == TimerClock::Monotonic;
+                    node.writes_to = config.node_targets(i);
                     node
                 })
                 .collect(),
             net: network::NetFaults::new(config.seed),
-            resource,
-            oracle: oracle::Oracle::default(),
+            oracles: vec![oracle::Oracle::default(); resources.len()],
+            resources,
             expiry_reported_for: None,
             raw_writes: 0,
             trace: Vec::new(),
@@ -356,6 +367,11 @@ impl Sim {
             }
         }
         command.check().map_err(|(field, message)| ConfigError { path: field.into(), message })?;
+        if let Some(name) = command.resource() {
+            if self.config.resource_index(Some(name)).is_none() {
+                return Err(ConfigError { path: "resource".into(), message: format!("unknown resource \"{name}\"") });
+            }
+        }
         if matches!(command, Command::SetFencing { on: true }) && !self.coordinator.rules.issues_tokens() {
             return Err(ConfigError {
                 path: "on".into(),
@@ -435,13 +451,13 @@ impl Sim {
                 started: n.started,
                 last_renew_ok_ms: n.leadership.map(|l| l.last_ok_sent_ms),
                 renew_deadline_ms: n.leadership.map(|l| n.clock.when_reads(l.deadline_local_ms, now)),
-                prepared_write: n.prepared.clone(),
+                prepared_write: n.prepared.first().cloned(),
                 next_write_delay_ms: n.next_write_delay_ms,
                 writes_sent: n.writes_sent,
             })
             .collect();
-        let r = &self.resource;
-        let resource = ResourceView {
+        let mut resources = self.resources.iter().map(|r| ResourceView {
+            name: r.name.clone(),
             fencing: r.fencing,
             equal_token: r.equal_token,
             epoch_barrier: self.config.resource.epoch_barrier,
@@ -452,7 +468,10 @@ impl Sim {
             value_token: r.value_token.clone(),
             accepted: r.accepted,
             rejected: r.rejected,
-        };
+        });
+        // There is always a first resource (`Config::resource_count` is at least 1).
+        let resource = resources.next().unwrap_or_default();
+        let more_resources = resources.collect();
         let mut in_flight: Vec<MessageView> = self
             .queue
             .iter()
@@ -480,6 +499,7 @@ impl Sim {
             lease,
             nodes,
             resource,
+            more_resources,
             in_flight,
         }
     }

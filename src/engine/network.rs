@@ -132,6 +132,8 @@ pub(super) enum Body {
         op_id: String,
         value: String,
         token: u64,
+        /// Which resource it goes to (an index into the run's resources).
+        resource: usize,
     },
     ReleaseRequest {
         node: usize,
@@ -313,7 +315,7 @@ impl Sim {
             Body::RenewRequest { incarnation, token, .. } => {
                 self.on_renew(node, incarnation, token, (message.id, message.sent_ms))
             }
-            Body::Write { ref op_id, ref value, token, .. } => {
+            Body::Write { ref op_id, ref value, token, resource, .. } => {
                 let arrival = WriteArrival {
                     from: Some(self.nodes[node].id.clone()),
                     token: WireToken::Number(token),
@@ -322,6 +324,7 @@ impl Sim {
                     sent_ms: message.sent_ms,
                     lock: None,
                     message: Some(message.id),
+                    resource,
                 };
                 self.judge_write(arrival);
             }

@@ -111,8 +111,12 @@ pub(crate) struct Node<M> {
     /// A bounded shutdown under way (`work.stops_after_ms`): when, on its own clock, the work
     /// it keeps doing with `zombie_token` stops.
     pub work_stops_local_ms: Option<i64>,
-    /// The write its client will send again (`work.retry_after_ms`), if one is pending.
-    pub pending_retry: Option<PreparedWrite>,
+    /// The writes of its last round that its client will send again (`work.retry_after_ms`);
+    /// empty when none is pending.
+    pub pending_retry: Vec<PreparedWrite>,
+    /// The resources its work writes to each round (indices into the run's resources, in order;
+    /// [`super::Config::node_targets`]).
+    pub writes_to: Vec<usize>,
     /// Local due time of each armed timer kind, so a clock change can re-arm it.
     pub timer_due_local: [Option<i64>; 6],
     pub started: bool,
@@ -127,7 +131,9 @@ pub(crate) struct Node<M> {
     /// Generation of each timer kind; a fired timer with an older generation was cancelled.
     pub timer_generation: [u64; 6],
     pub held: VecDeque<Held<M>>,
-    pub prepared: Option<PreparedWrite>,
+    /// The round of writes (one per resource it writes to) it prepared just before a pause, sent
+    /// first on resume; empty when none.
+    pub prepared: Vec<PreparedWrite>,
     pub next_write_delay_ms: Option<u64>,
     /// Number of the next write (kept across crashes so op ids stay unique).
     pub next_write_number: u64,
@@ -147,7 +153,8 @@ impl<M> Node<M> {
             observed: None,
             zombie_token: None,
             work_stops_local_ms: None,
-            pending_retry: None,
+            pending_retry: Vec::new(),
+            writes_to: vec![0],
             timer_due_local: [None; 6],
             started: false,
             crashed: false,
@@ -157,7 +164,7 @@ impl<M> Node<M> {
             leadership: None,
             timer_generation: [0; 6],
             held: VecDeque::new(),
-            prepared: None,
+            prepared: Vec::new(),
             next_write_delay_ms: None,
             next_write_number: 1,
             writes_sent: 0,
@@ -184,17 +191,28 @@ impl<M> Node<M> {
         (format!("{}-{n}", self.id), format!("{}#{n}", self.id))
     }
 
+    /// Prepare one round of work with `token`: a write to each resource it writes to, in order,
+    /// each with its own op id.
+    pub fn next_round(&mut self, token: u64) -> Vec<PreparedWrite> {
+        let mut round = Vec::with_capacity(self.writes_to.len());
+        for i in 0..self.writes_to.len() {
+            let (op_id, value) = self.next_write();
+            round.push(PreparedWrite { op_id, token, value, resource: self.writes_to[i] });
+        }
+        round
+    }
+
     /// Forget all volatile state (a crash).
     pub fn lose_volatile_state(&mut self) {
         self.leadership = None;
         self.paused = false;
         self.held.clear();
-        self.prepared = None;
+        self.prepared.clear();
         self.next_write_delay_ms = None;
         self.observed = None;
         self.zombie_token = None;
         self.work_stops_local_ms = None;
-        self.pending_retry = None;
+        self.pending_retry.clear();
         for kind in TimerKind::ALL {
             self.cancel(kind);
         }

@@ -16,6 +16,9 @@ use super::trace::WriteOutcome;
 /// State of the fenced resource.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Resource {
+    /// Its name (`resources` in a scenario); `None` for the one unnamed resource of a run that
+    /// declares none. Each resource keeps its own mark: what one has seen says nothing to another.
+    pub name: Option<String>,
     /// Whether tokens are checked. Off, every write is obeyed.
     pub fencing: bool,
     pub equal_token: EqualTokenPolicy,
@@ -58,6 +61,7 @@ pub struct Judgement {
 impl Resource {
     pub fn new(fencing: bool, equal_token: EqualTokenPolicy) -> Self {
         Self {
+            name: None,
             fencing,
             equal_token,
             persist_high_water: true,

@@ -25,7 +25,12 @@ pub struct Snapshot {
     pub lease: LeaseView,
     /// In scenario order.
     pub nodes: Vec<NodeView>,
+    /// The first (or only) fenced resource.
     pub resource: ResourceView,
+    /// The second and later resources of a run with named resources (`resources`), in order;
+    /// empty for a run with one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub more_resources: Vec<ResourceView>,
     /// Messages sent and not yet arrived or dropped, in send order.
     pub in_flight: Vec<MessageView>,
 }
@@ -133,11 +138,21 @@ pub struct PreparedWrite {
     pub op_id: String,
     pub token: u64,
     pub value: String,
+    /// Which resource it goes to: an index into the run's resources (0: the first, or only).
+    #[serde(skip_serializing_if = "is_first")]
+    pub resource: usize,
+}
+
+fn is_first(index: &usize) -> bool {
+    *index == 0
 }
 
 /// The fenced resource.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct ResourceView {
+    /// Its name (`resources`); `None` for the one unnamed resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
     pub fencing: bool,
     pub equal_token: EqualTokenPolicy,
     /// Whether a new term raises the mark before its holder works.

@@ -72,9 +72,18 @@ impl Sim {
                 self.record(TraceEvent::LeaseGranted { node: id, token, lease_transitions, expires_ms });
                 self.schedule_expiry_check();
                 if self.config.resource.epoch_barrier {
-                    let high_water_before = self.resource.raise_mark(token);
-                    let high_water_after = self.resource.high_water;
-                    self.record(TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after });
+                    // The grant's one transaction fences every resource (each its own fence key).
+                    for r in 0..self.resources.len() {
+                        let res = &mut self.resources[r];
+                        let high_water_before = res.raise_mark(token);
+                        let (high_water_after, resource) = (res.high_water, res.name.clone());
+                        self.record(TraceEvent::EpochBarrierRaised {
+                            token,
+                            high_water_before,
+                            high_water_after,
+                            resource,
+                        });
+                    }
                 }
                 Some(token)
             }
@@ -145,7 +154,7 @@ impl Sim {
         };
         self.record(TraceEvent::LockReleased { node: id, token, outcome });
         if let Some(violation) = violation {
-            self.record(TraceEvent::ViolationFound { violation });
+            self.record(TraceEvent::ViolationFound { violation, resource: None });
         }
     }
 

@@ -177,6 +177,9 @@ pub enum IgnoredBecause {
     AlreadyPartitioned,
     NotPartitioned,
     UnknownNode,
+    /// The command names a resource the run does not have (only a live command can: a
+    /// scenario's are checked when it is read).
+    UnknownResource,
 }
 
 /// Something that happened.
@@ -299,6 +302,10 @@ pub enum TraceEvent {
         node: String,
         op_id: String,
         token: u64,
+        /// The resource, by name, when the run has named resources (`resources`); absent for
+        /// the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// Lock protocol: the store handled a release of `node`, which believed it held `token`.
     LockReleased {
@@ -312,6 +319,10 @@ pub enum TraceEvent {
         token: u64,
         high_water_before: u64,
         high_water_after: u64,
+        /// The resource, by name, when the run has named resources (`resources`); absent for
+        /// the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// Observer expiry: `node` saw a new version of the record (another holder, or a renewal) and
     /// starts its own wait of `lease_duration_ms` on its clock from now.
@@ -337,6 +348,10 @@ pub enum TraceEvent {
         node: String,
         op_id: String,
         token: u64,
+        /// The resource, by name, when the run has named resources (`resources`); absent for
+        /// the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// The store refused an acquire because its lock-delay still runs: the last holder's term
     /// ended by expiry or invalidation less than `lock.lock_delay_ms` ago (Consul's `LockDelay`,
@@ -375,11 +390,19 @@ pub enum TraceEvent {
     ResourceRestored {
         high_water_before: u64,
         high_water_after: u64,
+        /// The resource, by name, when the run has named resources (`resources`); absent for
+        /// the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// The resource process restarted; `high_water_after` is 0 when the mark was in memory only.
     ResourceRestarted {
         high_water_before: u64,
         high_water_after: u64,
+        /// The resource, by name, when the run has named resources (`resources`); absent for
+        /// the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// A write reached the resource and was judged, atomically with applying it.
     WriteJudged {
@@ -402,10 +425,18 @@ pub enum TraceEvent {
         /// Set when this refusal shut out the lock's rightful term instead of a stale one.
         #[serde(skip_serializing_if = "Option::is_none")]
         blocked: Option<Blocked>,
+        /// The resource that judged it, by name, when the run has named resources
+        /// (`resources`): each judges against its own mark. Absent for the one unnamed resource.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     /// The oracle found a violation.
     ViolationFound {
         violation: Violation,
+        /// The resource whose write it concerns, by name, when the run has named resources: the
+        /// oracle judges each resource against what that resource accepted.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<String>,
     },
     Paused {
         node: String,

@@ -7,51 +7,62 @@ use super::node::TimerKind;
 use super::{Blocked, PreparedWrite, Sim, TraceEvent, WireToken, WriteOutcome};
 
 impl Sim {
-    /// Sends the node's next write with `token`.
+    /// Sends the node's next round of work with `token`: one write to each resource it writes to.
     pub(super) fn send_write(&mut self, node: usize, token: u64) {
-        let (op_id, value) = self.nodes[node].next_write();
-        self.send_prepared_write(node, PreparedWrite { op_id, token, value });
+        let round = self.nodes[node].next_round(token);
+        self.send_round(node, round);
     }
 
-    /// Sends a write, held up by any delay armed for this node's next write. With
-    /// `work.retry_after_ms` its client will send it once more, unchanged, that much later.
-    pub(super) fn send_prepared_write(&mut self, node: usize, w: PreparedWrite) {
+    /// Sends a round of writes, each held up by any delay armed for this node's next write. With
+    /// `work.retry_after_ms` its client will send each once more, unchanged, that much later.
+    pub(super) fn send_round(&mut self, node: usize, round: Vec<PreparedWrite>) {
         let extra = self.nodes[node].next_write_delay_ms.take().unwrap_or(0);
-        self.nodes[node].writes_sent += 1;
+        self.nodes[node].writes_sent += round.len() as u64;
         if let Some(after) = self.config.work.retry_after_ms {
-            // A retry still pending (held up by a pause) goes out first, never lost.
+            // Retries still pending (held up by a pause) go out first, never lost.
             self.send_retry(node);
-            self.nodes[node].pending_retry = Some(w.clone());
+            self.nodes[node].pending_retry = round.clone();
             self.arm(node, TimerKind::WriteRetry, after);
         }
-        self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, extra);
+        for w in round {
+            let PreparedWrite { op_id, token, value, resource } = w;
+            self.send(Body::Write { node, op_id, value, token, resource }, extra);
+        }
     }
 
-    /// The client's retry (`work.retry_after_ms`): the pending write goes out again with the same
-    /// op id, value and token, whether or not the node still leads. Retried once only.
+    /// The client's retry (`work.retry_after_ms`): the pending writes go out again with the same
+    /// op ids, values and token, whether or not the node still leads. Retried once only.
     pub(super) fn send_retry(&mut self, node: usize) {
-        let Some(w) = self.nodes[node].pending_retry.take() else { return };
-        self.nodes[node].writes_sent += 1;
-        let id = self.nodes[node].id.clone();
-        self.record(TraceEvent::WriteRetried { node: id, op_id: w.op_id.clone(), token: w.token });
-        self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token }, 0);
+        let pending = std::mem::take(&mut self.nodes[node].pending_retry);
+        for w in pending {
+            self.nodes[node].writes_sent += 1;
+            let id = self.nodes[node].id.clone();
+            let resource = self.config.resource_name(w.resource);
+            self.record(TraceEvent::WriteRetried { node: id, op_id: w.op_id.clone(), token: w.token, resource });
+            self.send(Body::Write { node, op_id: w.op_id, value: w.value, token: w.token, resource: w.resource }, 0);
+        }
     }
 
-    /// Judges a write as it reaches the fenced resource, and records what the oracle finds.
+    /// Judges a write as it reaches its fenced resource, and records what the oracle finds. One
+    /// rule for every resource: each judges against its own mark, and the oracle against what
+    /// that resource accepted.
     pub(super) fn judge_write(&mut self, arrival: WriteArrival) {
-        let WriteArrival { from, token, value, op_id, sent_ms, lock, message } = arrival;
+        let WriteArrival { from, token, value, op_id, sent_ms, lock, message, resource: r } = arrival;
         let lock = lock.filter(|l| *l != self.config.lock.name);
-        let j = self.resource.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
+        let Some(res) = self.resources.get_mut(r) else { return };
+        let j = res.write_scoped(&token, &value, &op_id, from.as_deref(), lock.as_deref());
+        let (fencing, mark_lock, name) = (res.fencing, res.mark_lock.clone(), res.name.clone());
         if j.outcome == WriteOutcome::Accepted {
             // The resource's keys live in the store too: under etcd the write takes a revision.
             self.coordinator.store_wrote();
         }
         let newest = self.coordinator.newest_granted();
-        let violations = self.oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref());
+        let violations = match self.oracles.get_mut(r) {
+            Some(oracle) => oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref()),
+            None => Vec::new(),
+        };
         let blocked = match (j.outcome, token.valid()) {
-            (WriteOutcome::RejectedStale, _) if j.foreign_mark => {
-                self.resource.mark_lock.clone().map(|lock| Blocked::ForeignMark { lock })
-            }
+            (WriteOutcome::RejectedStale, _) if j.foreign_mark => mark_lock.map(|lock| Blocked::ForeignMark { lock }),
             (WriteOutcome::RejectedStale, Some(t))
                 if lock.is_none() && Some(t) == newest && t < j.high_water_before =>
             {
@@ -68,13 +79,14 @@ impl Sim {
             outcome: j.outcome,
             high_water_before: j.high_water_before,
             high_water_after: j.high_water_after,
-            fencing: self.resource.fencing,
+            fencing,
             lock,
             message,
             blocked,
+            resource: name.clone(),
         });
         for violation in violations {
-            self.record(TraceEvent::ViolationFound { violation });
+            self.record(TraceEvent::ViolationFound { violation, resource: name.clone() });
         }
     }
 }
@@ -93,4 +105,6 @@ pub(super) struct WriteArrival {
     pub(super) lock: Option<String>,
     /// The message that carried it (`None` for a raw write).
     pub(super) message: Option<u64>,
+    /// Which resource it reaches: an index into the run's resources.
+    pub(super) resource: usize,
 }

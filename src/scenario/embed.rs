@@ -534,9 +534,13 @@ pub fn error(r: &Rejected) -> String {
 /// found (`text` tells it in a sentence); `None` for any other trace entry.
 pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> Option<String> {
     match &entry.event {
-        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_after, fencing, .. } => Some(
-            Json::event("write")
-                .number("at_ms", Some(entry.at_ms))
+        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_after, fencing, resource, .. } => Some({
+            let mut json = Json::event("write");
+            // Only a run with named resources says which one judged.
+            if let Some(r) = resource {
+                json.text("resource", r);
+            }
+            json.number("at_ms", Some(entry.at_ms))
                 .opt_text("from", from.as_deref())
                 .text("op_id", op_id)
                 .number(
@@ -550,9 +554,9 @@ pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> 
                 .text("verdict", outcome.code())
                 .number("high_water_mark", Some(*high_water_after))
                 .flag("fencing", *fencing)
-                .end(),
-        ),
-        TraceEvent::ViolationFound { violation } => Some(
+                .end()
+        }),
+        TraceEvent::ViolationFound { violation, .. } => Some(
             Json::event("violation")
                 .number("at_ms", Some(entry.at_ms))
                 .text("kind", crate::story::violations::kind(violation))

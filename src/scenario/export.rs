@@ -97,6 +97,11 @@ fn member(json: &str, key: &str) -> Option<(usize, usize)> {
     None
 }
 
+/// A command's `resource` field as the file writes it (nothing for the first resource).
+fn resource_field(resource: &Option<String>) -> String {
+    resource.as_ref().map_or_else(String::new, |r| format!(r#","resource":{}"#, quote(r)))
+}
+
 /// A JSON string literal.
 fn quote(s: &str) -> String {
     serde_json::to_string(s).unwrap_or_default()
@@ -127,7 +132,7 @@ fn event(i: &ScheduledCommand) -> String {
         Command::RevokeLease => ("revoke_lease", String::new()),
         Command::SetFencing { on } => ("set_fencing", format!(r#","on":{on}"#)),
         Command::DelayNextWrite { node: n, by_ms } => ("delay_next_write", node(n) + &format!(r#","by_ms":{by_ms}"#)),
-        Command::RawWrite { token, value, op_id, lock } => {
+        Command::RawWrite { token, value, op_id, lock, resource } => {
             let mut f = match token {
                 WireToken::Missing => String::new(),
                 WireToken::Number(t) => format!(r#","token":{t}"#),
@@ -135,7 +140,7 @@ fn event(i: &ScheduledCommand) -> String {
                 WireToken::Malformed(raw) => format!(r#","token":{raw}"#),
             };
             f += &format!(r#","value":{}"#, quote(value));
-            for (name, v) in [("op_id", op_id), ("lock", lock)] {
+            for (name, v) in [("op_id", op_id), ("lock", lock), ("resource", resource)] {
                 if let Some(v) = v {
                     f += &format!(r#","{name}":{}"#, quote(v));
                 }
@@ -143,8 +148,10 @@ fn event(i: &ScheduledCommand) -> String {
             ("raw_write", f)
         }
         Command::RollbackIssuer { next_token } => ("rollback_issuer", format!(r#","next_token":{next_token}"#)),
-        Command::RestoreResource { high_water } => ("restore_resource", format!(r#","high_water":{high_water}"#)),
-        Command::RestartResource => ("restart_resource", String::new()),
+        Command::RestoreResource { high_water, resource } => {
+            ("restore_resource", format!(r#","high_water":{high_water}"#) + &resource_field(resource))
+        }
+        Command::RestartResource { resource } => ("restart_resource", resource_field(resource)),
         Command::StoreFailover { lag_ms } => ("store_failover", format!(r#","lag_ms":{lag_ms}"#)),
         Command::ClockJump { target, by_ms } => {
             ("clock_jump", format!(r#","target":{},"by_ms":{by_ms}"#, quote(target)))

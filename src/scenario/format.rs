@@ -334,12 +334,33 @@ const FILE_FIELDS: &[&str] = &[
     "lease",
     "network",
     "resource",
+    "resources",
     "work",
     "issuer",
     "events",
     "interventions",
 ];
 const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
+
+/// Field `key` of `o` as a non-empty array of resource names (`resources`, `nodes[i].writes_to`),
+/// if present. Which names are allowed is [`Config::check`]'s to say.
+fn names(o: &Obj, key: &str) -> Result<Option<Vec<String>>, ScenarioError> {
+    if o.get(key).is_none() {
+        return Ok(None);
+    }
+    let items = o.array(key)?;
+    if items.is_empty() {
+        return Err(error(o.at(key), "must name at least one resource; leave the field out for the default"));
+    }
+    let mut out = Vec::with_capacity(items.len());
+    for (i, item) in items.iter().enumerate() {
+        match item {
+            Value::String(name) => out.push(name.clone()),
+            _ => return Err(error(format!("{}[{i}]", o.at(key)), "must be a string")),
+        }
+    }
+    Ok(Some(out))
+}
 
 /// Parse and validate a scenario file.
 ///
@@ -417,6 +438,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                     clock: ClockConfig::default(),
                     timers: rules.node_timers,
                     lease: None,
+                    writes_to: Vec::new(),
                 });
                 node_names.push(None);
             }
@@ -426,7 +448,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                 let n = Obj::new(
                     raw,
                     format!("nodes[{i}]"),
-                    &["id", "identity", "start_ms", "name", "clock", "timers", "lease"],
+                    &["id", "identity", "start_ms", "name", "clock", "timers", "lease", "writes_to"],
                 )?;
                 let id = n.required_str("id")?.to_owned();
                 let lease = match n.obj("lease", &["duration_ms", "renew_deadline_ms"])? {
@@ -452,6 +474,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                         Some(_) => TimerClock::Wall,
                     },
                     lease,
+                    writes_to: names(&n, "writes_to")?.unwrap_or_default(),
                 });
                 node_names.push(n.text("name", None)?);
             }
@@ -598,6 +621,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         lease,
         network,
         resource,
+        resources: names(&file, "resources")?.unwrap_or_default(),
         work,
         issuer,
         events,
@@ -667,6 +691,7 @@ const EVENT_FIELDS: &[&str] = &[
     "next_token",
     "high_water",
     "lag_ms",
+    "resource",
 ];
 
 /// Which link a partition cuts (`"from"`).
@@ -707,6 +732,8 @@ pub(crate) struct EventFile {
     high_water: Option<u64>,
     /// How far behind the promoted replica was (`store_failover`), in ms.
     lag_ms: Option<u64>,
+    /// The resource a raw write, a restore or a restart acts on (a name in `resources`).
+    resource: Option<String>,
 }
 
 impl EventFile {
@@ -763,6 +790,7 @@ impl EventFile {
             next_token: e.u64("next_token")?,
             high_water: e.u64("high_water")?,
             lag_ms: e.u64("lag_ms")?,
+            resource: string("resource")?,
             path: e.path,
         })
     }
@@ -782,7 +810,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         }
     };
 
-    let given: [(&str, bool); 14] = [
+    let given: [(&str, bool); 15] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),
         ("target", e.target.is_some()),
@@ -797,6 +825,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         ("next_token", e.next_token.is_some()),
         ("high_water", e.high_water.is_some()),
         ("lag_ms", e.lag_ms.is_some()),
+        ("resource", e.resource.is_some()),
     ];
     let (name, required, optional): (&str, &[&str], &[&str]) = match e.action {
         Action::Pause => ("pause", &["node"], &["for_ms"]),
@@ -809,10 +838,10 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         Action::SetFencing => ("set_fencing", &["on"], &[]),
         Action::DelayNextWrite => ("delay_next_write", &["node", "by_ms"], &[]),
         // A raw write may omit `token` on purpose: that is the "missing token" check.
-        Action::RawWrite => ("raw_write", &["value"], &["token", "op_id", "lock"]),
+        Action::RawWrite => ("raw_write", &["value"], &["token", "op_id", "lock", "resource"]),
         Action::RollbackIssuer => ("rollback_issuer", &["next_token"], &[]),
-        Action::RestoreResource => ("restore_resource", &[], &["high_water"]),
-        Action::RestartResource => ("restart_resource", &[], &[]),
+        Action::RestoreResource => ("restore_resource", &[], &["high_water", "resource"]),
+        Action::RestartResource => ("restart_resource", &[], &["resource"]),
         Action::ClockJump => ("clock_jump", &["target", "by_ms"], &[]),
         // The wording names the node; `target` also reaches the store.
         Action::ClockRate => ("clock_rate", &["rate"], &["node", "target"]),
@@ -861,10 +890,13 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
             value: e.value.clone().unwrap_or_default(),
             op_id: e.op_id.clone(),
             lock: e.lock.clone(),
+            resource: e.resource.clone(),
         },
         Action::RollbackIssuer => Command::RollbackIssuer { next_token: e.next_token.unwrap_or(1) },
-        Action::RestoreResource => Command::RestoreResource { high_water: e.high_water.unwrap_or(0) },
-        Action::RestartResource => Command::RestartResource,
+        Action::RestoreResource => {
+            Command::RestoreResource { high_water: e.high_water.unwrap_or(0), resource: e.resource.clone() }
+        }
+        Action::RestartResource => Command::RestartResource { resource: e.resource.clone() },
         Action::ClockJump => {
             Command::ClockJump { target: e.target.clone().unwrap_or_default(), by_ms: e.by_ms.unwrap_or(0) }
         }

@@ -123,7 +123,7 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
             Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
-            | Command::RestartResource
+            | Command::RestartResource { .. }
             | Command::StoreFailover { .. } => return None,
         };
         items.push(format!("{}.{body}", i.at_ms));
@@ -305,7 +305,7 @@ mod tests {
 
     #[test]
     fn scenario_faults_are_not_link_commands() {
-        let raw = ScheduledCommand { at_ms: 1, command: Command::RestartResource };
+        let raw = ScheduledCommand { at_ms: 1, command: Command::RestartResource { resource: None } };
         assert_eq!(encode(&[raw]), None);
     }
 }

@@ -67,6 +67,9 @@ pub struct Write {
     /// violation): `{"kind": "issuer_behind"}` or `{"kind": "foreign_mark", "lock": …}`.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub blocked: Option<Blocked>,
+    /// The resource that judged it (a name in `resources`); absent for the one unnamed resource.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 /// A lock release as the store handled it.
@@ -87,9 +90,22 @@ pub struct Final {
     pub holder: Option<String>,
     pub token: Option<u64>,
     pub lease_transitions: u32,
+    /// The first (or only) resource's high-water mark and value.
     pub high_water: u64,
     pub value: Option<String>,
+    /// With named resources (`resources`): every resource's name, mark and value, in order;
+    /// absent for the one unnamed resource.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub resources: Vec<FinalResource>,
     pub nodes: Vec<FinalNode>,
+}
+
+/// A named resource when the run ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FinalResource {
+    pub name: String,
+    pub high_water: u64,
+    pub value: Option<String>,
 }
 
 /// A node when the run ended.
@@ -117,6 +133,9 @@ pub struct ViolationRecord {
     pub earlier_writes: Vec<usize>,
     /// Indices in `grants` of the terms involved: the write's own token and the newer one.
     pub grants: Vec<usize>,
+    /// The resource whose write it concerns, in a run with named resources (`resources`).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub resource: Option<String>,
 }
 
 pub(crate) fn token_json(token: &WireToken) -> Option<Value> {
@@ -152,6 +171,7 @@ impl Report {
                     high_water_after,
                     lock,
                     blocked,
+                    resource,
                     ..
                 } => writes.push(Write {
                     from: from.clone(),
@@ -164,6 +184,7 @@ impl Report {
                     high_water_after: *high_water_after,
                     lock: lock.clone(),
                     blocked: blocked.clone(),
+                    resource: resource.clone(),
                 }),
                 TraceEvent::LockReleased { node, token, outcome } => releases.push(Release {
                     at_ms: entry.at_ms,
@@ -171,13 +192,16 @@ impl Report {
                     token: *token,
                     outcome: outcome.clone(),
                 }),
-                TraceEvent::ViolationFound { violation } => {
+                TraceEvent::ViolationFound { violation, resource } => {
                     // The oracle reports a violation right after the write (or release) that
                     // caused it.
                     let write = writes.len().saturating_sub(1);
                     let grant_of = |token: u64| grants.iter().position(|g: &Grant| g.token == token);
                     let accepted_before = |pred: &dyn Fn(&Write) -> bool| {
-                        writes[..write].iter().position(|w| w.outcome == WriteOutcome::Accepted && pred(w))
+                        // Earlier writes at the same resource: each judges by its own mark.
+                        writes[..write]
+                            .iter()
+                            .position(|w| w.outcome == WriteOutcome::Accepted && w.resource == *resource && pred(w))
                     };
                     let (earlier_writes, grants_involved) = match violation {
                         Violation::StaleWriteAccepted { token, newest_granted, .. } => {
@@ -205,6 +229,7 @@ impl Report {
                         release: by_release.then(|| releases.len().saturating_sub(1)),
                         earlier_writes,
                         grants: grants_involved,
+                        resource: resource.clone(),
                     })
                 }
                 _ => {}
@@ -226,6 +251,18 @@ impl Report {
                 lease_transitions: snap.lease.lease_transitions,
                 high_water: snap.resource.high_water,
                 value: snap.resource.value.clone(),
+                resources: if snap.resource.name.is_some() {
+                    std::iter::once(&snap.resource)
+                        .chain(&snap.more_resources)
+                        .map(|r| FinalResource {
+                            name: r.name.clone().unwrap_or_default(),
+                            high_water: r.high_water,
+                            value: r.value.clone(),
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 nodes: snap.nodes.iter().map(|n| FinalNode { id: n.id.clone(), role: n.role.as_str() }).collect(),
             },
             violations,

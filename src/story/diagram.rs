@@ -241,7 +241,7 @@ pub fn diagram(trace: &[TraceEntry], node_ids: &[String], now_ms: u64, store_jud
                 });
                 last_raw_mark = Some(marks.len() - 1);
             }
-            TraceEvent::ViolationFound { violation } => {
+            TraceEvent::ViolationFound { violation, .. } => {
                 if matches!(violation, Violation::LockDeletedByNonOwner { .. }) {
                     continue;
                 }

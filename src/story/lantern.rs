@@ -320,6 +320,7 @@ mod tests {
         let oracle = s.trace().iter().find_map(|e| match &e.event {
             TraceEvent::ViolationFound {
                 violation: crate::engine::Violation::StaleWriteAccepted { from, token, resource_had_seen_newer, .. },
+                ..
             } => Some((e.at_ms, from.clone(), *token, *resource_had_seen_newer)),
             _ => None,
         });

@@ -762,7 +762,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 with(node(id), &[("token", token.to_string()), ("deadline", deadline)]),
             )
         }
-        TraceEvent::WritePrepared { node: id, op_id, token } => out(
+        TraceEvent::WritePrepared { node: id, op_id, token, .. } => out(
             "write-prepared",
             Line::WritePrepared,
             Tone::Warn,
@@ -838,7 +838,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 ),
             }
         }
-        TraceEvent::ViolationFound { violation } => match violation {
+        TraceEvent::ViolationFound { violation, .. } => match violation {
             Violation::StaleWriteAccepted {
                 op_id,
                 from,
@@ -923,7 +923,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             with(node(id), &[("token", token.to_string()), ("drain", span(*after_ms))]),
         ),
-        TraceEvent::WriteRetried { node: id, op_id, token } => out(
+        TraceEvent::WriteRetried { node: id, op_id, token, .. } => out(
             "write-retried",
             Line::WriteRetried,
             Tone::Info,
@@ -964,7 +964,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 }
             }
         }
-        TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after } => out(
+        TraceEvent::EpochBarrierRaised { token, high_water_before, high_water_after, .. } => out(
             "epoch-barrier",
             Line::EpochBarrierRaised,
             Tone::Good,
@@ -1056,14 +1056,14 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             false,
             vec![("before", next_token_before.to_string()), ("next", next_token.to_string())],
         ),
-        TraceEvent::ResourceRestored { high_water_before, high_water_after } => out(
+        TraceEvent::ResourceRestored { high_water_before, high_water_after, .. } => out(
             "resource-restored",
             Line::ResourceRestored,
             if high_water_after < high_water_before { Tone::Bad } else { Tone::Info },
             false,
             vec![("before", high_water_before.to_string()), ("hwm", high_water_after.to_string())],
         ),
-        TraceEvent::ResourceRestarted { high_water_before, high_water_after } => {
+        TraceEvent::ResourceRestarted { high_water_before, high_water_after, .. } => {
             let lost = high_water_after < high_water_before;
             out(
                 "resource-restarted",
@@ -1109,6 +1109,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                 IgnoredBecause::AlreadyPartitioned => "already_partitioned",
                 IgnoredBecause::NotPartitioned => "not_partitioned",
                 IgnoredBecause::UnknownNode => "unknown_node",
+                IgnoredBecause::UnknownResource => "unknown_resource",
             };
             out(
                 "command-ignored",
@@ -1130,8 +1131,27 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         let store = super::technical::store_name(cast.store());
         technical = fill(Ui::StoreSays.text(lang), &[("store", store), ("line", &technical)]);
     }
-    let story = o.line.story(fable, lang);
-    Some(Narration { kind: o.kind, story: fill(story, &values), technical, tone: o.tone, minor: o.minor })
+    let mut story = fill(o.line.story(fable, lang), &values);
+    if let Some(res) = resource_of(&entry.event) {
+        // A run with named resources: each judges by its own mark, so the line says which.
+        story = fill(Ui::AtResource.text(lang), &[("res", res), ("line", &story)]);
+        technical = fill(Ui::ResourceSays.text(lang), &[("res", res), ("line", &technical)]);
+    }
+    Some(Narration { kind: o.kind, story, technical, tone: o.tone, minor: o.minor })
+}
+
+/// The resource an event names (a run with named resources, `resources`), if any.
+pub fn resource_of(event: &TraceEvent) -> Option<&str> {
+    match event {
+        TraceEvent::WriteJudged { resource, .. }
+        | TraceEvent::ViolationFound { resource, .. }
+        | TraceEvent::WritePrepared { resource, .. }
+        | TraceEvent::WriteRetried { resource, .. }
+        | TraceEvent::EpochBarrierRaised { resource, .. }
+        | TraceEvent::ResourceRestored { resource, .. }
+        | TraceEvent::ResourceRestarted { resource, .. } => resource.as_deref(),
+        _ => None,
+    }
 }
 
 #[cfg(test)]

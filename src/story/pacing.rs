@@ -295,6 +295,7 @@ mod tests {
                     lock: None,
                     message: Some(67),
                     blocked: None,
+                    resource: None,
                 },
             )
         };

@@ -386,6 +386,8 @@ pub struct Verdict {
     pub outcome: WriteOutcome,
     /// The gate's mark after judging it.
     pub high_water_after: u64,
+    /// The resource that judged it, in a run with named resources (`resources`): its own mark.
+    pub resource: Option<String>,
 }
 
 impl Verdict {
@@ -412,6 +414,9 @@ pub struct Gate {
     pub mark: u64,
     /// Latest verdicts, oldest first.
     pub recent: Vec<Verdict>,
+    /// In a run with named resources (`resources`): each one's name and mark, in order (the
+    /// first is `mark`); empty otherwise. Each resource knows only the tokens that reached it.
+    pub marks: Vec<(String, u64)>,
 }
 
 /// The resource accepted `token` after it had accepted `newer`.
@@ -581,7 +586,7 @@ impl Memory {
             {
                 self.led_since_collision.push(node.clone());
             }
-            TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, .. } => {
+            TraceEvent::WriteJudged { from, token, outcome, high_water_before, high_water_after, resource, .. } => {
                 if let (Some(t), None) = (older_obeyed(*outcome, token, *high_water_before), &self.collision) {
                     // The first collision is the one the picture shows.
                     self.collision =
@@ -596,6 +601,7 @@ impl Memory {
                         token: short_label(&token.label()),
                         outcome: *outcome,
                         high_water_after: *high_water_after,
+                        resource: resource.clone(),
                     },
                 );
             }
@@ -615,6 +621,32 @@ impl Memory {
         let until = until.max(cas.at_ms.saturating_add(CAS_MS));
         (now_ms < until).then(|| cas.clone())
     }
+}
+
+/// Each named resource's name and mark, in order; empty for a run with one unnamed resource.
+pub fn named_marks(snap: &Snapshot) -> Vec<(String, u64)> {
+    let mut out = Vec::new();
+    if let Some(name) = &snap.resource.name {
+        out.push((name.clone(), snap.resource.high_water));
+        for r in &snap.more_resources {
+            out.push((r.name.clone().unwrap_or_default(), r.high_water));
+        }
+    }
+    out
+}
+
+/// Named marks as one line: `db 8 · blobs 7`.
+pub fn marks_text(marks: &[(String, u64)]) -> String {
+    let mut out = String::new();
+    for (i, (name, n)) in marks.iter().enumerate() {
+        if i > 0 {
+            out.push_str(" · ");
+        }
+        out.push_str(name);
+        out.push(' ');
+        out.push_str(&n.to_string());
+    }
+    out
 }
 
 /// The older number a judged write was obeyed with, if the resource accepted it after having
@@ -761,7 +793,12 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
         too_late,
         actors,
         flights,
-        gate: Gate { on_duty: r.fencing, mark: r.high_water, recent: memory.verdicts.clone() },
+        gate: Gate {
+            on_duty: r.fencing,
+            mark: r.high_water,
+            recent: memory.verdicts.clone(),
+            marks: named_marks(snap),
+        },
         outcome: Outcome {
             last_from: r.value_from.clone(),
             last_token: r.value_token.as_ref().map(|t| short_label(&t.label())),

@@ -453,6 +453,8 @@ pub struct JudgedWrite {
     pub high_water_before: u64,
     /// …and after.
     pub high_water_after: u64,
+    /// The resource that judged it, by name, in a run with named resources (`resources`).
+    pub resource: Option<String>,
 }
 
 impl JudgedWrite {
@@ -472,9 +474,14 @@ impl JudgedWrite {
         }
     }
 
-    /// `before → after` of the high-water mark.
+    /// `before → after` of the high-water mark, after the resource's name when it has one
+    /// (`db 7 → 8`): each resource's mark is its own.
     pub fn mark_change(&self) -> String {
-        format!("{} → {}", self.high_water_before, self.high_water_after)
+        let change = format!("{} → {}", self.high_water_before, self.high_water_after);
+        match &self.resource {
+            Some(name) => format!("{name} {change}"),
+            None => change,
+        }
     }
 }
 
@@ -541,7 +548,16 @@ impl Ledger {
 
     fn absorb_one(&mut self, entry: &TraceEntry) -> bool {
         match &entry.event {
-            TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_before, high_water_after, .. } => {
+            TraceEvent::WriteJudged {
+                op_id,
+                from,
+                token,
+                outcome,
+                high_water_before,
+                high_water_after,
+                resource,
+                ..
+            } => {
                 self.writes.push_back(JudgedWrite {
                     generation: self.generation,
                     seq: entry.seq,
@@ -552,13 +568,14 @@ impl Ledger {
                     outcome: *outcome,
                     high_water_before: *high_water_before,
                     high_water_after: *high_water_after,
+                    resource: resource.clone(),
                 });
                 while self.writes.len() > WRITES_KEPT {
                     self.writes.pop_front();
                 }
                 true
             }
-            TraceEvent::ViolationFound { violation } => {
+            TraceEvent::ViolationFound { violation, .. } => {
                 self.violations.push_back(Found {
                     generation: self.generation,
                     seq: entry.seq,
@@ -594,6 +611,7 @@ mod tests {
             lease,
             nodes: Vec::new(),
             resource: ResourceView {
+                name: None,
                 fencing: true,
                 equal_token: EqualTokenPolicy::Accept,
                 epoch_barrier: false,
@@ -605,6 +623,7 @@ mod tests {
                 accepted: 0,
                 rejected: 0,
             },
+            more_resources: Vec::new(),
             in_flight: Vec::new(),
         }
     }
@@ -966,6 +985,7 @@ mod tests {
             at_ms: seq,
             event: TraceEvent::ViolationFound {
                 violation: Violation::DuplicateSideEffect { op_id: format!("w-{seq}"), from: None },
+                resource: None,
             },
         };
         let trace: Vec<TraceEntry> = (0..(VIOLATIONS_KEPT as u64 + 5)).map(entry).collect();
@@ -987,6 +1007,7 @@ mod tests {
             at_ms,
             event: TraceEvent::ViolationFound {
                 violation: Violation::DuplicateSideEffect { op_id: format!("w-{seq}"), from: None },
+                resource: None,
             },
         };
         let mut ledger = Ledger::default();
@@ -1008,6 +1029,7 @@ mod tests {
             outcome,
             high_water_before: 42,
             high_water_after: 42,
+            resource: None,
         };
         for (o, code) in [
             (WriteOutcome::Accepted, "accepted"),

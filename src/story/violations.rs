@@ -258,7 +258,7 @@ mod tests {
             .trace()
             .iter()
             .filter_map(|e| match &e.event {
-                crate::engine::TraceEvent::ViolationFound { violation } => Some((e.at_ms, violation)),
+                crate::engine::TraceEvent::ViolationFound { violation, .. } => Some((e.at_ms, violation)),
                 _ => None,
             })
             .collect();

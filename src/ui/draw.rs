@@ -5,8 +5,9 @@
 use leptos::prelude::*;
 
 use crate::scenario::Fable;
+use crate::story::i18n::{fill, Ui};
 use crate::story::markup::{coord, fit_font, fit_lines, Markup, Tag};
-use crate::story::picture::{kind_code, Flight, Picture, Telling, Verdict};
+use crate::story::picture::{kind_code, Flight, Gate, Picture, Telling, Verdict};
 use crate::story::violations::Highlight;
 use crate::story::{Cast, Lang};
 
@@ -214,6 +215,24 @@ pub(crate) struct Judged {
     pub who: (f64, f64, f64),
 }
 
+/// Every named resource's mark on one line under the gate's sign (`db 8 · blobs 7`), centred
+/// on `x` at baseline `y`, in `room` units: a run with one resource draws nothing.
+pub(crate) fn marks_line(out: &mut Markup, gate: &Gate, (x, y): (f64, f64), room: f64, look: Look) {
+    if gate.marks.is_empty() {
+        return;
+    }
+    let list = crate::story::picture::marks_text(&gate.marks);
+    let line = fill(Ui::ResourceMarks.text(look.lang), &[("list", &list)]);
+    out.tag("text")
+        .num("x", x)
+        .num("y", y)
+        .lit("class", "sign-text small")
+        .lit("text-anchor", "middle")
+        .lit("data-testid", "resource-marks")
+        .font(fit_font(&line, room, 16.0, 9.0))
+        .text(&line);
+}
+
 /// The recent verdicts, newest first and nearest, as `how` hangs them, in `telling`'s words. Every
 /// one says its verdict and its sender while all the words fit beside each other; else only the
 /// newest does.
@@ -258,6 +277,11 @@ pub(crate) fn judged(out: &mut Markup, recent: &[Verdict], telling: &Telling, ho
             let who = match &v.from {
                 Some(id) => cast.name(id, lang),
                 None => telling.outsider.text(lang).to_owned(),
+            };
+            // With named resources, each verdict says whose mark judged it.
+            let who = match &v.resource {
+                Some(res) => fill(Ui::VerdictAt.text(lang), &[("who", &who), ("res", res)]),
+                None => who,
             };
             let (top, max, min) = how.who;
             let (x, fit) = (how.middle, look.fit_in(max, min));

@@ -399,7 +399,7 @@ pub(crate) fn script_step(command: &Command, cast: &Cast, lang: Lang) -> String 
         Command::RawWrite { .. } => say(Ui::ScriptRawWrite),
         Command::RollbackIssuer { .. } => say(Ui::ScriptRollback),
         Command::RestoreResource { .. } => say(Ui::ScriptRestore),
-        Command::RestartResource => say(Ui::ScriptRestartResource),
+        Command::RestartResource { .. } => say(Ui::ScriptRestartResource),
         Command::ClockJump { .. } | Command::ClockRate { .. } => say(Ui::ScriptClock),
         Command::DropScript { .. } => say(Ui::ScriptDropStep),
         Command::StoreFailover { .. } => say(Ui::ScriptFailover),

@@ -20,7 +20,7 @@ use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, T
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, judged, part, slip, Align, Draw, Judged, Look};
+use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, slip, Align, Draw, Judged, Look};
 use super::scene::coat_colour;
 use super::state::AppState;
 use super::{seconds, tr};
@@ -439,6 +439,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
+    marks_line(&mut out, k, (KEEPER_X, 302.0), 180.0, look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {

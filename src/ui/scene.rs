@@ -19,7 +19,7 @@ use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, judged, part, Align, Draw, Judged, Look};
+use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, Align, Draw, Judged, Look};
 use super::state::AppState;
 use super::{seconds, tr};
 
@@ -515,6 +515,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
             .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
+    marks_line(&mut out, g, (994.0, 302.0), 220.0, look);
     judged(&mut out, &g.recent, &HARBOR, &FLAGS, cast, look);
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {

@@ -76,21 +76,33 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
 pub fn ResourceTable(app: AppState) -> impl IntoView {
     let body = Memo::new(move |_| {
         let lang = app.lang.get();
-        let (high_water, accepted, refused) =
-            app.snapshot.with(|s| (s.resource.high_water, s.resource.accepted, s.resource.rejected));
+        // Every resource's mark, by name when the run names them (`db 8 · blobs 7`); the counts
+        // are of all of them.
+        let (high_water, accepted, refused) = app.snapshot.with(|s| {
+            let (mut marks, mut accepted, mut refused) =
+                (s.resource.high_water.to_string(), s.resource.accepted, s.resource.rejected);
+            if s.resource.name.is_some() {
+                marks = crate::story::picture::marks_text(&crate::story::picture::named_marks(s));
+                for r in &s.more_resources {
+                    accepted += r.accepted;
+                    refused += r.rejected;
+                }
+            }
+            (marks, accepted, refused)
+        });
         app.cast.with(|cast| {
             app.ledger.with(|l| {
                 let mut html = Markup::new();
-                let stat = |html: &mut Markup, class: &'static str, label: Ui, testid: &'static str, value: u64| {
+                let stat = |html: &mut Markup, class: &'static str, label: Ui, testid: &'static str, value: &str| {
                     html.tag("div").lit("class", class).open();
                     html.tag("dt").text(label.text(lang));
-                    html.tag("dd").lit("data-testid", testid).text(&value.to_string());
+                    html.tag("dd").lit("data-testid", testid).text(value);
                     html.end("div");
                 };
                 html.tag("dl").lit("class", "res-stats").open();
-                stat(&mut html, "stat mark", Ui::ResHighWater, "resource-table-high-water", high_water);
-                stat(&mut html, "stat", Ui::ResAccepted, "resource-table-accepted", accepted);
-                stat(&mut html, "stat", Ui::ResRefused, "resource-table-refused", refused);
+                stat(&mut html, "stat mark", Ui::ResHighWater, "resource-table-high-water", &high_water);
+                stat(&mut html, "stat", Ui::ResAccepted, "resource-table-accepted", &accepted.to_string());
+                stat(&mut html, "stat", Ui::ResRefused, "resource-table-refused", &refused.to_string());
                 html.end("dl");
                 html.tag("h3").text(Ui::ResLastWrites.text(lang));
                 if l.writes.is_empty() {
