@@ -415,6 +415,12 @@ ui_table! {
     ExportReport => ["Export report", "导出报告"],
     ExportReportHint => ["Download the report of this run played to its end (leaselab.report/1), as the command-line runner prints it",
                          "下载这次运行跑到结束时的报告（leaselab.report/1），与命令行运行器输出的相同"],
+    ExportShiviz => ["Export ShiViz log", "导出 ShiViz 日志"],
+    ExportShivizHint => ["Download this run played to its end as a ShiViz log (a vector clock on every event), to open in ShiViz",
+                         "把这次运行跑到结束后下载为 ShiViz 日志（每个事件带向量时钟），可在 ShiViz 中打开"],
+    ExportHistory => ["Export history", "导出历史"],
+    ExportHistoryHint => ["Download this run played to its end as a Jepsen-style history (invoke, ok, fail, info per operation, one EDN map per line)",
+                          "把这次运行跑到结束后下载为 Jepsen 风格的历史（每个操作的 invoke、ok、fail、info，每行一个 EDN 映射）"],
     // ----- time travel (issue 4) -----
     StepBack => ["◀ Back", "◀ 后退"],
     StepBackHint => ["Back to the previous engine event", "退回到上一个引擎事件"],

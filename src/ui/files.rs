@@ -7,7 +7,7 @@ use wasm_bindgen::JsCast;
 use crate::story::fill;
 use crate::story::i18n::Ui;
 
-use super::state::AppState;
+use super::state::{AppState, RunFile};
 use super::tr;
 
 /// Offers `text` as a download named `name`: a Blob, an object URL and a temporary
@@ -52,10 +52,13 @@ pub fn Files(app: AppState) -> impl IntoView {
         });
     };
     // Both files are written by chunks fetched the first time they are asked for.
-    let export = move |report: bool| {
+    let export = move |kind: Option<RunFile>| {
         move |_| {
             leptos::task::spawn_local(async move {
-                let file = if report { app.export_report().await } else { app.export_scenario().await };
+                let file = match kind {
+                    Some(kind) => app.export_run(kind).await,
+                    None => app.export_scenario().await,
+                };
                 if let Some((name, text)) = file {
                     download(&name, &text);
                 }
@@ -71,11 +74,17 @@ pub fn Files(app: AppState) -> impl IntoView {
                 <span>{tr(app, Ui::ImportScenario)}</span>
                 <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file />
             </label>
-            <button data-testid="export-scenario" title=tr(app, Ui::ExportScenarioHint) on:click=export(false)>
+            <button data-testid="export-scenario" title=tr(app, Ui::ExportScenarioHint) on:click=export(None)>
                 {tr(app, Ui::ExportScenario)}
             </button>
-            <button data-testid="export-report" title=tr(app, Ui::ExportReportHint) on:click=export(true)>
+            <button data-testid="export-report" title=tr(app, Ui::ExportReportHint) on:click=export(Some(RunFile::Report))>
                 {tr(app, Ui::ExportReport)}
+            </button>
+            <button data-testid="export-shiviz" title=tr(app, Ui::ExportShivizHint) on:click=export(Some(RunFile::Shiviz))>
+                {tr(app, Ui::ExportShiviz)}
+            </button>
+            <button data-testid="export-history" title=tr(app, Ui::ExportHistoryHint) on:click=export(Some(RunFile::History))>
+                {tr(app, Ui::ExportHistory)}
             </button>
             <p class="import-error" data-testid="import-error" role="alert" hidden=move || error.with(Option::is_none)>
                 {message}

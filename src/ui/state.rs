@@ -626,11 +626,11 @@ impl AppState {
         scenario_file(id, source, interventions).await
     }
 
-    /// The report (`leaselab.report/1`) of this run played to its end, as the runner prints it,
-    /// and its file name.
-    pub async fn export_report(self) -> Option<(String, String)> {
+    /// A file of this run played to its end (the report, or the run for ShiViz or a Jepsen
+    /// checker) and its name.
+    pub async fn export_run(self, kind: RunFile) -> Option<(String, String)> {
         let (config, interventions) = self.timeline.with_value(|t| (t.config().clone(), t.interventions().to_vec()));
-        report_file(self.scenario.get_untracked(), config, interventions).await
+        run_file(self.scenario.get_untracked(), config, interventions, kind).await
     }
 
     /// Plays an imported scenario (already validated) from the start, like a built-in.
@@ -898,19 +898,37 @@ fn frame(state: AppState, last: Rc<Cell<Option<f64>>>) {
     });
 }
 
-/// The report file of a run played to its end: its name and text. Loaded on first use in the
-/// split build (the first scene does not need it).
+/// A file of a run played to its end, for download (see [`run_file`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RunFile {
+    /// The report (`leaselab.report/1`), as the runner's `run` prints it.
+    Report,
+    /// A ShiViz log (vector clocks per event), as `leaselab export --format shiviz` prints it.
+    Shiviz,
+    /// A Jepsen-style history (EDN), as `leaselab export --format history` prints it.
+    History,
+}
+
+/// A file of the run played to its end: its name and text. Loaded on first use in the split
+/// build (the first scene does not need it).
 #[cfg_attr(leaselab_split, leptos::lazy)]
-async fn report_file(
+async fn run_file(
     scenario: Scenario,
     config: crate::engine::Config,
     interventions: Vec<ScheduledCommand>,
+    kind: RunFile,
 ) -> Option<(String, String)> {
+    let nodes: Vec<String> = config.nodes.iter().map(|n| n.id.clone()).collect();
     let mut sim = Sim::replay(config, &interventions).ok()?;
     sim.run_to_end();
-    let report = Report::new(&scenario, &sim);
-    let text = serde_json::to_string(&report).ok()? + "\n";
-    Some((format!("{}-report.json", report.scenario), text))
+    let id = &scenario.id;
+    Some(match kind {
+        RunFile::Report => {
+            (format!("{id}-report.json"), serde_json::to_string(&Report::new(&scenario, &sim)).ok()? + "\n")
+        }
+        RunFile::Shiviz => (format!("{id}.shiviz.log"), crate::scenario::interop::shiviz(sim.trace())),
+        RunFile::History => (format!("{id}-history.edn"), crate::scenario::interop::history(sim.trace(), &nodes)),
+    })
 }
 
 /// The scenario file of this run: its name and the source with the learner's interventions

@@ -202,10 +202,14 @@ async fn export_scenario_and_report_match_the_engine() -> Result<()> {
         b.click("export-scenario").await?;
         b.click("export-report").await?;
         // The report is written by a chunk fetched on first use: wait for its download.
-        b.wait_until_js("both downloads", "return window.__blobs.length >= 2;", SECS(20)).await?;
+        b.wait_until_js("two downloads", "return window.__blobs.length >= 2;", SECS(20)).await?;
+        b.click("export-shiviz").await?;
+        b.wait_until_js("three downloads", "return window.__blobs.length >= 3;", SECS(20)).await?;
+        b.click("export-history").await?;
+        b.wait_until_js("four downloads", "return window.__blobs.length >= 4;", SECS(20)).await?;
         let texts = b.eval("return Promise.all(window.__blobs.map(b => b.text()));", vec![]).await?;
         let texts: Vec<String> = serde_json::from_value(texts)?;
-        ensure!(texts.len() == 2, "two downloads: {}", texts.len());
+        ensure!(texts.len() == 4, "four downloads: {}", texts.len());
         let exported =
             scenario::parse(&texts[0]).map_err(|e| anyhow::anyhow!("the exported file: {e}\n{}", texts[0]))?;
         ensure!(exported.config.interventions.len() == 1, "Chen's wake-up is in the file: {}", texts[0]);
@@ -216,6 +220,22 @@ async fn export_scenario_and_report_match_the_engine() -> Result<()> {
             report.trace_hash
         );
         ensure!(texts[1] == serde_json::to_string(&report)? + "\n", "the report is the runner's: {}", texts[1]);
+        // The run for ShiViz and for a Jepsen checker: what `leaselab export` prints for the file.
+        let mut sim = Sim::new(exported.config.clone())?;
+        sim.run_to_end();
+        let nodes: Vec<String> = exported.config.nodes.iter().map(|n| n.id.clone()).collect();
+        ensure!(texts[2] == scenario::interop::shiviz(sim.trace()), "the ShiViz log is the runner's: {}", texts[2]);
+        ensure!(
+            texts[2].lines().count() > 10 && texts[2].contains("{\"chen\":"),
+            "a ShiViz log with clocks: {}",
+            texts[2]
+        );
+        ensure!(
+            texts[3] == scenario::interop::history(sim.trace(), &nodes),
+            "the history is the runner's: {}",
+            texts[3]
+        );
+        ensure!(texts[3].contains(":type :invoke"), "a history of operations: {}", texts[3]);
         b.assert_no_console_errors().await
     })
     .await
