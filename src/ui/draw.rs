@@ -215,9 +215,9 @@ pub(crate) struct Judged {
     pub who: (f64, f64, f64),
 }
 
-/// Every named resource's mark on one line under the gate's sign (`db 8 · blobs 7`), centred
-/// on `x` at baseline `y`, in `room` units: a run with one resource draws nothing.
-pub(crate) fn marks_line(out: &mut Markup, gate: &Gate, (x, y): (f64, f64), room: f64, look: Look) {
+/// Every named resource's mark on one line over the gate's sign (`db 8 · blobs 7`), centred
+/// on `x` at baseline `y`, in `room` units, styled as `class`: a run with one resource draws nothing.
+pub(crate) fn marks_line(out: &mut Markup, gate: &Gate, (x, y): (f64, f64), room: f64, class: &str, look: Look) {
     if gate.marks.is_empty() {
         return;
     }
@@ -226,7 +226,7 @@ pub(crate) fn marks_line(out: &mut Markup, gate: &Gate, (x, y): (f64, f64), room
     out.tag("text")
         .num("x", x)
         .num("y", y)
-        .lit("class", "sign-text small")
+        .attr("class", class)
         .lit("text-anchor", "middle")
         .lit("data-testid", "resource-marks")
         .font(fit_font(&line, room, 16.0, 9.0))

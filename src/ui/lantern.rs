@@ -439,7 +439,8 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
-    marks_line(&mut out, k, (KEEPER_X, 302.0), 180.0, look);
+    // Over the sign, in the night sky: light letters.
+    marks_line(&mut out, k, (KEEPER_X, 228.0), 180.0, "granary-status", look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {

@@ -515,7 +515,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
             .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
-    marks_line(&mut out, g, (994.0, 302.0), 220.0, look);
+    marks_line(&mut out, g, (994.0, 222.0), 220.0, "sign-text small", look);
     judged(&mut out, &g.recent, &HARBOR, &FLAGS, cast, look);
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {

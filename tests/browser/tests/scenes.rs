@@ -204,3 +204,30 @@ async fn every_view_agrees_the_lease_has_lapsed() -> Result<()> {
     })
     .await
 }
+
+/// two-resources after Chen's late round (61 s): the marks line over the gate's sign says what
+/// each resource has seen, db 8 and blobs still 7 (a stale token passes until the resource has
+/// seen a newer one, seed 002), and it is clear of the sign's own words in both fables and at a
+/// phone's width.
+#[tokio::test]
+async fn each_resource_shows_its_own_mark_clear_of_the_sign() -> Result<()> {
+    with_browser("scene-two-resources", SECS(120), async |b| {
+        for (query, sign) in [
+            ("?scenario=two-resources&t=61000", "verifier-sign"),
+            ("?scenario=two-resources&fable=lantern&t=61000", "keeper-sign"),
+        ] {
+            for (w, h, mobile) in [(1280, 720, false), (390, 844, true)] {
+                b.viewport(w, h, mobile).await?;
+                open_at(b, query, 61_000).await?;
+                let marks = b.text_of("resource-marks").await?;
+                ensure!(marks.contains("db 8") && marks.contains("blobs 7"), "{query}: {marks}");
+                let line = rects(b, "[data-testid=\"resource-marks\"]").await?;
+                let words = rects(b, &format!("[data-testid=\"{sign}\"]")).await?;
+                ensure!(line.len() == 1 && words.len() == 1, "{query}: {line:?} {words:?}");
+                ensure!(!overlap(&line[0], &words[0]), "{query} at {w}×{h}: the marks over the sign's words");
+            }
+        }
+        b.assert_no_console_errors().await
+    })
+    .await
+}
