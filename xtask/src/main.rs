@@ -3,9 +3,9 @@
 //! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
 //! * `test`  — install what is missing (browser and servers too), then run every test, stopping at
 //!   the first failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as
-//!   errors), native tests, the conformance suite (`conform`), the release web build (`dist`), the
-//!   browser tests (two test binaries at once, each with its own Chromium; `pacing`, which
-//!   measures real time, alone after them)
+//!   errors), native tests, the conformance suite (`conform`), the release web build (`dist`, in
+//!   the background from the start), the browser tests (three test jobs at once, each with its
+//!   own Chromium; `pacing`, which measures real time, alone after them)
 //! * `conform` — install Debian's `redis-server` and `etcd-server` when missing, then replay the
 //!   engine's built-in scenarios against them (`conform/`, the `leaselab-conform` crate) and print
 //!   its summary line and time
@@ -137,33 +137,110 @@ fn serve() -> Result<()> {
 
 fn test() -> Result<()> {
     let root = workspace_root();
+    let started = Instant::now();
     header("Checking tools");
     ensure_web_tools(&root)?;
     ensure_browser()?;
     ensure_servers()?;
+    ensure_axe(&root)?;
+
+    // The release web build is mostly one long single-threaded compile (the app with LTO and one
+    // codegen unit), so it runs beside the lint, the native tests and the conformance suite
+    // (which waits on etcd's real time) instead of after them: on two cores that takes minutes
+    // off the run. Its output goes to a file, printed when it is waited for.
+    write_packs(&root)?;
+    let dist_build = BackgroundDist::start(&root)?;
 
     lint(&root)?;
 
     let mut totals = TestTotals::default();
-    header("[1/4] Native tests: cargo test -p leaselab");
+    header(&format!("[1/4] Native tests: cargo test -p leaselab ({} into the run)", minutes(started.elapsed())));
     run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
 
-    header("[2/4] Conformance against Redis and etcd (cargo xtask conform)");
+    header(&format!(
+        "[2/4] Conformance against Redis and etcd: cargo xtask conform ({} into the run)",
+        minutes(started.elapsed())
+    ));
     let conformance = run_conform(&root, &mut totals)?;
 
-    header("[3/4] Release web build into dist/ (cargo xtask dist)");
-    let dist_dir = build_dist(&root)?;
+    header(&format!("Building the browser tests ({} into the run)", minutes(started.elapsed())));
+    let binaries = browser_test_binaries(&root)?;
 
-    header("[4/4] Browser tests: leaselab-browser-tests, in two lanes");
-    ensure_axe(&root)?;
-    browser_tests(&root, &dist_dir, &mut totals)?;
+    header(&format!(
+        "[3/4] Release web build into dist/: cargo xtask dist, started at the beginning ({} into the run)",
+        minutes(started.elapsed())
+    ));
+    let dist_dir = dist_build.finish()?;
 
-    header("All tests passed");
+    header(&format!("[4/4] Browser tests, in lanes ({} into the run)", minutes(started.elapsed())));
+    browser_tests(&root, &dist_dir, binaries, &mut totals)?;
+
+    header(&format!("All tests passed in {}", minutes(started.elapsed())));
     ensure!(totals.passed > 0, "no test ran");
     println!("{conformance}");
     // One plain closing line for whoever reads the end of the log (CI does).
     println!("{} passed, {} failed", totals.passed, totals.failed);
     Ok(())
+}
+
+/// Set on the `cargo xtask dist` that `test` starts in the background, whose packs are already
+/// written (writing them runs cargo on the debug build, which the lint would hold locked).
+const PACKS_WRITTEN_ENV: &str = "LEASELAB_XTASK_PACKS_WRITTEN";
+
+/// `cargo xtask dist` running as a child process of `test` in its own process group, its stdout
+/// and stderr in `target/xtask/dist.log`. Dropped before [`BackgroundDist::finish`] (a step of
+/// `test` failed), it stops the whole group: Trunk, cargo and rustc with it.
+struct BackgroundDist {
+    /// `None` once waited for.
+    child: Option<std::process::Child>,
+    log: PathBuf,
+    started: Instant,
+    root: PathBuf,
+}
+
+impl BackgroundDist {
+    fn start(root: &Path) -> Result<Self> {
+        use std::os::unix::process::CommandExt as _;
+        let log_dir = root.join("target").join("xtask");
+        std::fs::create_dir_all(&log_dir).with_context(|| format!("creating {}", log_dir.display()))?;
+        let log = log_dir.join("dist.log");
+        let file = std::fs::File::create(&log).with_context(|| format!("creating {}", log.display()))?;
+        let exe = std::env::current_exe().context("the xtask binary's path")?;
+        let mut cmd = Command::new(exe);
+        cmd.arg("dist")
+            .env(PACKS_WRITTEN_ENV, "1")
+            .current_dir(root)
+            .stdin(std::process::Stdio::null())
+            .stdout(file.try_clone()?)
+            .stderr(file)
+            .process_group(0);
+        header(&format!("Release web build started in the background (its output: {})", log.display()));
+        let child = cmd.spawn().context("could not start `cargo xtask dist` in the background")?;
+        Ok(Self { child: Some(child), log, started: Instant::now(), root: root.to_path_buf() })
+    }
+
+    /// Waits for the build, prints its output, and returns `dist/` if it succeeded.
+    fn finish(mut self) -> Result<PathBuf> {
+        let mut child = self.child.take().context("the background build was already waited for")?;
+        let status = child.wait().context("waiting for the background `cargo xtask dist`")?;
+        let output = std::fs::read_to_string(&self.log).unwrap_or_default();
+        print!("{output}");
+        println!("(the release web build took {} in the background)", minutes(self.started.elapsed()));
+        let _ = std::io::stdout().flush();
+        ensure!(status.success(), "`cargo xtask dist` failed ({status}): its output is above");
+        Ok(self.root.join("dist"))
+    }
+}
+
+impl Drop for BackgroundDist {
+    fn drop(&mut self) {
+        if let Some(mut child) = self.child.take() {
+            // The group's id is the child's pid (`process_group(0)`).
+            let group = format!("-{}", child.id());
+            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+            let _ = child.wait();
+        }
+    }
 }
 
 /// The browser phase of `test` alone (`cargo xtask browser`), against the `dist/` already built:
@@ -180,7 +257,8 @@ fn browser() -> Result<()> {
     ensure_axe(&root)?;
     let started = Instant::now();
     let mut totals = TestTotals::default();
-    browser_tests(&root, &dist_dir, &mut totals)?;
+    let binaries = browser_test_binaries(&root)?;
+    browser_tests(&root, &dist_dir, binaries, &mut totals)?;
     println!("browser phase: {} passed, {} failed in {}", totals.passed, totals.failed, minutes(started.elapsed()));
     Ok(())
 }
@@ -190,30 +268,50 @@ fn browser() -> Result<()> {
 const BROWSER_ALONE: &[&str] = &["pacing"];
 /// Tests run as a job of their own, apart from the rest of their binary (`binary`, `test`), so
 /// the lanes can be balanced: the walk through every lesson is about half of `lessons`.
-const BROWSER_SPLIT: &[(&str, &str)] = &[("lessons", "every_lesson_end_to_end_in_english_and_chinese")];
+const BROWSER_SPLIT: &[(&str, &str)] =
+    &[("lessons", "every_lesson_end_to_end_in_english"), ("lessons", "every_lesson_end_to_end_in_chinese")];
 /// The longest jobs, started first (any other goes after these, so the lanes end close
 /// together), by their label: a binary's name, or `binary test` and `binary (the rest)` for
 /// one split by [`BROWSER_SPLIT`].
 const BROWSER_LONGEST_FIRST: &[&str] = &[
-    "lessons every_lesson_end_to_end_in_english_and_chinese",
+    "lessons every_lesson_end_to_end_in_english",
+    "accessibility",
+    "lessons every_lesson_end_to_end_in_chinese",
     "lessons (the rest)",
     "stage",
-    "accessibility",
     "lantern",
 ];
 /// How many browser test jobs run at once, each with its own chromedriver, Chromium and static
-/// server on free ports: two, one per core of the CI machine.
-const BROWSER_LANES: usize = 2;
+/// server on free ports, unless `LEASELAB_BROWSER_LANES` says otherwise (1–8). Most of a browser
+/// test is waiting for the page's real-time animation, so the lanes outnumber the CI machine's
+/// two cores.
+const BROWSER_LANES: usize = 3;
 
-/// Builds the browser tests once, runs their binaries in [`BROWSER_LANES`] lanes (each lane takes
+/// [`BROWSER_LANES`], or `LEASELAB_BROWSER_LANES` when it is set to 1–8.
+fn browser_lanes() -> Result<usize> {
+    match std::env::var("LEASELAB_BROWSER_LANES") {
+        Err(_) => Ok(BROWSER_LANES),
+        Ok(text) => match text.trim().parse::<usize>() {
+            Ok(n) if (1..=8).contains(&n) => Ok(n),
+            _ => bail!("LEASELAB_BROWSER_LANES must be a whole number from 1 to 8, not {text:?}"),
+        },
+    }
+}
+
+/// Runs the browser test binaries (built by [`browser_test_binaries`]) in [`browser_lanes`] lanes (each lane takes
 /// the next binary when its last one ends, the longest first), then [`BROWSER_ALONE`] by
 /// itself. Each binary's output is printed whole when it ends, headed by its lane; its test counts
 /// go into `totals`. A failed binary stops the lanes from starting more, and the phase fails
 /// naming it once the running ones end.
-fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Result<()> {
+fn browser_tests(
+    root: &Path,
+    dist_dir: &Path,
+    binaries: Vec<(String, PathBuf)>,
+    totals: &mut TestTotals,
+) -> Result<()> {
     use std::sync::Mutex;
     let mut jobs = Vec::new();
-    for (name, exe) in browser_test_binaries(root)? {
+    for (name, exe) in binaries {
         let split: Vec<&str> = BROWSER_SPLIT.iter().filter(|(b, _)| *b == name).map(|(_, t)| *t).collect();
         if split.is_empty() {
             jobs.push(Job { label: name, exe, args: Vec::new(), split: false });
@@ -232,7 +330,8 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
     let rank = |label: &str| BROWSER_LONGEST_FIRST.iter().position(|n| *n == label).unwrap_or(usize::MAX);
     queue.sort_by(|a, b| rank(&a.label).cmp(&rank(&b.label)).then_with(|| a.label.cmp(&b.label)));
     let labels = |jobs: &[Job]| jobs.iter().map(|j| j.label.as_str()).collect::<Vec<_>>().join(", ");
-    println!("{BROWSER_LANES} lanes: {}; then alone: {}", labels(&queue), labels(&alone));
+    let lanes = browser_lanes()?;
+    println!("{lanes} lanes: {}; then alone: {}", labels(&queue), labels(&alone));
     let _ = std::io::stdout().flush();
 
     let started = Instant::now();
@@ -240,7 +339,7 @@ fn browser_tests(root: &Path, dist_dir: &Path, totals: &mut TestTotals) -> Resul
     let results: Mutex<Vec<BinaryRun>> = Mutex::new(Vec::new());
     let failed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
-        for lane in 0..BROWSER_LANES {
+        for lane in 0..lanes {
             let (queue, results, failed) = (&queue, &results, &failed);
             let lane = char::from(b'A' + lane as u8);
             scope.spawn(move || loop {
@@ -1112,13 +1211,12 @@ fn workspace_root() -> PathBuf {
 /// tables, so a build never serves packs older than its texts (`tests/packs.rs` checks that the
 /// committed ones are current).
 fn write_packs(root: &Path) -> Result<()> {
+    if std::env::var_os(PACKS_WRITTEN_ENV).is_some() {
+        return Ok(());
+    }
     header("Translation packs (leaselab packs)");
-    // In the release web build's environment: RUSTC_BOOTSTRAP is part of cargo's fingerprints,
-    // and without it the host's proc macros and build scripts would be rebuilt for Trunk's build.
-    run(cargo()
-        .args(["run", "--quiet", "--release", "--bin", "leaselab", "--", "packs"])
-        .env("RUSTC_BOOTSTRAP", "1")
-        .current_dir(root))
+    // The debug build: the one the native tests build too.
+    run(cargo().args(["run", "--quiet", "--bin", "leaselab", "--", "packs"]).current_dir(root))
 }
 
 /// The environment of the release web build: std rebuilt for wasm32 with

@@ -205,7 +205,7 @@ impl Browser {
             );
         }
 
-        // Two test binaries may start browsers at once (`cargo xtask test` runs two lanes): the
+        // Several test binaries may start browsers at once (`cargo xtask test` runs lanes): the
         // ports are chosen and taken one harness at a time.
         let ports = PortLock::take()?;
         let server = start_server()?;

@@ -241,7 +241,7 @@ async fn each_scenario_shows_its_fable_and_the_url_can_choose() -> Result<()> {
 #[tokio::test]
 async fn switching_the_fable_retells_the_same_run() -> Result<()> {
     with_browser("lantern-switch", SECS(120), async |b| {
-        // At 8x the run lasts long enough after the switch for a busy machine (two lanes of tests)
+        // At 8x the run lasts long enough after the switch for a busy machine (lanes of tests)
         // to look at it while it plays; at 16x it could reach its end first.
         b.open("?scenario=harbor-zombie&speed=8&autoplay=1").await?;
         wait_shown(b, "scene-harbor", "scene-lantern").await?;
