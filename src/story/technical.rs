@@ -498,7 +498,31 @@ pub struct Ledger {
     pub violations: VecDeque<Found>,
     /// Every violation reported in this run, also those no longer kept.
     pub violations_total: u64,
+    /// The first valid token a resource accepted from two different writers, if any.
+    pub shared_token: Option<SharedToken>,
+    /// The latest tokens accepted, each with its resource (`None`: the only one) and its first
+    /// writer, newest last (at most [`TOKENS_KEPT`]), for finding [`Ledger::shared_token`].
+    accepted_from: VecDeque<(u64, Option<String>, String)>,
 }
+
+/// Two writers whose writes one resource accepted under the same token: two holders of one
+/// number (an issuer that handed it out twice, as after a Redis fail-over that lost the
+/// counter's `INCR`). The oracle counts none of it: no write was older than the newest token, none
+/// went backwards, none was applied twice; a fence cannot tell the two apart unless equal tokens
+/// are refused (Kleppmann 2016; seed `004`'s equal-token policy).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SharedToken {
+    pub token: u64,
+    /// The node whose write under `token` was accepted first.
+    pub first: String,
+    /// The other node, and when its write under the same token was accepted, in virtual ms.
+    pub second: String,
+    pub at_ms: u64,
+}
+
+/// How many recently accepted tokens [`Ledger`] remembers to find a shared one: tokens only
+/// climb at a resource that fences, so two holders of one token write close together.
+pub const TOKENS_KEPT: usize = 8;
 
 impl Ledger {
     /// Folds the entries of `trace` not seen yet; returns whether anything the panels show
@@ -546,6 +570,24 @@ impl Ledger {
         self.violations_total.saturating_sub(self.violations.len() as u64)
     }
 
+    /// Remembers who first wrote under `token` at `resource`; a second writer makes it the
+    /// [`Ledger::shared_token`] (the first such pair of the run).
+    fn note_accepted(&mut self, token: u64, resource: Option<String>, writer: &str, at_ms: u64) {
+        let first = self.accepted_from.iter().find(|(t, r, _)| *t == token && *r == resource).map(|(_, _, w)| w);
+        match first {
+            Some(first) if first != writer && self.shared_token.is_none() => {
+                self.shared_token = Some(SharedToken { token, first: first.clone(), second: writer.to_owned(), at_ms });
+            }
+            Some(_) => {}
+            None => {
+                self.accepted_from.push_back((token, resource, writer.to_owned()));
+                while self.accepted_from.len() > TOKENS_KEPT {
+                    self.accepted_from.pop_front();
+                }
+            }
+        }
+    }
+
     fn absorb_one(&mut self, entry: &TraceEntry) -> bool {
         match &entry.event {
             TraceEvent::WriteJudged {
@@ -558,6 +600,9 @@ impl Ledger {
                 resource,
                 ..
             } => {
+                if let (WriteOutcome::Accepted, Some(t), Some(writer)) = (*outcome, token.valid(), from.as_deref()) {
+                    self.note_accepted(t, resource.clone(), writer, entry.at_ms);
+                }
                 self.writes.push_back(JudgedWrite {
                     generation: self.generation,
                     seq: entry.seq,
@@ -976,6 +1021,32 @@ mod tests {
         assert_eq!(ledger.generation, before + 1);
         assert!(ledger.writes.is_empty() && ledger.violations.is_empty());
         assert!(!ledger.absorb(&sim.trace()[..1]), "nothing new, nothing changed");
+    }
+
+    /// The Redis fail-over built-in: A-Xiu and Smith Wang both hold wick No. 1 and the keeper
+    /// accepts both (its summary, after Kleppmann 2016), with no violation counted; the harbor's
+    /// Chen (7) and Lin (8) never share one.
+    #[test]
+    fn the_ledger_finds_two_writers_sharing_one_token() {
+        let run = |id: &str| {
+            let scenario = library::get(id).expect("exists").expect("parses");
+            let mut sim = Sim::new(scenario.config).expect("valid");
+            let mut ledger = Ledger::default();
+            while !sim.finished() {
+                let t = sim.now_ms() + 900;
+                sim.advance_to(t);
+                ledger.absorb(sim.trace());
+            }
+            ledger
+        };
+        let ledger = run("lock-failover-redis");
+        let shared = ledger.shared_token.clone().expect("two holders of No. 1");
+        assert_eq!((shared.token, shared.first.as_str(), shared.second.as_str()), (1, "a", "b"));
+        // Wang starts at 0.4 s; A-Xiu's renewal finds his key at 3.5 s.
+        assert!((400..3_500).contains(&shared.at_ms), "{shared:?}");
+        assert_eq!(ledger.violations_total, 0);
+        assert_eq!(run("harbor-zombie").shared_token, None);
+        assert_eq!(run("harbor-no-fencing").shared_token, None);
     }
 
     #[test]

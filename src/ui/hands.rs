@@ -438,7 +438,7 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
         let Some((at, what)) = steps.first() else { return String::new() };
         let name = app.cast.with(|c| c.name(&notice.node, lang));
         let text = fill(
-            Ui::ScriptAhead.text(lang),
+            if steps.len() == 1 { Ui::ScriptAheadOne } else { Ui::ScriptAhead }.text(lang),
             &[("name", &name), ("what", what), ("s", &seconds(*at)), ("n", &steps.len().to_string())],
         );
         let mut out = Markup::new();

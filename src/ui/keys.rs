@@ -130,9 +130,15 @@ fn shortcut(app: AppState, key: &str) -> bool {
 }
 
 /// Whether the key went to a control that acts on Space and Enter itself (a button, a link, a
-/// disclosure): those keys are the control's, not shortcuts.
+/// disclosure): those keys are the control's, not shortcuts. One exception: Space on the `?`
+/// button still plays and pauses. The overlay gives the focus back to that button when it closes,
+/// so a presenter who clicked `?`, read and pressed Escape would otherwise open it again with the
+/// Space meant for the run; Enter (or `?`) opens it from there.
 fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
+    if ev.key() == " " && el.get_attribute("data-testid").as_deref() == Some("help-open") {
+        return false;
+    }
     matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
         || el.get_attribute("role").as_deref() == Some("button")
 }
@@ -215,7 +221,8 @@ pub fn Help(app: AppState) -> impl IntoView {
         }
     };
     // The dialog takes the focus when it opens, so Escape and Tab stay in it; closed, it gives
-    // the focus back to what had it (else to the `?` button), not to the page.
+    // the focus back to what had it (nothing, when it was opened by `?` with nothing focused:
+    // the shortcuts go on working then, Space included).
     let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
     let html = |selector: &str| {
         document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
@@ -240,9 +247,7 @@ pub fn Help(app: AppState) -> impl IntoView {
                         let id = e.get_attribute("data-testid")?;
                         html(&format!("[data-testid=\"{id}\"]"))
                     };
-                    let back = earlier
-                        .and_then(|e| if e.is_connected() { Some(e) } else { again(&e) })
-                        .or_else(|| html("[data-testid=help-open]"));
+                    let back = earlier.and_then(|e| if e.is_connected() { Some(e) } else { again(&e) });
                     if let Some(el) = back {
                         let _ = el.focus();
                     }

@@ -336,12 +336,27 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
         }
         None => label.text(lang).to_owned(),
     };
-    fitted(&mut out, (174.0, 352.0), 276.0, look.fit(14.0, 10.0), "clasp-label", "middle", Align::Middle, &said, |t| t);
+    // Words drawn large to stay readable (a phone, a compared run) leave the tablet room for two
+    // lines under the clasp: a grant that came too late says more than who took the clasp.
+    let crowded = p.too_late.is_some() && look.floor > 16.0;
+    if !crowded {
+        fitted(
+            &mut out,
+            (174.0, 352.0),
+            276.0,
+            look.fit(14.0, 10.0),
+            "clasp-label",
+            "middle",
+            Align::Middle,
+            &said,
+            |t| t,
+        );
+    }
     if let Some(t) = &p.too_late {
         let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
         fitted(
             &mut out,
-            (174.0, 374.0),
+            (174.0, if crowded { 346.0 } else { 374.0 }),
             270.0,
             look.fit(16.0, 10.0),
             "too-late",
@@ -420,15 +435,19 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
         None => word.text(lang).to_owned(),
     };
     let state = if k.on_duty { "on" } else { "off" };
-    out.tag("text")
-        .num("x", KEEPER_X)
-        .lit("y", if k.on_duty { "278" } else { "264" })
-        .lit("class", "sign-text")
-        .lit("text-anchor", "middle")
-        .font(fit_font(&sign, 180.0, 28.0, 11.0))
-        .lit("data-testid", "keeper-sign")
-        .lit("data-state", state)
-        .text(&sign);
+    // Two lines on the board rather than one past its edges, when the words are drawn large to
+    // stay readable (a phone, a compared run).
+    let sign_font = fitted(
+        &mut out,
+        (KEEPER_X, if k.on_duty { 278.0 } else { 264.0 }),
+        180.0,
+        look.fit(28.0, 11.0),
+        "sign-text",
+        "middle",
+        Align::Middle,
+        &sign,
+        |t| t.lit("data-testid", "keeper-sign").lit("data-state", state),
+    );
     if !k.on_duty && look.fits(LANTERN.gate_lets_all.text(lang), 9.0, 180.0) {
         let second = LANTERN.gate_lets_all.text(lang);
         out.tag("text")
@@ -439,8 +458,12 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
-    // Over the sign, in the night sky: light letters.
-    marks_line(&mut out, k, (KEEPER_X, 228.0), 180.0, "granary-status", look);
+    // Over the sign, in the night sky: light letters, higher by half a line when the sign takes
+    // two.
+    let (max, min) = look.fit(28.0, 11.0);
+    let two_lines = crate::story::markup::fit_lines(&sign, 180.0, max, min).lines.len() > 1;
+    let marks_y = if two_lines { 228.0 - 0.55 * sign_font.max(look.floor) } else { 228.0 };
+    marks_line(&mut out, k, (KEEPER_X, marks_y), 180.0, "granary-status", look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {

@@ -407,6 +407,14 @@ fn panel_html(app: AppState, lang: Lang) -> String {
     if let Some(ask) = &step.ask {
         let open = matches!(phase, Phase::Asking | Phase::Counting);
         let revealed = phase == Phase::Reached;
+        // On a phone the question may lie under the first screen: this line sticks to the foot of
+        // the screen until the question scrolls up to it (the stylesheet shows it only there).
+        if open {
+            out.push_str(&format!(
+                r##"<a class="ask-cue" data-testid="ask-cue" href="#lesson-question">{} <span aria-hidden="true">↓</span></a>"##,
+                ui(Ui::AskWaits)
+            ));
+        }
         out.push_str(&format!(
             r#"<div class="ask" data-testid="ask"><p class="question" id="lesson-question">{}</p><ul class="choices" aria-labelledby="lesson-question">"#,
             text(&ask.question)

@@ -282,10 +282,15 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             class:presenter=move || app.presenter.get()
             class:show-controls=move || app.show_controls.get()
             class:in-lesson=move || app.tutor.active()
+            // A step that points at the diagram enlarges it, unless it points at the side panel
+            // too (the log, the violations): spanning the whole width, the diagram would leave
+            // that panel a sliver beside the stage.
             class:diagram-big=move || {
+                use crate::scenario::lesson::Element;
                 app.diagram_big.get()
                     || app.pointed.with(|p| {
-                        p.iter().any(|e| matches!(e, crate::scenario::lesson::Element::Diagram | crate::scenario::lesson::Element::Lane(_)))
+                        p.iter().any(|e| matches!(e, Element::Diagram | Element::Lane(_)))
+                            && !p.iter().any(|e| matches!(e, Element::Log | Element::Violations))
                     })
             }
             data-testid=controls.map(|_| "embed")

@@ -306,7 +306,12 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup
         TimerState::Out => "glass-label out",
         TimerState::Unset => "glass-label idle",
     };
-    fitted(&mut out, (234.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Middle, &line, |t| {
+    // Centred under the glass on one line; two lines (a compact scene's large words, or Chinese)
+    // move down by half a line each, so the first stays clear of the glass.
+    let (max, min) = look.fit(19.0, 11.0);
+    let fit = crate::story::markup::fit_lines(&line, 100.0, max, min);
+    let y = 260.0 + (fit.lines.len() as f64 - 1.0) * 0.55 * fit.font.max(look.floor);
+    fitted(&mut out, (234.0, y), 100.0, (max, min), class, "middle", Align::Middle, &line, |t| {
         t.lit("data-testid", "glass-label")
     });
     out.push_raw(r#"<g class="tally">"#);
@@ -588,7 +593,7 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
     };
     // On a compact scene what the boat obeys is left to the flag at its mast; the rocks are always told.
     let class = if aground { "boat-status bad" } else { "boat-status minor" };
-    fitted(
+    let status_font = fitted(
         &mut out,
         (984.0, 548.0),
         260.0,
@@ -602,7 +607,10 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
     if let Some(c) = &o.collision {
         let why =
             fill(HARBOR.collision_why.text(lang), &[("old", &c.token.to_string()), ("new", &c.newer.to_string())]);
-        out.tag("text").lit("x", "984").lit("y", "576").lit("class", "boat-why").lit("text-anchor", "end").text(&why);
+        // Under the status line, however large both are drawn to stay readable (`.boat-why` is
+        // 16 units, or the floor): 576 on a full-size scene.
+        let y = 548.0 + status_font * 0.45 + look.floor.max(16.0);
+        out.tag("text").lit("x", "984").num("y", y).lit("class", "boat-why").lit("text-anchor", "end").text(&why);
     }
     out
 }

@@ -748,32 +748,48 @@ impl AppState {
         self.seek(previous);
     }
 
-    /// The address no longer replays a share link once the run it showed is gone (a reset,
-    /// another scenario): its `v`, `do`, `t` and `s` go; the other settings stay.
-    fn forget_link_in_address(&self) {
+    /// The address follows the run that starts again (a reset, another scenario): a share
+    /// link's `v`, `do`, `t` and `s` go, since the run they replayed is gone; `scenario` names the
+    /// built-in now playing (an imported file has no name an address could carry, so it goes);
+    /// the other settings stay. Left alone while a lesson is in the address: the lesson writes
+    /// its own (`story::tour`).
+    fn address_follows_the_run(&self) {
         let Some(window) = web_sys::window() else { return };
         let location = window.location();
         let search = location.search().unwrap_or_default();
         let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };
-        if ["v", "do", "t", "s"].iter().all(|k| !params.has(k)) {
+        if params.has("lesson") {
             return;
         }
+        let before = String::from(params.to_string());
         for k in ["v", "do", "t", "s"] {
             params.delete(k);
         }
-        if self.source.with_untracked(Option::is_none) {
-            params.set("scenario", &self.scenario.with_untracked(|s| s.id.clone()));
+        // Named only when it is the built-in itself (an embed's host may send a scenario of its
+        // own under a built-in's id).
+        let builtin = self
+            .source
+            .with_untracked(Option::is_none)
+            .then(|| self.scenario.get_untracked())
+            .filter(|s| matches!(super::catalog::get(&s.id), Some(Ok(b)) if b == *s));
+        match builtin {
+            Some(s) => params.set("scenario", &s.id),
+            None => params.delete("scenario"),
         }
         let query = String::from(params.to_string());
+        if query == before {
+            return;
+        }
         let path = location.pathname().unwrap_or_default();
+        let url = if query.is_empty() { path } else { format!("{path}?{query}") };
         if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&format!("{path}?{query}")));
+            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
         }
     }
 
     /// Starts the current scenario again from 0 ms, paused.
     pub fn reset(&self) {
-        self.forget_link_in_address();
+        self.address_follows_the_run();
         let config = self.scenario.with_untracked(|s| s.config.clone());
         match (Sim::new(config.clone()), Timeline::new(config)) {
             (Ok(mut sim), Ok(timeline)) => {

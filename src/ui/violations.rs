@@ -50,6 +50,19 @@ pub fn Violations(app: AppState) -> impl IntoView {
                         .lit("data-testid", "violations-empty")
                         .text(empty.text(lang));
                 }
+                // Why a run of two holders may show no violation (the Redis fail-over).
+                if let Some(shared) = &l.shared_token {
+                    let note = fill(
+                        Ui::SharedTokenNote.text(lang),
+                        &[
+                            ("a", &cast.name(&shared.first, lang)),
+                            ("b", &cast.name(&shared.second, lang)),
+                            ("token", &shared.token.to_string()),
+                            ("s", &crate::story::violations::seconds(shared.at_ms)),
+                        ],
+                    );
+                    html.tag("li").lit("class", "violations-note").lit("data-testid", "shared-token-note").text(&note);
+                }
                 let dropped = l.violations_dropped();
                 if dropped > 0 {
                     let earlier = fill(Ui::ViolationsEarlier.text(lang), &[("n", &dropped.to_string())]);

@@ -148,6 +148,7 @@ fn test() -> Result<()> {
     // codegen unit), so it runs beside the lint, the native tests and the conformance suite
     // (which waits on etcd's real time) instead of after them: on two cores that takes minutes
     // off the run. Its output goes to a file, printed when it is waited for.
+    fetch_for_dist(&root)?;
     write_packs(&root)?;
     let dist_build = BackgroundDist::start(&root)?;
 
@@ -183,9 +184,23 @@ fn test() -> Result<()> {
     Ok(())
 }
 
-/// Set on the `cargo xtask dist` that `test` starts in the background, whose packs are already
-/// written (writing them runs cargo on the debug build, which the lint would hold locked).
+/// Set on the `cargo xtask dist` that `test` starts in the background, whose crates are already
+/// fetched and packs already written: both run cargo, which would wait for the cargo commands of
+/// the lint and the tests to let go of the package cache or the debug build.
 const PACKS_WRITTEN_ENV: &str = "LEASELAB_XTASK_PACKS_WRITTEN";
+
+/// Fetches every crate the release web build needs, std's own included: Trunk runs cargo
+/// offline. Skipped under [`PACKS_WRITTEN_ENV`] (`test` fetched them before starting the build).
+fn fetch_for_dist(root: &Path) -> Result<()> {
+    if std::env::var_os(PACKS_WRITTEN_ENV).is_some() {
+        return Ok(());
+    }
+    header("Fetching crates (Trunk runs cargo offline)");
+    run(cargo().arg("fetch").current_dir(root))?;
+    // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
+    let std_manifest = std_library_manifest()?;
+    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))
+}
 
 /// `cargo xtask dist` running as a child process of `test` in its own process group, its stdout
 /// and stderr in `target/xtask/dist.log`. Dropped before [`BackgroundDist::finish`] (a step of
@@ -691,11 +706,7 @@ fn dist() -> Result<()> {
 /// check. Returns the dist directory. Expects the tools to be installed.
 fn build_dist(root: &Path) -> Result<PathBuf> {
     let dist_dir = root.join("dist");
-    header("Fetching crates (Trunk runs cargo offline)");
-    run(cargo().arg("fetch").current_dir(root))?;
-    // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
-    let std_manifest = std_library_manifest()?;
-    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
+    fetch_for_dist(root)?;
     write_packs(root)?;
     header("Trunk release build into dist/");
     run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;

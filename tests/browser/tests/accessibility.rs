@@ -175,6 +175,34 @@ async fn shortcuts_act_but_not_while_typing() -> Result<()> {
         b.press("share-link", "f?").await?;
         ensure!(b.element("help").await?.is_none(), "? in a field is a character, not the overlay");
         b.keys(&['\u{E00C}']).await?;
+        // The overlay opened with the `?` button and closed with Escape: Space is play and pause
+        // again, not the button's (the focus went back to it).
+        let playing = || async {
+            let js = "return document.querySelector('[data-testid=\"play-toggle\"]').classList.contains('playing');";
+            b.eval(js, vec![]).await.map(|v| v.as_bool())
+        };
+        let before = playing().await?;
+        for opened_by_key in [false, true] {
+            if opened_by_key {
+                b.eval("document.activeElement && document.activeElement.blur();", vec![]).await?;
+                b.keys(&['?']).await?;
+            } else {
+                b.click("help-open").await?;
+            }
+            b.wait_exists("help", SECS(5)).await?;
+            b.keys(&['\u{E00C}']).await?;
+            b.wait_until_js("the overlay closed", "return !document.querySelector('[data-testid=\"help\"]');", SECS(5))
+                .await?;
+            tokio::time::sleep(Duration::from_millis(200)).await;
+            b.keys(&[' ']).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            ensure!(b.element("help").await?.is_none(), "Space after Escape reopened the overlay");
+            let after = playing().await?;
+            ensure!(after != before, "Space after Escape plays or pauses: {before:?} then {after:?}");
+            b.keys(&[' ']).await?;
+            tokio::time::sleep(Duration::from_millis(300)).await;
+            ensure!(playing().await? == before, "Space again undoes it");
+        }
         // 2 plays the second built-in.
         b.eval("document.activeElement && document.activeElement.blur();", vec![]).await?;
         b.keys(&['2']).await?;

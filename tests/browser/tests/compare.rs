@@ -89,6 +89,62 @@ async fn compare_fencing_on_and_off_shows_the_first_difference() -> Result<()> {
     .await
 }
 
+/// The page's address's query, parameter by parameter (`location.search`).
+async fn address(b: &Browser) -> Result<std::collections::BTreeMap<String, String>> {
+    let search = b.eval("return location.search;", vec![]).await?;
+    let search = search.as_str().context("location.search")?.trim_start_matches('?').to_owned();
+    Ok(url::form_urlencoded::parse(search.as_bytes()).into_owned().collect())
+}
+
+/// Waits until the address names built-in `id` (it is rewritten once the scenario's file is
+/// here and its run starts).
+async fn address_names(b: &Browser, id: &str) -> Result<std::collections::BTreeMap<String, String>> {
+    let started = std::time::Instant::now();
+    loop {
+        let query = address(b).await?;
+        if query.get("scenario").map(String::as_str) == Some(id) {
+            return Ok(query);
+        }
+        ensure!(started.elapsed() < SECS(10), "the address names {id}: {query:?}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}
+
+/// The address names the built-in playing, however it was chosen (the picker, a number key) and
+/// keeps the page's other settings, so a reload shows the same run; a share link's moment goes
+/// with the run it showed.
+#[tokio::test]
+async fn the_address_follows_the_scenario_chosen() -> Result<()> {
+    let third = library::MENU[2].id;
+    ensure!(!["harbor-zombie", "lantern-ankle"].contains(&third), "the number key picks a third built-in");
+    with_browser("address", SECS(120), async |b| {
+        b.open("?scenario=harbor-zombie&speed=4&lang=en&t=30000").await?;
+        wait_at(b, "the link's moment", |t| t == 30_000).await?;
+        b.choose_scenario("lantern-ankle").await?;
+        let query = address_names(b, "lantern-ankle").await?;
+        ensure!(query.get("speed").map(String::as_str) == Some("4"), "speed stays: {query:?}");
+        ensure!(query.get("lang").map(String::as_str) == Some("en"), "lang stays: {query:?}");
+        ensure!(!query.contains_key("t"), "the old run's moment goes: {query:?}");
+        b.eval("document.activeElement && document.activeElement.blur();", vec![]).await?;
+        b.keys(&['3']).await?;
+        address_names(b, third).await?;
+        b.eval("location.reload();", vec![]).await?;
+        b.wait_until_js(
+            "the reloaded page plays the scenario the number key chose",
+            &format!(
+                "const t = document.querySelector('[data-testid=\"scenario-title\"]'); \
+                 return !!t && t.dataset.scenario === {};",
+                serde_json::json!(third)
+            ),
+            SECS(30),
+        )
+        .await?;
+        ensure!(b.count("[data-testid=\"url-warning\"]").await? == 0, "the address warns of nothing");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
 /// A file input's path, as a learner picking the file.
 async fn import(b: &Browser, path: &std::path::Path) -> Result<()> {
     let input = b.client().find(Locator::Css("[data-testid=\"import-file\"]")).await?;
@@ -150,6 +206,12 @@ async fn import_a_bad_and_a_good_scenario_file() -> Result<()> {
 
         import(b, &good).await?;
         b.wait_for("scenario-title", |el| el.text == "My harbor", SECS(10)).await?;
+        // An imported file has no name an address could carry: `scenario` goes, `speed` stays.
+        let address = address(b).await?;
+        ensure!(
+            !address.contains_key("scenario") && address["speed"] == "64",
+            "the address after the import: {address:?}"
+        );
         ensure!(b.attr_of("import-error", "hidden").await?.is_some(), "the error is gone");
         b.click("play-toggle").await?;
         wait_at(b, "the imported run reached its end", |t| t >= parsed.config.until_ms).await?;

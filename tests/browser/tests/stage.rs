@@ -43,6 +43,18 @@ async fn off_screen(b: &Browser, extra: &[&str]) -> Result<Vec<String>> {
                 }
             }
         }
+        // On screen is not enough: the transport bar's buttons must not lie under another part
+        // of the page (the diagram's strip once pushed the bar under itself).
+        for (const button of document.querySelectorAll('[data-testid="transport"] button')) {
+            const r = button.getBoundingClientRect();
+            if (r.width === 0 || r.bottom < 0 || r.top > vh) continue;
+            const x = (r.left + r.right) / 2, y = (r.top + r.bottom) / 2;
+            const top = document.elementFromPoint(x, y);
+            if (top && !button.contains(top) && !top.closest('dialog, [role="dialog"]')) {
+                faults.push('the transport bar\'s ' + (button.dataset.testid || button.className)
+                    + ' lies under ' + (top.dataset.testid || top.className || top.tagName));
+            }
+        }
         const wide = document.documentElement.scrollWidth;
         if (wide > vw + 1) faults.push('the page scrolls sideways (' + wide + ' px wide)');
         return faults;
@@ -438,18 +450,37 @@ async fn compare_shows_both_runs_as_scenes_side_by_side() -> Result<()> {
             SECS(10),
         )
         .await?;
-        let rects = b
-            .eval(
-                "const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
-                 return [r(document.querySelector('[data-testid=\"scene-harbor\"]')), \
-                         r(document.querySelector('[data-testid=\"other-scene\"] .scene'))];",
-                vec![],
-            )
-            .await?;
-        let at = |i: usize, j: usize| rects[i][j].as_f64().unwrap_or(f64::NAN);
-        ensure!(at(0, 2) <= at(1, 0) + 1.0, "the two scenes stand side by side: {rects}");
-        ensure!(at(1, 2) <= 1281.0 && at(0, 3) <= 721.0 && at(1, 3) <= 721.0, "both on the first screen: {rects}");
-        ensure!(off_screen(b, &[]).await?.is_empty(), "the caption and the transport bar stay on screen");
+        // Side by side on a laptop or a projector, one above the other on a phone; large enough
+        // to read either way, with the caption and the transport bar on the first screen.
+        for (w, h, mobile) in [(1280, 720, false), (1366, 768, false), (1920, 1080, false), (390, 844, true)] {
+            b.viewport(w, h, mobile).await?;
+            b.frames(3).await?;
+            let rects = b
+                .eval(
+                    "const r = (el) => { const b = el.getBoundingClientRect(); return [b.left, b.top, b.right, b.bottom]; }; \
+                     return [r(document.querySelector('[data-testid=\"scene-harbor\"]')), \
+                             r(document.querySelector('[data-testid=\"other-scene\"] .scene'))];",
+                    vec![],
+                )
+                .await?;
+            let at = |i: usize, j: usize| rects[i][j].as_f64().unwrap_or(f64::NAN);
+            let (w_px, h_px) = (f64::from(w), f64::from(h));
+            if mobile {
+                ensure!(at(0, 3) <= at(1, 1) + 1.0, "{w}x{h}: one scene above the other: {rects}");
+            } else {
+                ensure!(at(0, 2) <= at(1, 0) + 1.0, "{w}x{h}: the two scenes stand side by side: {rects}");
+            }
+            // A third of a laptop's width each at least (the words stay apart), nearly the whole
+            // width of a phone.
+            let least = if mobile { w_px - 40.0 } else { w_px / 3.0 };
+            for i in 0..2 {
+                ensure!(at(i, 2) - at(i, 0) >= least, "{w}x{h}: scene {i} is {} px wide, under {least}", at(i, 2) - at(i, 0));
+                ensure!(at(i, 2) <= w_px + 1.0 && at(i, 3) <= h_px + 1.0, "{w}x{h}: both on the first screen: {rects}");
+            }
+            let faults = off_screen(b, &[]).await?;
+            ensure!(faults.is_empty(), "{w}x{h}: the caption and the transport bar on screen and uncovered: {faults:?}");
+        }
+        b.viewport(1280, 720, false).await?;
         let this = b.text_of("this-run-label").await?;
         let other = b.eval("return document.querySelector('[data-testid=\"other-scene\"] .run-label').textContent;", vec![]).await?;
         let other = other.as_str().unwrap_or_default().to_owned();
