@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::scenario::Fable;
 use crate::story::i18n::{fill, Ui};
-use crate::story::markup::{coord, fit_font, fit_lines, Markup, Tag};
+use crate::story::markup::{coord, fit_font, fit_lines, Fitted, Markup, Tag};
 use crate::story::picture::{kind_code, Flight, Gate, Picture, Telling, Verdict};
 use crate::story::violations::Highlight;
 use crate::story::{Cast, Lang};
@@ -87,7 +87,7 @@ pub(crate) enum Align {
 
 /// `text` set to fit `width` (fonts from `max` down to `min`, then two lines), as a `<text>` at
 /// (`x`, `y`) with `class` and `anchor`; `more` adds attributes (test ids, data). Returns the
-/// font used.
+/// fit: the font used and the lines.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fitted(
     out: &mut Markup,
@@ -99,13 +99,13 @@ pub(crate) fn fitted(
     align: Align,
     text: &str,
     more: impl for<'t> FnOnce(Tag<'t>) -> Tag<'t>,
-) -> f64 {
+) -> Fitted {
     let fit = fit_lines(text, width, max, min);
     let tag = out.tag("text").num("x", x).num("y", y).lit("class", class).lit("text-anchor", anchor);
     more(tag.font(fit.font)).open();
     // The rest is the same for every caller: not generic, so written once in the page.
     text_lines(out, x, align, text, &fit.lines);
-    fit.font
+    fit
 }
 
 /// The content of a fitted text: its line, or its lines as `tspan`s spaced in ems (a word drawn

@@ -437,7 +437,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     let state = if k.on_duty { "on" } else { "off" };
     // Two lines on the board rather than one past its edges, when the words are drawn large to
     // stay readable (a phone, a compared run).
-    let sign_font = fitted(
+    let board = fitted(
         &mut out,
         (KEEPER_X, if k.on_duty { 278.0 } else { 264.0 }),
         180.0,
@@ -460,9 +460,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     }
     // Over the sign, in the night sky: light letters, higher by half a line when the sign takes
     // two.
-    let (max, min) = look.fit(28.0, 11.0);
-    let two_lines = crate::story::markup::fit_lines(&sign, 180.0, max, min).lines.len() > 1;
-    let marks_y = if two_lines { 228.0 - 0.55 * sign_font.max(look.floor) } else { 228.0 };
+    let marks_y = if board.lines.len() > 1 { 228.0 - 0.55 * board.font } else { 228.0 };
     marks_line(&mut out, k, (KEEPER_X, marks_y), 180.0, "granary-status", look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();

@@ -227,7 +227,8 @@ fn plaque_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         Align::Middle,
         &name,
         |t| t.lit("data-testid", "plaque-holder").attr("data-node", &holder).lit("data-lease", r.liveness.code()),
-    );
+    )
+    .font;
     if plaque_name_struck(p) {
         let half = text_width(&name, font).min(140.0) / 2.0;
         out.tag("line")
@@ -306,12 +307,9 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup
         TimerState::Out => "glass-label out",
         TimerState::Unset => "glass-label idle",
     };
-    // Centred under the glass on one line; two lines (a compact scene's large words, or Chinese)
-    // move down by half a line each, so the first stays clear of the glass.
-    let (max, min) = look.fit(19.0, 11.0);
-    let fit = crate::story::markup::fit_lines(&line, 100.0, max, min);
-    let y = 260.0 + (fit.lines.len() as f64 - 1.0) * 0.55 * fit.font.max(look.floor);
-    fitted(&mut out, (234.0, y), 100.0, (max, min), class, "middle", Align::Middle, &line, |t| {
+    // Under the glass, its first line where a single line stands; a second line (a compact
+    // scene's large words, or Chinese) goes below it, clear of the glass.
+    fitted(&mut out, (234.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Top, &line, |t| {
         t.lit("data-testid", "glass-label")
     });
     out.push_raw(r#"<g class="tally">"#);
@@ -603,7 +601,8 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
         Align::Middle,
         &status,
         |t| t.lit("data-testid", "boat-status"),
-    );
+    )
+    .font;
     if let Some(c) = &o.collision {
         let why =
             fill(HARBOR.collision_why.text(lang), &[("old", &c.token.to_string()), ("new", &c.newer.to_string())]);

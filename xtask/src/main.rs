@@ -148,8 +148,7 @@ fn test() -> Result<()> {
     // codegen unit), so it runs beside the lint, the native tests and the conformance suite
     // (which waits on etcd's real time) instead of after them: on two cores that takes minutes
     // off the run. Its output goes to a file, printed when it is waited for.
-    fetch_for_dist(&root)?;
-    write_packs(&root)?;
+    prepare_dist(&root)?;
     let dist_build = BackgroundDist::start(&root)?;
 
     lint(&root)?;
@@ -184,22 +183,20 @@ fn test() -> Result<()> {
     Ok(())
 }
 
-/// Set on the `cargo xtask dist` that `test` starts in the background, whose crates are already
-/// fetched and packs already written: both run cargo, which would wait for the cargo commands of
+/// Set on the `cargo xtask dist` that `test` starts in the background, which `test` has
+/// prepared ([`prepare_dist`]): preparing runs cargo, which would wait for the cargo commands of
 /// the lint and the tests to let go of the package cache or the debug build.
-const PACKS_WRITTEN_ENV: &str = "LEASELAB_XTASK_PACKS_WRITTEN";
+const DIST_PREPARED_ENV: &str = "LEASELAB_XTASK_DIST_PREPARED";
 
-/// Fetches every crate the release web build needs, std's own included: Trunk runs cargo
-/// offline. Skipped under [`PACKS_WRITTEN_ENV`] (`test` fetched them before starting the build).
-fn fetch_for_dist(root: &Path) -> Result<()> {
-    if std::env::var_os(PACKS_WRITTEN_ENV).is_some() {
-        return Ok(());
-    }
+/// What the release web build needs before Trunk runs: every crate fetched, std's own included
+/// (Trunk runs cargo offline), and the translation packs written.
+fn prepare_dist(root: &Path) -> Result<()> {
     header("Fetching crates (Trunk runs cargo offline)");
     run(cargo().arg("fetch").current_dir(root))?;
     // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
     let std_manifest = std_library_manifest()?;
-    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))
+    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
+    write_packs(root)
 }
 
 /// `cargo xtask dist` running as a child process of `test` in its own process group, its stdout
@@ -223,7 +220,7 @@ impl BackgroundDist {
         let exe = std::env::current_exe().context("the xtask binary's path")?;
         let mut cmd = Command::new(exe);
         cmd.arg("dist")
-            .env(PACKS_WRITTEN_ENV, "1")
+            .env(DIST_PREPARED_ENV, "1")
             .current_dir(root)
             .stdin(std::process::Stdio::null())
             .stdout(file.try_clone()?)
@@ -706,8 +703,9 @@ fn dist() -> Result<()> {
 /// check. Returns the dist directory. Expects the tools to be installed.
 fn build_dist(root: &Path) -> Result<PathBuf> {
     let dist_dir = root.join("dist");
-    fetch_for_dist(root)?;
-    write_packs(root)?;
+    if std::env::var_os(DIST_PREPARED_ENV).is_none() {
+        prepare_dist(root)?;
+    }
     header("Trunk release build into dist/");
     run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;
     header("Splitting the wasm: the first module, and chunks loaded on first use");
@@ -1222,9 +1220,6 @@ fn workspace_root() -> PathBuf {
 /// tables, so a build never serves packs older than its texts (`tests/packs.rs` checks that the
 /// committed ones are current).
 fn write_packs(root: &Path) -> Result<()> {
-    if std::env::var_os(PACKS_WRITTEN_ENV).is_some() {
-        return Ok(());
-    }
     header("Translation packs (leaselab packs)");
     // The debug build: the one the native tests build too.
     run(cargo().args(["run", "--quiet", "--bin", "leaselab", "--", "packs"]).current_dir(root))

@@ -97,17 +97,11 @@ async fn address(b: &Browser) -> Result<std::collections::BTreeMap<String, Strin
 }
 
 /// Waits until the address names built-in `id` (it is rewritten once the scenario's file is
-/// here and its run starts).
+/// here and its run starts), then returns it.
 async fn address_names(b: &Browser, id: &str) -> Result<std::collections::BTreeMap<String, String>> {
-    let started = std::time::Instant::now();
-    loop {
-        let query = address(b).await?;
-        if query.get("scenario").map(String::as_str) == Some(id) {
-            return Ok(query);
-        }
-        ensure!(started.elapsed() < SECS(10), "the address names {id}: {query:?}");
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let script = format!("return new URLSearchParams(location.search).get('scenario') === {};", serde_json::json!(id));
+    b.wait_until_js(&format!("the address names {id}"), &script, SECS(10)).await?;
+    address(b).await
 }
 
 /// The address names the built-in playing, however it was chosen (the picker, a number key) and
