@@ -49,6 +49,12 @@ impl Look {
         (max.max(inner), min.max(inner))
     }
 
+    /// Whether the scene is compact (narrower than [`COMPACT_BELOW_PX`] on screen), where the
+    /// stylesheet hides its minor words and their room is free.
+    pub fn compact(self) -> bool {
+        self.floor > SMALLEST_WORD_PX * 1200.0 / COMPACT_BELOW_PX
+    }
+
     /// The smallest word inside a message or flag before it grows (view-box units): the floor
     /// divided by how much it grows, as the stylesheet's `--floor-in`.
     fn inner_floor(self) -> f64 {

@@ -15,7 +15,7 @@ use crate::scenario::lesson::Element;
 use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
-use crate::story::markup::{fit_font, Markup};
+use crate::story::markup::{fit_font, fit_lines, text_width, Markup};
 use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
@@ -253,8 +253,13 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         _ => (LANTERN.record_free.text(lang).to_owned(), "tablet-name free"),
     };
     out.tag("g").lit("data-testid", "tablet").lit("data-state", face.as_str()).open();
-    // A long name is written smaller, or on two lines: never cut.
-    fitted(&mut out, (218.0, 146.0), 152.0, look.fit(26.0, 13.0), class, "middle", Align::Middle, &name, |t| {
+    // A long name is written smaller, or on two lines: never cut. Two lines of a compact scene's
+    // large words would reach the lintel; there the return hour (a minor word) is left out, so
+    // they move down into its room.
+    let (max, min) = look.fit(26.0, 13.0);
+    let two = fit_lines(&name, 152.0, max, min);
+    let y = if two.lines.len() > 1 && look.compact() { 146.0 + (1.3 * two.font - 28.0).max(0.0) } else { 146.0 };
+    fitted(&mut out, (218.0, y), 152.0, (max, min), class, "middle", Align::Middle, &name, |t| {
         t.lit("data-testid", "tablet-holder")
             .lit("data-state", face.as_str())
             .attr("data-node", &holder)
@@ -436,10 +441,12 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     };
     let state = if k.on_duty { "on" } else { "off" };
     // Two lines on the board rather than one past its edges, when the words are drawn large to
-    // stay readable (a phone, a compared run).
+    // stay readable (a phone, a compared run); a board grown to hold them, if still too big.
+    let sign_y = if k.on_duty { 278.0 } else { 264.0 };
+    let mut words = Markup::new();
     let board = fitted(
-        &mut out,
-        (KEEPER_X, if k.on_duty { 278.0 } else { 264.0 }),
+        &mut words,
+        (KEEPER_X, sign_y),
         180.0,
         look.fit(28.0, 11.0),
         "sign-text",
@@ -448,6 +455,22 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
         &sign,
         |t| t.lit("data-testid", "keeper-sign").lit("data-state", state),
     );
+    let wide = board.lines.iter().map(|l| text_width(l, board.font)).fold(0.0, f64::max);
+    let spread = 0.55 * board.font * (board.lines.len() as f64 - 1.0);
+    let (top, bottom) =
+        ((sign_y - spread - 0.85 * board.font).min(236.0), (sign_y + spread + 0.35 * board.font).max(300.0));
+    if wide > 180.0 || top < 236.0 || bottom > 300.0 {
+        let w = wide.max(172.0) + 20.0;
+        out.tag("rect")
+            .num("x", KEEPER_X - w / 2.0)
+            .num("y", top)
+            .num("width", w)
+            .num("height", bottom - top)
+            .lit("rx", "8")
+            .lit("class", "sign")
+            .close();
+    }
+    out.push(&words);
     if !k.on_duty && look.fits(LANTERN.gate_lets_all.text(lang), 9.0, 180.0) {
         let second = LANTERN.gate_lets_all.text(lang);
         out.tag("text")

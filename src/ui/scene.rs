@@ -308,12 +308,16 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup
         TimerState::Unset => "glass-label idle",
     };
     // Under the glass, its first line where a single line stands; a second line (a compact
-    // scene's large words, or Chinese) goes below it, clear of the glass.
-    fitted(&mut out, (234.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Top, &line, |t| {
-        t.lit("data-testid", "glass-label")
-    });
+    // scene's large words, or Chinese) goes below it, clear of the glass, over the tally board
+    // (its halo keeps it readable there), whose fourth group of marks it would hide.
+    let mut label = Markup::new();
+    let fit =
+        fitted(&mut label, (230.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Top, &line, |t| {
+            t.lit("data-testid", "glass-label")
+        });
+    let shown = if fit.lines.len() > 1 { 15 } else { 20 };
     out.push_raw(r#"<g class="tally">"#);
-    for i in 0..p.record.renewals.min(20) {
+    for i in 0..p.record.renewals.min(shown) {
         let gx = 48.0 + f64::from(i / 5) * 52.0;
         let k = i % 5;
         // Four upright strokes, the fifth across them.
@@ -325,6 +329,7 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup
         out.tag("line").num("x1", x1).num("y1", y1).num("x2", x2).num("y2", y2).lit("class", "mark").close();
     }
     out.push_raw("</g>");
+    out.push(&label);
     let marks = fill(HARBOR.renewals.text(lang), &[("n", &p.record.renewals.to_string())]);
     out.tag("text")
         .lit("x", "154")

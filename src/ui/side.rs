@@ -4,8 +4,9 @@
 //! findings. (The space-time diagram stays under the scene: it is the second picture of the
 //! same run.)
 //!
-//! Every panel is built once and kept up to date while hidden (the log keeps its rows); a tab
-//! only shows one. Tabs follow the WAI-ARIA tabs pattern: ← → move between them.
+//! Every panel is built once and kept up to date while hidden (the log keeps its rows), the
+//! technical panel from the first time its tab is shown (its code is fetched then); a tab only
+//! shows one. Tabs follow the WAI-ARIA tabs pattern: ← → move between them.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
@@ -112,6 +113,17 @@ pub fn Side(app: AppState) -> impl IntoView {
             app.side_tab.set(tab);
         }
     });
+    // The technical panel is built the first time its tab is shown, once its code has come.
+    let technical = RwSignal::new(None::<super::technical::Code>);
+    let asked = StoredValue::new(false);
+    Effect::new(move |_| {
+        if app.side_tab.get() == SideTab::Technical && !asked.get_value() {
+            asked.set_value(true);
+            wasm_bindgen_futures::spawn_local(async move {
+                technical.set(Some(super::technical::technical_panel().await));
+            });
+        }
+    });
     // Which panel shows is the stylesheet's business (`.side[data-tab=…]`): no reactive
     // attribute per panel.
     view! {
@@ -135,8 +147,7 @@ pub fn Side(app: AppState) -> impl IntoView {
                 <super::panel::Legend app />
             </div>
             <div class="tab-panel engineer" role="tabpanel" id="panel-technical" aria-labelledby="tab-technical" data-tab-panel="technical">
-                <super::technical::TechnicalView app />
-                <super::technical::ResourceTable app />
+                {move || technical.get().map(|code| (code.panel)(app))}
             </div>
             <div class="tab-panel" role="tabpanel" id="panel-problems" aria-labelledby="tab-problems" data-tab-panel="problems">
                 <super::violations::Violations app />

@@ -5,6 +5,11 @@
 //! Display-only parts are built as escaped markup in one memo each: a typed view per row and
 //! per value cost several KB of the page's wasm budget and bought no behaviour. The memos'
 //! equality checks keep the DOM still unless the text changes.
+//!
+//! Nobody reads the technical tab before opening it, so its code (the three transcripts, the
+//! table) is fetched as a chunk of its own the first time the tab is shown
+//! ([`technical_panel`]), and the panel is built then: until that moment no snapshot is turned
+//! into a transcript.
 
 use leptos::prelude::*;
 
@@ -16,8 +21,30 @@ use crate::story::{Cast, Lang};
 use super::state::AppState;
 use super::{told, tr};
 
+/// The technical panel's code, which the release build fetches as a chunk the first time the tab
+/// is shown (`#[lazy]`).
+#[derive(Clone, Copy)]
+pub struct Code {
+    /// The panel: the technical view, then the resource table.
+    pub panel: fn(AppState) -> AnyView,
+}
+
+/// Loads the technical panel's code (a chunk in the split build, at once otherwise).
+#[cfg_attr(leaselab_split, leptos::lazy)]
+pub async fn technical_panel() -> Code {
+    Code { panel: build_panel }
+}
+
+fn build_panel(app: AppState) -> AnyView {
+    view! {
+        <TechnicalView app />
+        <ResourceTable app />
+    }
+    .into_any()
+}
+
 #[component]
-pub fn TechnicalView(app: AppState) -> impl IntoView {
+fn TechnicalView(app: AppState) -> impl IntoView {
     // Two strings, each recomputed with the snapshot: the memos' equality checks keep the DOM
     // still unless the text changes (a remaining TTL ticking down changes only the transcript).
     let shown = move |f: fn(&TechView) -> String| {
@@ -73,7 +100,7 @@ pub fn TechnicalView(app: AppState) -> impl IntoView {
 }
 
 #[component]
-pub fn ResourceTable(app: AppState) -> impl IntoView {
+fn ResourceTable(app: AppState) -> impl IntoView {
     let body = Memo::new(move |_| {
         let lang = app.lang.get();
         // Every resource's mark, by name when the run names them (`db 8 · blobs 7`); the counts

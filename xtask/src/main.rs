@@ -59,12 +59,13 @@ const SERVE_PORT: u16 = 8080;
 /// The split of the wasm (see [`split_release_wasm`]: the lessons, the embed API, the exported
 /// files, the share link and the address's warnings in chunks fetched on first use) took the page
 /// from 299.7 to 281.5 KB; a second resource per node (issue 13) and the ShiViz and history
-/// downloads then took it to 285.1 KB.
-const BUDGET_BROTLI_BYTES: u64 = 290_000;
+/// downloads then took it to 285.1 KB, the issue 13 walkthrough's fixes to 286.6 KB; the technical
+/// tab's code in a chunk of its own took it to 282.1 KB (348.8 KB gzip).
+const BUDGET_BROTLI_BYTES: u64 = 286_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 355_000;
+const BUDGET_GZIP_BYTES: u64 = 352_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";

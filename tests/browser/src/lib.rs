@@ -439,6 +439,22 @@ impl Browser {
             .with_context(|| format!("finding [data-testid={testid}] to {to}"))
     }
 
+    /// Shows the side panel's tab `tab` (`log`, `crew`, `lease`, `technical`, `problems`) by
+    /// clicking it as a user would, and waits until its panel is on the page: the technical
+    /// panel is only built (its code fetched) the first time its tab is shown.
+    pub async fn open_tab(&self, tab: &str) -> Result<()> {
+        self.click(&format!("tab-{tab}")).await?;
+        self.wait_until_js(
+            &format!("the {tab} tab's panel is shown with something in it"),
+            &format!(
+                "const p = document.querySelector('[data-tab-panel=\"{tab}\"]'); \
+                 return !!p && p.getClientRects().length > 0 && p.children.length > 0;"
+            ),
+            Duration::from_secs(10),
+        )
+        .await
+    }
+
     /// Opens the menu or shows the tab that holds `[data-testid=<testid>]` (see [`Self::find`]);
     /// nothing when it is already on screen or not on the page at all.
     pub async fn reveal(&self, testid: &str) -> Result<()> {

@@ -188,6 +188,7 @@ async fn every_view_agrees_the_lease_has_lapsed() -> Result<()> {
         ensure!(b.attr_of("plaque-holder", "data-lease").await?.as_deref() == Some("lapsed"));
         ensure!(b.text_of("glass-label").await?.contains("sand ran out"));
         ensure!(b.text_of("lease-remaining").await?.contains("expired"));
+        b.open_tab("technical").await?;
         ensure!(b.text_of("technical-view").await?.contains("the lease has expired"));
         open_at(b, "?scenario=observer-full-wait&fable=lantern&t=60000", 60_000).await?;
         let tablet = b.element("tablet-holder").await?.context("the tablet")?;
@@ -196,6 +197,7 @@ async fn every_view_agrees_the_lease_has_lapsed() -> Result<()> {
             "{tablet:?}"
         );
         ensure!(b.text_of("lease-holder").await?.starts_with("a-xiu"), "the lantern's handle, not chen");
+        b.open_tab("technical").await?;
         ensure!(
             !b.text_of("technical-view").await?.contains("chen"),
             "the lantern's technical view names no harbor id"

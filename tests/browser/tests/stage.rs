@@ -608,6 +608,7 @@ async fn the_scenes_words_and_the_tables_are_readable_on_small_screens() -> Resu
         b.viewport(390, 844, true).await?;
         b.open("?scenario=harbor-zombie&t=62000").await?;
         b.wait_exists("caption", SECS(30)).await?;
+        b.open_tab("technical").await?;
         for (view, tab) in [("kubectl", "technical-view"), ("resource", "resource-table")] {
             b.reveal(tab).await?;
             tokio::time::sleep(Duration::from_millis(200)).await;

@@ -158,6 +158,7 @@ async fn every_technical_view_shows_the_holders_identity() -> Result<()> {
         let holder = b.text_of("lease-holder").await?;
         let id = holder.split(" (").next().unwrap_or_default().trim().to_owned();
         ensure!(id == "lin", "Lin holds the lease at the end of the fable: {holder:?}");
+        b.open_tab("technical").await?;
         for (view, expect) in [
             ("k8s", format!("holderIdentity: {id}")),
             ("redis", format!("\"{id}:8\"")),
@@ -180,11 +181,16 @@ async fn every_technical_view_shows_the_holders_identity() -> Result<()> {
     .await
 }
 
-/// `&view=` picks the first view; an unknown value falls back to Kubernetes with a warning.
+/// `&view=` picks the first view; an unknown value falls back to Kubernetes with a warning. The
+/// panel is only built once its tab is shown.
 #[tokio::test]
 async fn the_view_comes_from_the_address() -> Result<()> {
     with_browser("tech-view-url", SECS(90), async |b| {
         b.open("?scenario=harbor-zombie&view=redis").await?;
+        b.wait_exists("caption", SECS(30)).await?;
+        // Its code comes, and the panel is built, when the tab is first shown (issue 14).
+        ensure!(b.count("[data-testid=\"technical-view\"]").await? == 0, "built before its tab was shown");
+        b.open_tab("technical").await?;
         let picker = b.wait_exists("technical-view-picker", SECS(30)).await?;
         ensure!(picker.value.as_deref() == Some("redis"), "picker: {:?}", picker.value);
         ensure!(b.text_of("technical-view").await?.contains("GET lock:leader"), "the Redis transcript");
@@ -199,6 +205,7 @@ async fn the_view_comes_from_the_address() -> Result<()> {
             ensure!(warning.text.contains(&says), "the warning names the repeated {name}: {:?}", warning.text);
         }
         b.wait_for("sim-time", |el| el.attr("data-ms") == Some("5000"), SECS(10)).await.context("t: the first")?;
+        b.open_tab("technical").await?;
         let picker = b.wait_exists("technical-view-picker", SECS(5)).await?;
         ensure!(picker.value.as_deref() == Some("k8s"), "falls back to k8s: {:?}", picker.value);
         ensure!(b.text_of("technical-view").await?.contains("kubectl get lease"), "the Kubernetes transcript");
@@ -215,6 +222,7 @@ async fn the_resource_tables_mark_is_the_verifiers_number() -> Result<()> {
         let sign = b.text_of("verifier-sign").await?;
         let digits: String = sign.chars().filter(char::is_ascii_digit).collect();
         ensure!(!digits.is_empty(), "the sign shows a number: {sign:?}");
+        b.open_tab("technical").await?;
         let mark = b.text_of("resource-table-high-water").await?;
         ensure!(mark.trim() == digits, "resource table says {mark:?}, the sign {sign:?}");
         ensure!(digits == "8", "Lin's 8 is the mark at the end (seed 000): {sign:?}");
@@ -245,6 +253,8 @@ async fn the_panels_fit_a_narrow_window() -> Result<()> {
     with_browser("tech-narrow", SECS(120), async |b| {
         b.client().set_window_size(420, 900).await?;
         play_to_the_end(b, "?scenario=harbor-no-fencing&speed=64&autoplay=1&view=etcd").await?;
+        // The technical panel is built when its tab is first shown.
+        b.open_tab("technical").await?;
         for testid in ["violations-panel", "technical-view", "resource-table"] {
             // Each in its tab of the side panel.
             b.reveal(testid).await?;
