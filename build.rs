@@ -8,6 +8,9 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
+#[path = "src/build_facts.rs"]
+mod build_facts;
+
 /// The built-ins in menu order. Every `.json` file in the folder must be listed, and only those.
 const ORDER: &[&str] = &[
     "harbor-zombie",
@@ -62,6 +65,7 @@ const ORDER: &[&str] = &[
 const LESSONS: &[&str] = &["harbor-replaced", "lantern-return-hour", "fencing-in-depth"];
 
 fn main() {
+    assert!(ORDER.contains(&build_facts::DEFAULT_SCENARIO), "the default scenario is a built-in");
     table("scenarios", ORDER, "builtins.rs");
     table("lessons", LESSONS, "lessons.rs");
     pack_stamp();
@@ -72,19 +76,14 @@ fn main() {
 /// version of the page.
 fn pack_stamp() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("i18n");
-    let mut hash: u64 = 0xcbf2_9ce4_8422_2325;
-    for name in ["en.json", "zh.json"] {
-        let path = dir.join(name);
-        println!("cargo:rerun-if-changed={}", path.display());
-        let bytes = std::fs::read(&path)
-            .unwrap_or_else(|e| panic!("reading {}: {e} (`leaselab packs` writes it)", path.display()));
-        for b in bytes {
-            hash = (hash ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3);
-        }
+    for name in build_facts::PACKS {
+        println!("cargo:rerun-if-changed={}", dir.join(name).display());
     }
+    let stamp = build_facts::pack_stamp(&dir)
+        .unwrap_or_else(|e| panic!("reading the packs in {}: {e} (`leaselab packs` writes them)", dir.display()));
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("pack_stamp.rs");
     let text = format!(
-        "/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{hash:016x}\";\n"
+        "/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{stamp}\";\n"
     );
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }

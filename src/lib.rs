@@ -3,6 +3,7 @@
 //!
 //! Data flows one way: [`scenario`] → [`engine`] → snapshots and trace events → [`story`] → `ui`.
 
+pub mod build_facts;
 pub mod engine;
 pub mod scenario;
 pub mod story;

@@ -501,7 +501,8 @@ pub struct TraceHasher(u64);
 
 impl Default for TraceHasher {
     fn default() -> Self {
-        Self(0xcbf2_9ce4_8422_2325)
+        // FNV's offset basis: the hash of nothing.
+        Self(std::hash::Hasher::finish(&fnv::FnvHasher::default()))
     }
 }
 
@@ -511,11 +512,12 @@ impl TraceHasher {
         // Serializing plain data with string keys cannot fail; if it ever did, the error's text is
         // hashed (a `Debug` fallback would put every type's `Debug` code, floats included, into
         // the page: about 4 KB of brotli).
+        use std::hash::Hasher as _;
         let bytes = serde_json::to_vec(entry).unwrap_or_else(|e| e.to_string().into_bytes());
-        for b in bytes.iter().chain(b"\n") {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x0000_0100_0000_01b3);
-        }
+        let mut fnv = fnv::FnvHasher::with_key(self.0);
+        fnv.write(&bytes);
+        fnv.write(b"\n");
+        self.0 = fnv.finish();
     }
 
     /// The hash as 16 lowercase hex digits.

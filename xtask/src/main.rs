@@ -17,6 +17,9 @@
 //! Nothing here downloads anything except through the package registries (`cargo install`,
 //! `rustup target add`, `apt-get`). Trunk runs offline and finds `wasm-bindgen` on PATH.
 
+#[path = "../../src/build_facts.rs"]
+mod build_facts;
+
 use anyhow::{bail, ensure, Context, Result};
 use flate2::{write::GzEncoder, Compression};
 use std::ffi::OsStr;
@@ -814,14 +817,12 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<()> {
 /// address wants (`lang=`, `scenario=`, read as `ui::url` reads them) while the wasm downloads:
 /// the app fetches both only once it runs, one after the other, and then finds them in the
 /// browser's preload cache instead of waiting two more round trips (issue 14: the first scene on
-/// a slow link). The pack's address carries the same stamp as the app's (`build.rs`: FNV-1a of
-/// `en.json` then `zh.json`); a browser test checks that each is fetched once.
+/// a slow link). The pack's address carries the same stamp as the app's and the same default
+/// scenario (`src/build_facts.rs`, shared with `build.rs` and the app); a browser test checks that
+/// each is fetched once.
 fn preload_first_fetches(root: &Path, dist_dir: &Path) -> Result<()> {
-    let mut packs = Vec::new();
-    for name in ["en.json", "zh.json"] {
-        packs.extend(std::fs::read(root.join("assets/i18n").join(name))?);
-    }
-    let stamp = fnv1a(&packs);
+    let stamp = build_facts::pack_stamp(&root.join("assets/i18n"))?;
+    let default = build_facts::DEFAULT_SCENARIO;
     let mut ids = Vec::new();
     for entry in std::fs::read_dir(dist_dir.join("scenarios"))? {
         let name = entry?.file_name().to_string_lossy().into_owned();
@@ -836,7 +837,7 @@ fn preload_first_fetches(root: &Path, dist_dir: &Path) -> Result<()> {
          s=(q.get('scenario')||'').trim(),\
          p=h=>{{const k=document.createElement('link');k.rel='preload';k.as='fetch';k.crossOrigin='anonymous';\
          k.href=h;document.head.append(k)}};\
-         p('i18n/'+l+'.json?v={stamp:016x}');p('scenarios/'+([{}].includes(s)?s:'harbor-zombie')+'.json')}}</script>",
+         p('i18n/'+l+'.json?v={stamp}');p('scenarios/'+([{}].includes(s)?s:'{default}')+'.json')}}</script>",
         ids.join(",")
     );
     let index = dist_dir.join("index.html");
@@ -885,9 +886,12 @@ fn replace_integrity(html: &str, name: &str, data: &[u8]) -> Option<String> {
     found.then_some(out)
 }
 
-/// 64-bit FNV-1a, naming a build's chunk directory.
+/// 64-bit FNV-1a (the `fnv` crate), naming a build's chunk directory.
 fn fnv1a(data: &[u8]) -> u64 {
-    data.iter().fold(0xcbf2_9ce4_8422_2325, |h, &b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+    use std::hash::Hasher as _;
+    let mut hash = fnv::FnvHasher::default();
+    hash.write(data);
+    hash.finish()
 }
 
 // ---------------------------------------------------------------------------------------------
