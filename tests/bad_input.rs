@@ -105,7 +105,7 @@ fn broken_files_name_the_field_and_exit_2() {
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"partition\", \"node\": \"chen\", \"from\": \"moon\"}}]}}"), "events[0].from"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"heal\", \"node\": \"chen\", \"from\": \"all\"}}]}}"), "events[0].from"),
         // Huge numbers.
-        (format!("{{{F}, \"seed\": 18446744073709551616}}"), "whole number from 0 to 18446744073709551615"),
+        (format!("{{{F}, \"seed\": 18446744073709551616}}"), "seed: is too large (at most 18446744073709551615)"),
         (format!("{{{F}, \"until_ms\": 1e30}}"), "until_ms"),
         (format!("{{{F}, \"lease\": {{\"duration_ms\": 99999999999999999999999}}}}"), "lease.duration_ms"),
         (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"delay_next_write\", \"node\": \"chen\", \"by_ms\": 100000000000}}]}}"), "events[0].by_ms"),
@@ -207,4 +207,20 @@ fn the_same_file_gives_the_same_report_twice() {
     let (a, b) = (run(), run());
     assert!(!a.is_empty());
     assert_eq!(a, b);
+}
+
+/// A number of the wrong kind is named for what it is, without claiming a range the field does
+/// not have (walkthrough of issue 13: `until_ms: -5` said "from 0 to 18446744073709551615"); the
+/// field's own range comes from the engine's check; an event naming a node in a run without any
+/// says the run has none.
+#[test]
+fn wrong_numbers_and_missing_nodes_are_named_for_what_they_are() {
+    let said = |json: String| leaselab::scenario::parse(&json).expect_err("invalid").to_string();
+    assert!(said(format!("{{{F}, \"until_ms\": -5}}")).contains("until_ms: must be 0 or more"));
+    assert!(said(format!("{{{F}, \"until_ms\": 0}}")).contains("until_ms: must be between 1 and 86400000"));
+    let text = said(format!("{{{F}, \"lease\": {{\"duration_ms\": \"fifteen\"}}}}"));
+    assert!(text.contains("lease.duration_ms: must be a whole number of 0 or more"), "{text}");
+    let text =
+        said(format!("{{{F}, \"nodes\": [], \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\"}}]}}"));
+    assert!(text.contains("events[0].node: unknown node \"chen\"; `nodes` lists none"), "{text}");
 }

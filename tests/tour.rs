@@ -580,6 +580,29 @@ fn outside_presenter_mode_a_count_down_question_is_an_ordinary_one() {
     assert_eq!(page.tour.phase(), Phase::Playing);
 }
 
+/// Pressing Play with the question open (walkthrough of issue 13: the run played past the moment
+/// and a later right answer was credited as a prediction): the run plays to the step's moment and
+/// stops there, and the question is closed unanswered.
+#[test]
+fn playing_instead_of_answering_closes_the_question_unanswered() {
+    let (lesson, plan) = planned("harbor-replaced");
+    let sand = step_titled(&lesson, "The sand runs out");
+    let ask = lesson.steps[sand].ask.as_ref().expect("asks");
+    let mut page = Page::open("harbor-replaced", Some(sand), false);
+    assert_eq!(page.tour.phase(), Phase::Asking);
+    page.send(Input::Played);
+    assert_eq!(page.tour.phase(), Phase::Playing, "it plays on to the moment");
+    assert_eq!(page.stop_at, Some(plan[sand].until.expect("awaits").0), "and stops there");
+    assert!(page.send(Input::Answer(ask.answer)).is_empty(), "no answer while it plays");
+    page.play_out(100_000);
+    assert_at_moment(&page, &lesson, &plan, sand, "played unanswered");
+    assert!(page.send(Input::Answer(ask.answer)).is_empty(), "nor once the outcome is seen");
+    assert_eq!(page.tour.answer(sand), None);
+    assert_eq!(page.tour.verdict(Lang::En).as_deref(), Some("You watched without predicting."));
+    // Played again at the moment (or on a step without a question) it changes nothing.
+    assert!(page.send(Input::Played).is_empty());
+}
+
 #[test]
 fn answers_only_count_while_the_question_is_open() {
     let (lesson, _) = planned("harbor-replaced");

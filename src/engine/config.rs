@@ -781,7 +781,12 @@ impl Config {
                             }
                             _ => ("node", ""),
                         };
-                        return Err(err(format!("{list}[{i}].{field}"), format!("unknown node \"{node}\"{hint}")));
+                        // A run may have no nodes at all (raw writes only); then say so.
+                        let none = if self.nodes.is_empty() { "; `nodes` lists none" } else { "" };
+                        return Err(err(
+                            format!("{list}[{i}].{field}"),
+                            format!("unknown node \"{node}\"{hint}{none}"),
+                        ));
                     }
                 }
                 ev.command.check().map_err(|(field, message)| err(format!("{list}[{i}].{field}"), message))?;

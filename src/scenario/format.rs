@@ -88,19 +88,35 @@ impl<'a> Obj<'a> {
         }
     }
 
+    /// A whole number of 0 or more. The error names only what the type requires: the field's own
+    /// range (`until_ms` from 1 to 24 h, say) is checked, and named, by `Config::check`.
     pub(crate) fn u64(&self, key: &str) -> Result<Option<u64>, ScenarioError> {
         self.get(key)
             .map(|v| {
-                v.as_u64().ok_or_else(|| error(self.at(key), "must be a whole number from 0 to 18446744073709551615"))
+                v.as_u64().ok_or_else(|| {
+                    let why = match v {
+                        Value::Number(n) if n.is_i64() => "must be 0 or more",
+                        Value::Number(n) if n.is_f64() && n.as_f64().is_some_and(|f| f.fract() == 0.0 && f > 0.0) => {
+                            "is too large (at most 18446744073709551615)"
+                        }
+                        _ => "must be a whole number of 0 or more",
+                    };
+                    error(self.at(key), why)
+                })
             })
             .transpose()
     }
 
+    /// A whole number, negative or not (the field's own range is checked by `Config::check`).
     pub(crate) fn i64(&self, key: &str) -> Result<Option<i64>, ScenarioError> {
         self.get(key)
             .map(|v| {
                 v.as_i64().ok_or_else(|| {
-                    error(self.at(key), "must be a whole number from -9223372036854775808 to 9223372036854775807")
+                    let why = match v {
+                        Value::Number(n) if n.is_u64() => "is too large (at most 9223372036854775807)",
+                        _ => "must be a whole number",
+                    };
+                    error(self.at(key), why)
                 })
             })
             .transpose()

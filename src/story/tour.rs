@@ -89,6 +89,11 @@ pub enum Input {
     /// The presenter ends the audience question's count-down (the reveal button, or K, Space or
     /// Enter): the run plays to the moment the question is about.
     Reveal,
+    /// The run was set playing by the learner (Play, Space, K, the embed API). With a question
+    /// open, they chose to watch rather than predict: the question closes unanswered and the run
+    /// plays to its moment and stops there, as after an answer, so that an answer given after
+    /// the outcome was seen can never count as a prediction.
+    Played,
     /// The next step (Next, N, Page Down); nothing at the last or while the audience thinks.
     Next,
     /// The previous step (Back, B, Page Up); it waits for Next. Nothing at the first.
@@ -355,6 +360,11 @@ impl Tour {
             }
             Input::Go(i) => self.go(i, false, &mut out),
             Input::Answer(k) => self.answer_with(k, &mut out),
+            Input::Played => {
+                if self.phase == Phase::Asking {
+                    self.play(&mut out);
+                }
+            }
             Input::Reveal => {
                 if self.phase == Phase::Counting {
                     self.ticket = self.ticket.wrapping_add(1);

@@ -114,6 +114,41 @@ pub(crate) fn fitted(
     fit
 }
 
+/// A sign's words on its board: `board` is the board the scene's art draws (x, y, width,
+/// height in view-box units), the words centred on it at baseline `y`, fitted as [`fitted`] does
+/// (two lines rather than past its edges). Words drawn large to stay readable (a phone, a
+/// compared run) may still not fit: a board grown to hold them is then drawn over the art's.
+/// Returns the fit and the top of the board as drawn (what goes over the sign goes above it).
+pub(crate) fn sign_board(
+    out: &mut Markup,
+    y: f64,
+    (bx, by, bw, bh): (f64, f64, f64, f64),
+    fonts: (f64, f64),
+    text: &str,
+    more: impl for<'t> FnOnce(Tag<'t>) -> Tag<'t>,
+) -> (Fitted, f64) {
+    let (cx, room) = (bx + bw / 2.0, bw - 16.0);
+    let mut words = Markup::new();
+    let fit = fitted(&mut words, (cx, y), room, fonts, "sign-text", "middle", Align::Middle, text, more);
+    let wide = fit.lines.iter().map(|l| crate::story::markup::text_width(l, fit.font)).fold(0.0, f64::max);
+    let spread = 0.55 * fit.font * (fit.lines.len() as f64 - 1.0);
+    let top = (y - spread - 0.85 * fit.font).min(by);
+    let bottom = (y + spread + 0.35 * fit.font).max(by + bh);
+    if wide > room || top < by || bottom > by + bh {
+        let w = (wide + 20.0).max(bw);
+        out.tag("rect")
+            .num("x", cx - w / 2.0)
+            .num("y", top)
+            .num("width", w)
+            .num("height", bottom - top)
+            .lit("rx", "8")
+            .lit("class", "sign")
+            .close();
+    }
+    out.push(&words);
+    (fit, top)
+}
+
 /// The content of a fitted text: its line, or its lines as `tspan`s spaced in ems (a word drawn
 /// larger than fitted, to stay readable, keeps its lines apart); then the end tag.
 fn text_lines(out: &mut Markup, x: f64, align: Align, text: &str, lines: &[String]) {

@@ -45,6 +45,8 @@ pub fn Files(app: AppState) -> impl IntoView {
             match crate::scenario::parse(&text) {
                 Ok(scenario) => {
                     error.set(None);
+                    // The landing card welcomed the built-in; a file of one's own is past it.
+                    app.landing.set(false);
                     app.load_custom(scenario, text);
                 }
                 Err(e) => error.set(Some((name, e.to_string()))),

@@ -15,12 +15,12 @@ use crate::scenario::lesson::Element;
 use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
-use crate::story::markup::{fit_font, fit_lines, text_width, Markup};
+use crate::story::markup::{fit_font, fit_lines, Markup};
 use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, slip, Align, Draw, Judged, Look};
+use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, sign_board, slip, Align, Draw, Judged, Look};
 use super::scene::coat_colour;
 use super::state::AppState;
 use super::{seconds, tr};
@@ -285,14 +285,18 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         _ if !r.ever_granted() => Ui::TabletNotYet.text(lang).to_owned(),
         _ => String::new(),
     };
-    out.tag("text")
-        .lit("x", "218")
-        .lit("y", "188")
-        .lit("class", "tablet-return minor")
-        .lit("text-anchor", "middle")
-        .font(fit_font(&back, 150.0, 16.0, 10.0))
-        .lit("data-testid", "tablet-return")
-        .text(&back);
+    // Two lines rather than past the tablet's edges ("no one has borrowed yet" drawn readable).
+    fitted(
+        &mut out,
+        (218.0, 188.0),
+        150.0,
+        look.fit(16.0, 10.0),
+        "tablet-return minor",
+        "middle",
+        Align::Top,
+        &back,
+        |t| t.lit("data-testid", "tablet-return"),
+    );
     if let Some(n) = r.token {
         let label = fill(Ui::WickNumber.text(lang), &[("n", &n.to_string())]);
         out.tag("text")
@@ -440,37 +444,15 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
         None => word.text(lang).to_owned(),
     };
     let state = if k.on_duty { "on" } else { "off" };
-    // Two lines on the board rather than one past its edges, when the words are drawn large to
-    // stay readable (a phone, a compared run); a board grown to hold them, if still too big.
-    let sign_y = if k.on_duty { 278.0 } else { 264.0 };
-    let mut words = Markup::new();
-    let board = fitted(
-        &mut words,
-        (KEEPER_X, sign_y),
-        180.0,
+    // The board the art draws.
+    let (_, top) = sign_board(
+        &mut out,
+        if k.on_duty { 278.0 } else { 264.0 },
+        (KEEPER_X - 96.0, 236.0, 192.0, 64.0),
         look.fit(28.0, 11.0),
-        "sign-text",
-        "middle",
-        Align::Middle,
         &sign,
         |t| t.lit("data-testid", "keeper-sign").lit("data-state", state),
     );
-    let wide = board.lines.iter().map(|l| text_width(l, board.font)).fold(0.0, f64::max);
-    let spread = 0.55 * board.font * (board.lines.len() as f64 - 1.0);
-    let (top, bottom) =
-        ((sign_y - spread - 0.85 * board.font).min(236.0), (sign_y + spread + 0.35 * board.font).max(300.0));
-    if wide > 180.0 || top < 236.0 || bottom > 300.0 {
-        let w = wide.max(172.0) + 20.0;
-        out.tag("rect")
-            .num("x", KEEPER_X - w / 2.0)
-            .num("y", top)
-            .num("width", w)
-            .num("height", bottom - top)
-            .lit("rx", "8")
-            .lit("class", "sign")
-            .close();
-    }
-    out.push(&words);
     if !k.on_duty && look.fits(LANTERN.gate_lets_all.text(lang), 9.0, 180.0) {
         let second = LANTERN.gate_lets_all.text(lang);
         out.tag("text")
@@ -481,10 +463,8 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .font(fit_font(second, 180.0, 16.0, 9.0))
             .text(second);
     }
-    // Over the sign, in the night sky: light letters, higher by half a line when the sign takes
-    // two.
-    let marks_y = if board.lines.len() > 1 { 228.0 - 0.55 * board.font } else { 228.0 };
-    marks_line(&mut out, k, (KEEPER_X, marks_y), 180.0, "granary-status", look);
+    // Over the sign, in the night sky: light letters.
+    marks_line(&mut out, k, (KEEPER_X, top - 8.0), 180.0, "granary-status", look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {

@@ -261,6 +261,14 @@ fn watch(app: AppState) {
             untrack(|| send(app, input));
         }
     });
+    // The learner set the run playing (a question open then is left unanswered).
+    Effect::new(move |was: Option<bool>| {
+        let playing = app.playing.get();
+        if playing && was == Some(false) {
+            untrack(|| send(app, Input::Played));
+        }
+        playing
+    });
     // Presenter mode and the language, as they change.
     Effect::new(move |_| {
         let on = app.presenter.get();
@@ -409,7 +417,8 @@ fn panel_html(app: AppState, lang: Lang) -> String {
         let revealed = phase == Phase::Reached;
         // On a phone the question may lie under the first screen: this line sticks to the foot of
         // the screen until the question scrolls up to it (the stylesheet shows it only there).
-        if open {
+        // Not behind the audience's question, which is over the page.
+        if phase == Phase::Asking {
             out.push_str(&format!(
                 r##"<a class="ask-cue" data-testid="ask-cue" href="#lesson-question">{} <span aria-hidden="true">↓</span></a>"##,
                 ui(Ui::AskWaits)

@@ -300,7 +300,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
-                    <h2 class="run-title" data-testid="scenario-title" data-scenario=move || app.scenario.with(|s| s.id.clone())>
+                    <h2 class="run-title" data-testid="scenario-title" title=title data-scenario=move || app.scenario.with(|s| s.id.clone())>
                         {title}
                     </h2>
                 </div>

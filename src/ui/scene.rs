@@ -19,7 +19,7 @@ use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, Align, Draw, Judged, Look};
+use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, sign_board, Align, Draw, Judged, Look};
 use super::state::AppState;
 use super::{seconds, tr};
 
@@ -505,14 +505,15 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
         Some(n) => fill(word.text(lang), &[("n", &n.to_string())]),
         None => word.text(lang).to_owned(),
     };
-    out.tag("text")
-        .lit("x", "994")
-        .lit("y", if g.on_duty { "276" } else { "262" })
-        .lit("class", "sign-text")
-        .lit("text-anchor", "middle")
-        .font(fit_font(&sign, 220.0, 32.0, 12.0))
-        .lit("data-testid", "verifier-sign")
-        .text(&sign);
+    // The board the art draws (`SEA_AND_LAND`).
+    let (_, top) = sign_board(
+        &mut out,
+        if g.on_duty { 276.0 } else { 262.0 },
+        (874.0, 230.0, 240.0, 70.0),
+        look.fit(32.0, 12.0),
+        &sign,
+        |t| t.lit("data-testid", "verifier-sign"),
+    );
     if !g.on_duty && look.fits(HARBOR.gate_lets_all.text(lang), 10.0, 220.0) {
         let second = HARBOR.gate_lets_all.text(lang);
         out.tag("text")
@@ -523,7 +524,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
             .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
-    marks_line(&mut out, g, (994.0, 222.0), 220.0, "sign-text small", look);
+    marks_line(&mut out, g, (994.0, top - 8.0), 220.0, "sign-text small", look);
     judged(&mut out, &g.recent, &HARBOR, &FLAGS, cast, look);
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {
@@ -596,7 +597,7 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
     };
     // On a compact scene what the boat obeys is left to the flag at its mast; the rocks are always told.
     let class = if aground { "boat-status bad" } else { "boat-status minor" };
-    let status_font = fitted(
+    let status = fitted(
         &mut out,
         (984.0, 548.0),
         260.0,
@@ -606,14 +607,14 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
         Align::Middle,
         &status,
         |t| t.lit("data-testid", "boat-status"),
-    )
-    .font;
+    );
     if let Some(c) = &o.collision {
         let why =
             fill(HARBOR.collision_why.text(lang), &[("old", &c.token.to_string()), ("new", &c.newer.to_string())]);
-        // Under the status line, however large both are drawn to stay readable (`.boat-why` is
-        // 16 units, or the floor): 576 on a full-size scene.
-        let y = 548.0 + status_font * 0.45 + look.floor.max(16.0);
+        // Under the status line (its last, when it takes two), however large both are drawn to
+        // stay readable (`.boat-why` is 16 units, or the floor): 576 on a full-size scene.
+        let last = 548.0 + 0.55 * status.font * (status.lines.len() as f64 - 1.0);
+        let y = last + status.font * 0.45 + look.floor.max(16.0);
         out.tag("text").lit("x", "984").num("y", y).lit("class", "boat-why").lit("text-anchor", "end").text(&why);
     }
     out

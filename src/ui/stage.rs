@@ -77,6 +77,13 @@ pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
 /// shown once does not need a reactive view of its own.
 #[component]
 fn Landing(app: AppState) -> impl IntoView {
+    // Once the run has moved (the time bar, a step, a key, the embed API), the card has been
+    // passed: it would otherwise stay over the scene, under the end's card.
+    Effect::new(move |_| {
+        if app.landing.get() && app.snapshot.with(|s| s.now_ms > 0) {
+            app.landing.set(false);
+        }
+    });
     let markup = move || {
         if !app.landing.get() {
             return String::new();

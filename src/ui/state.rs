@@ -754,17 +754,6 @@ impl AppState {
     /// the other settings stay. Left alone while a lesson is in the address: the lesson writes
     /// its own (`story::tour`).
     fn address_follows_the_run(&self) {
-        let Some(window) = web_sys::window() else { return };
-        let location = window.location();
-        let search = location.search().unwrap_or_default();
-        let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };
-        if params.has("lesson") {
-            return;
-        }
-        let before = String::from(params.to_string());
-        for k in ["v", "do", "t", "s"] {
-            params.delete(k);
-        }
         // Named only when it is the built-in itself (an embed's host may send a scenario of its
         // own under a built-in's id).
         let builtin = self
@@ -772,19 +761,15 @@ impl AppState {
             .with_untracked(Option::is_none)
             .then(|| self.scenario.get_untracked())
             .filter(|s| matches!(super::catalog::get(&s.id), Some(Ok(b)) if b == *s));
-        match builtin {
-            Some(s) => params.set("scenario", &s.id),
-            None => params.delete("scenario"),
-        }
-        let query = String::from(params.to_string());
-        if query == before {
-            return;
-        }
-        let path = location.pathname().unwrap_or_default();
-        let url = if query.is_empty() { path } else { format!("{path}?{query}") };
-        if let Ok(history) = window.history() {
-            let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-        }
+        rewrite_address(|params| {
+            for k in ["v", "do", "t", "s"] {
+                params.delete(k);
+            }
+            match &builtin {
+                Some(s) => params.set("scenario", &s.id),
+                None => params.delete("scenario"),
+            }
+        });
     }
 
     /// Starts the current scenario again from 0 ms, paused.
@@ -864,6 +849,8 @@ impl AppState {
         if self.fable_choice.get_untracked() != Some(fable) {
             self.fable_choice.set(Some(fable));
         }
+        // The address says so too, so that a reload tells the same fable.
+        rewrite_address(|params| params.set("fable", fable.code()));
     }
 
     /// Runs the animation loop for the lifetime of the page: one tick per animation frame. A
@@ -968,6 +955,29 @@ struct RunLink {
     /// The codes of the fable, the language, the log's view and the theme.
     settings: [&'static str; 4],
     true_time: bool,
+}
+
+/// Rewrites the page's address with `change` to its parameters, in place (no history entry);
+/// left alone while a lesson is in the address: the lesson writes its own (`story::tour`).
+fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
+    let Some(window) = web_sys::window() else { return };
+    let location = window.location();
+    let search = location.search().unwrap_or_default();
+    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };
+    if params.has("lesson") {
+        return;
+    }
+    let before = String::from(params.to_string());
+    change(&params);
+    let query = String::from(params.to_string());
+    if query == before {
+        return;
+    }
+    let path = location.pathname().unwrap_or_default();
+    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
+    if let Ok(history) = window.history() {
+        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
+    }
 }
 
 /// The share link's address (`scenario::link` gives the format). Loaded on first use in the

@@ -133,10 +133,20 @@ fn serve() -> Result<()> {
     run(cargo().arg("fetch").current_dir(&root))?;
     write_packs(&root)?;
     header("Serving LeaseLab");
-    let url = format!("http://{SERVE_ADDRESS}:{SERVE_PORT}");
+    // Another port, when 8080 is taken: LEASELAB_PORT=8081 cargo xtask serve.
+    let port = match std::env::var("LEASELAB_PORT") {
+        Ok(p) => p
+            .trim()
+            .parse::<u16>()
+            .ok()
+            .filter(|p| *p > 0)
+            .with_context(|| format!("LEASELAB_PORT={p:?} is not a port (1 to 65535)"))?,
+        Err(_) => SERVE_PORT,
+    };
+    let url = format!("http://{SERVE_ADDRESS}:{port}");
     println!("LeaseLab will be at {url} once the first build finishes (Ctrl-C stops the server).");
     println!("{url}");
-    run(trunk().args(["serve", "--address", SERVE_ADDRESS, "--port"]).arg(SERVE_PORT.to_string()).current_dir(&root))
+    run(trunk().args(["serve", "--address", SERVE_ADDRESS, "--port"]).arg(port.to_string()).current_dir(&root))
 }
 
 fn test() -> Result<()> {

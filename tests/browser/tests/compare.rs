@@ -122,12 +122,23 @@ async fn the_address_follows_the_scenario_chosen() -> Result<()> {
         b.eval("document.activeElement && document.activeElement.blur();", vec![]).await?;
         b.keys(&['3']).await?;
         address_names(b, third).await?;
+        // The fable chosen goes into the address as well (walkthrough of issue 13: a reload told
+        // the other fable).
+        b.reveal("fable-picker").await?;
+        b.client().find(Locator::Css("[data-testid=\"fable-picker\"]")).await?.select_by_value("lantern").await?;
+        b.wait_until_js(
+            "the address names the lantern",
+            "return new URLSearchParams(location.search).get('fable') === 'lantern';",
+            SECS(5),
+        )
+        .await?;
         b.eval("location.reload();", vec![]).await?;
         b.wait_until_js(
-            "the reloaded page plays the scenario the number key chose",
+            "the reloaded page plays the scenario the number key chose, told as the lantern",
             &format!(
                 "const t = document.querySelector('[data-testid=\"scenario-title\"]'); \
-                 return !!t && t.dataset.scenario === {};",
+                 const s = document.querySelector('[data-testid=\"scene-lantern\"]'); \
+                 return !!t && t.dataset.scenario === {} && !!s && s.getClientRects().length > 0;",
                 serde_json::json!(third)
             ),
             SECS(30),

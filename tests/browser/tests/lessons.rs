@@ -319,6 +319,16 @@ async fn changing_the_run_leaves_the_path_and_the_lesson_waits() -> Result<()> {
         b.click("lesson-next").await?;
         b.at_step(belief + 2, "asking", SECS(60)).await?;
         ensure!(clock(b).await?.1 == start_hash(&plan[belief + 1])?, "back on the lesson's path");
+        // Play instead of an answer (walkthrough of issue 13: the run played past the moment and
+        // a later answer was credited): the run stops at the moment, the question unanswered.
+        b.click("play-toggle").await?;
+        b.at_step(belief + 2, "reached", SECS(60)).await?;
+        let reveal = b.wait_exists("reveal", SECS(5)).await?;
+        ensure!(reveal.attr("data-right") == Some("none"), "no answer counted: {reveal:?}");
+        ensure!(reveal.text.contains("You watched without predicting."), "{:?}", reveal.text);
+        ensure!(clock(b).await?.1 == until_hash(&plan[belief + 1])?, "the run stops at the question's moment");
+        let open = b.count("[data-testid=\"ask\"] button.choice[aria-disabled=\"false\"]").await?;
+        ensure!(open == 0, "the choices are closed: {open} open");
         b.assert_no_console_errors().await
     })
     .await
