@@ -118,7 +118,8 @@ pub(crate) fn fitted(
 /// height in view-box units), the words centred on it at baseline `y`, fitted as [`fitted`] does
 /// (two lines rather than past its edges). Words drawn large to stay readable (a phone, a
 /// compared run) may still not fit: a board grown to hold them is then drawn over the art's.
-/// Returns the fit and the top of the board as drawn (what goes over the sign goes above it).
+/// Returns the fit and the baseline for a line of small words over the board as drawn (its
+/// descenders clear of the board, at the smallest of `fonts` or larger).
 pub(crate) fn sign_board(
     out: &mut Markup,
     y: f64,
@@ -132,7 +133,7 @@ pub(crate) fn sign_board(
     let fit = fitted(&mut words, (cx, y), room, fonts, "sign-text", "middle", Align::Middle, text, more);
     let wide = fit.lines.iter().map(|l| crate::story::markup::text_width(l, fit.font)).fold(0.0, f64::max);
     let spread = 0.55 * fit.font * (fit.lines.len() as f64 - 1.0);
-    let top = (y - spread - 0.85 * fit.font).min(by);
+    let top = (y - spread - fit.font).min(by);
     let bottom = (y + spread + 0.35 * fit.font).max(by + bh);
     if wide > room || top < by || bottom > by + bh {
         let w = (wide + 20.0).max(bw);
@@ -146,7 +147,7 @@ pub(crate) fn sign_board(
             .close();
     }
     out.push(&words);
-    (fit, top)
+    (fit, top - 4.0 - 0.3 * fonts.1)
 }
 
 /// The content of a fitted text: its line, or its lines as `tspan`s spaced in ems (a word drawn

@@ -417,7 +417,10 @@ fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup 
         None => word.text(lang).to_owned(),
     };
     let class = if w.state == TimerState::Out { "wick-label out" } else { "wick-label" };
-    out.tag("text").lit("x", "174").lit("y", "400").lit("class", class).lit("text-anchor", "middle").text(&line);
+    // On a compact scene the renewals line under the wick is left out (a minor word): the wick's
+    // line takes its place, which leaves the clasp's words room for two lines above the wick.
+    let y = if look.compact() { 458.0 } else { 400.0 };
+    out.tag("text").lit("x", "174").num("y", y).lit("class", class).lit("text-anchor", "middle").text(&line);
     let renewed = fill(LANTERN.renewals.text(lang), &[("n", &p.record.renewals.to_string())]);
     out.tag("text")
         .lit("x", "174")
@@ -445,7 +448,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     };
     let state = if k.on_duty { "on" } else { "off" };
     // The board the art draws.
-    let (_, top) = sign_board(
+    let (_, over) = sign_board(
         &mut out,
         if k.on_duty { 278.0 } else { 264.0 },
         (KEEPER_X - 96.0, 236.0, 192.0, 64.0),
@@ -464,7 +467,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             .text(second);
     }
     // Over the sign, in the night sky: light letters.
-    marks_line(&mut out, k, (KEEPER_X, top - 8.0), 180.0, "granary-status", look);
+    marks_line(&mut out, k, (KEEPER_X, over), 180.0, "granary-status", look);
     judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {

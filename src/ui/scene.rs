@@ -506,7 +506,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
         None => word.text(lang).to_owned(),
     };
     // The board the art draws (`SEA_AND_LAND`).
-    let (_, top) = sign_board(
+    let (_, over) = sign_board(
         &mut out,
         if g.on_duty { 276.0 } else { 262.0 },
         (874.0, 230.0, 240.0, 70.0),
@@ -524,7 +524,7 @@ fn verifier_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -
             .font(fit_font(second, 220.0, 18.0, 10.0))
             .text(second);
     }
-    marks_line(&mut out, g, (994.0, top - 8.0), 220.0, "sign-text small", look);
+    marks_line(&mut out, g, (994.0, over), 220.0, "sign-text small", look);
     judged(&mut out, &g.recent, &HARBOR, &FLAGS, cast, look);
     out.tag("g").at(VERIFIER_X, PIER_TOP).open();
     if g.on_duty {
