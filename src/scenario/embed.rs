@@ -15,6 +15,7 @@ use crate::engine::trace::Violation;
 use crate::engine::{Command, TraceEntry, TraceEvent, WireToken};
 use crate::scenario::{library, link, Fable, Scenario};
 use crate::story::Lang;
+use serde::Serialize;
 
 /// The protocol's version: the value of `leaselab` in every message.
 pub const PROTOCOL: u64 = 1;
@@ -372,8 +373,8 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
 // ---------------------------------------------------------------------------------------------
 // Outbound events
 
-/// What the embedded scene shows now, sent as a `state` event.
-#[derive(Clone, Debug, PartialEq, Eq)]
+/// What the embedded scene shows now, sent as a `state` event (its fields by these names).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct State {
     /// Virtual time, in ms.
     pub time_ms: u64,
@@ -400,170 +401,115 @@ pub struct State {
     pub lang: &'static str,
 }
 
-/// An event's JSON text, written field by field (no JSON writer in the page for this). Starts
-/// with the envelope: `{"leaselab":1,"type":…`.
-pub struct Json(String);
-
-impl Json {
-    /// A new event of type `kind`.
-    pub fn event(kind: &str) -> Json {
-        // The version is `PROTOCOL`, written out: no formatting code for it.
-        let mut j = Json(String::from("{\"leaselab\":1"));
-        j.text("type", kind);
-        j
-    }
-
-    fn key(&mut self, key: &str) {
-        self.0.push(',');
-        quote(&mut self.0, key);
-        self.0.push(':');
-    }
-
-    /// A string field.
-    pub fn text(&mut self, key: &str, value: &str) -> &mut Self {
-        self.key(key);
-        quote(&mut self.0, value);
-        self
-    }
-
-    /// A whole number (`null` for `None`).
-    pub fn number(&mut self, key: &str, value: Option<u64>) -> &mut Self {
-        self.key(key);
-        match value {
-            Some(n) => self.0.push_str(&n.to_string()),
-            None => self.0.push_str("null"),
-        }
-        self
-    }
-
-    /// A string or `null`.
-    pub fn opt_text(&mut self, key: &str, value: Option<&str>) -> &mut Self {
-        match value {
-            Some(v) => self.text(key, v),
-            None => {
-                self.key(key);
-                self.0.push_str("null");
-                self
-            }
-        }
-    }
-
-    pub fn flag(&mut self, key: &str, value: bool) -> &mut Self {
-        self.key(key);
-        self.0.push_str(if value { "true" } else { "false" });
-        self
-    }
-
-    /// An array of strings.
-    pub fn texts<'a>(&mut self, key: &str, values: impl Iterator<Item = &'a str>) -> &mut Self {
-        self.key(key);
-        self.0.push('[');
-        for (i, v) in values.enumerate() {
-            if i > 0 {
-                self.0.push(',');
-            }
-            quote(&mut self.0, v);
-        }
-        self.0.push(']');
-        self
-    }
-
-    /// The finished JSON text.
-    pub fn end(&mut self) -> String {
-        let mut out = std::mem::take(&mut self.0);
-        out.push('}');
-        out
-    }
+/// An event as the host receives it: the envelope (`{"leaselab":1,"type":…`, always first),
+/// then the event's own fields, in the order they are declared.
+#[derive(Serialize)]
+struct Envelope<'a, T: Serialize> {
+    leaselab: u64,
+    #[serde(rename = "type")]
+    kind: &'a str,
+    #[serde(flatten)]
+    body: T,
 }
 
-/// `value` as a JSON string, escaped (quotes, backslashes, control characters; also `<` and the
-/// line separators, so the text is inert wherever it lands).
-fn quote(out: &mut String, value: &str) {
-    out.push('"');
-    for c in value.chars() {
+/// Event `kind` with the fields of `body`, as JSON text (serde_json), made inert wherever it
+/// lands: `<`, `>`, `&` and the line separators U+2028 and U+2029 are written as `\u` escapes.
+/// JSON has those characters only inside strings, where the escapes mean the same.
+fn event(kind: &str, body: impl Serialize) -> String {
+    let text = serde_json::to_string(&Envelope { leaselab: PROTOCOL, kind, body }).unwrap_or_default();
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
         match c {
-            '"' => out.push_str("\\\""),
-            '\\' => out.push_str("\\\\"),
-            c if (c as u32) < 0x20 || matches!(c, '<' | '>' | '&' | '\u{2028}' | '\u{2029}') => {
-                out.push_str("\\u");
-                for shift in [12, 8, 4, 0] {
-                    out.push(char::from(b"0123456789abcdef"[(c as usize >> shift) & 15]));
-                }
-            }
+            '<' => out.push_str("\\u003c"),
+            '>' => out.push_str("\\u003e"),
+            '&' => out.push_str("\\u0026"),
+            '\u{2028}' => out.push_str("\\u2028"),
+            '\u{2029}' => out.push_str("\\u2029"),
             c => out.push(c),
         }
     }
-    out.push('"');
+    out
 }
 
 /// The `ready` event: the protocol version, the scenario shown and every built-in id.
 pub fn ready(scenario: &str) -> String {
-    Json::event("ready")
-        .number("protocol", Some(PROTOCOL))
-        .text("scenario", scenario)
-        .texts("scenarios", library::ids())
-        .end()
+    #[derive(Serialize)]
+    struct Ready<'a> {
+        protocol: u64,
+        scenario: &'a str,
+        scenarios: Vec<&'static str>,
+    }
+    event("ready", Ready { protocol: PROTOCOL, scenario, scenarios: library::ids().collect() })
 }
 
-/// The `state` event.
+/// The `state` event: the fields of [`State`], by their names.
 pub fn state(s: &State) -> String {
-    Json::event("state")
-        .number("time_ms", Some(s.time_ms))
-        .number("until_ms", Some(s.until_ms))
-        .flag("playing", s.playing)
-        .flag("finished", s.finished)
-        .opt_text("holder", s.holder.as_deref())
-        .number("token", s.token)
-        .flag("expired", s.expired)
-        .number("high_water_mark", Some(s.high_water_mark))
-        .flag("fencing", s.fencing)
-        .number("accepted", Some(s.accepted))
-        .number("rejected", Some(s.rejected))
-        .text("scenario", &s.scenario)
-        .text("fable", s.fable)
-        .text("lang", s.lang)
-        .end()
+    event("state", s)
 }
 
 /// The `error` event for a refused command.
 pub fn error(r: &Rejected) -> String {
-    Json::event("error").text("what", &r.what).text("why", &r.why).end()
+    #[derive(Serialize)]
+    struct Error<'a> {
+        what: &'a str,
+        why: &'a str,
+    }
+    event("error", Error { what: &r.what, why: &r.why })
 }
 
 /// The `write` event for a judged write, or the `violation` event for a violation the oracle
 /// found (`text` tells it in a sentence); `None` for any other trace entry.
 pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> Option<String> {
+    #[derive(Serialize)]
+    struct Write<'a> {
+        /// Only a run with named resources says which one judged.
+        #[serde(skip_serializing_if = "Option::is_none")]
+        resource: Option<&'a str>,
+        at_ms: u64,
+        from: Option<&'a str>,
+        op_id: &'a str,
+        token: Option<u64>,
+        token_text: String,
+        verdict: &'static str,
+        high_water_mark: u64,
+        fencing: bool,
+    }
+    #[derive(Serialize)]
+    struct Found<'a> {
+        at_ms: u64,
+        kind: &'static str,
+        from: Option<&'a str>,
+        text: String,
+    }
     match &entry.event {
-        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_after, fencing, resource, .. } => Some({
-            let mut json = Json::event("write");
-            // Only a run with named resources says which one judged.
-            if let Some(r) = resource {
-                json.text("resource", r);
-            }
-            json.number("at_ms", Some(entry.at_ms))
-                .opt_text("from", from.as_deref())
-                .text("op_id", op_id)
-                .number(
-                    "token",
-                    match token {
+        TraceEvent::WriteJudged { op_id, from, token, outcome, high_water_after, fencing, resource, .. } => {
+            Some(event(
+                "write",
+                Write {
+                    resource: resource.as_deref(),
+                    at_ms: entry.at_ms,
+                    from: from.as_deref(),
+                    op_id,
+                    token: match token {
                         WireToken::Number(n) => Some(*n),
                         _ => None,
                     },
-                )
-                .text("token_text", &token.label())
-                .text("verdict", outcome.code())
-                .number("high_water_mark", Some(*high_water_after))
-                .flag("fencing", *fencing)
-                .end()
-        }),
-        TraceEvent::ViolationFound { violation, .. } => Some(
-            Json::event("violation")
-                .number("at_ms", Some(entry.at_ms))
-                .text("kind", crate::story::violations::kind(violation))
-                .opt_text("from", crate::story::violations::writer(violation))
-                .text("text", &text(violation))
-                .end(),
-        ),
+                    token_text: token.label(),
+                    verdict: outcome.code(),
+                    high_water_mark: *high_water_after,
+                    fencing: *fencing,
+                },
+            ))
+        }
+        TraceEvent::ViolationFound { violation, .. } => Some(event(
+            "violation",
+            Found {
+                at_ms: entry.at_ms,
+                kind: crate::story::violations::kind(violation),
+                from: crate::story::violations::writer(violation),
+                text: text(violation),
+            },
+        )),
         _ => None,
     }
 }
@@ -887,6 +833,14 @@ mod tests {
             Rejected { what: "x".into(), why: "a \"quote\", a \\ backslash, a\nnewline, \u{1} and 中文".into() };
         let json: Value = serde_json::from_str(&error(&tricky)).expect("JSON");
         assert_eq!(json["why"].as_str(), Some(tricky.why.as_str()));
+        // The envelope comes first; markup and line separators travel as escapes, and read back.
+        assert!(state(&sample(0, true, None)).starts_with(r#"{"leaselab":1,"type":"state","time_ms":0,"#));
+        let markup = Rejected { what: "x".into(), why: "<script>a & b</script>\u{2028}\u{2029}".into() };
+        let text = error(&markup);
+        assert!(!text.contains(['<', '>', '&', '\u{2028}', '\u{2029}']), "{text}");
+        assert!(text.contains(r"\u003cscript\u003ea \u0026 b"), "{text}");
+        let json: Value = serde_json::from_str(&text).expect("JSON");
+        assert_eq!(json["why"].as_str(), Some(markup.why.as_str()));
     }
 
     #[test]
