@@ -223,6 +223,14 @@ pub struct Fitted {
     pub lines: Vec<String>,
 }
 
+impl Fitted {
+    /// How far the last line's baseline lies below the middle of the block (and the first
+    /// line's above it), in the units of `font`: lines are set 1.1 em apart (`ui::draw`).
+    pub fn half_spread(&self) -> f64 {
+        0.55 * self.font * (self.lines.len() as f64 - 1.0)
+    }
+}
+
 /// Sets `text` to fit `max_width`, never cutting it: one line at the largest font up to `max`;
 /// if it needs less than `min`, two lines broken at the space or hyphen that balances them best
 /// (or between characters of a Chinese text), at the largest font that fits; a single word that

@@ -107,11 +107,27 @@ pub(crate) fn fitted(
     more: impl for<'t> FnOnce(Tag<'t>) -> Tag<'t>,
 ) -> Fitted {
     let fit = fit_lines(text, width, max, min);
+    draw_fitted(out, (x, y), &fit, class, anchor, align, text, more);
+    fit
+}
+
+/// `text` as [`fitted`] draws it, with a fit already made (a caller that places the text by its
+/// fit).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn draw_fitted(
+    out: &mut Markup,
+    (x, y): (f64, f64),
+    fit: &Fitted,
+    class: &'static str,
+    anchor: &'static str,
+    align: Align,
+    text: &str,
+    more: impl for<'t> FnOnce(Tag<'t>) -> Tag<'t>,
+) {
     let tag = out.tag("text").num("x", x).num("y", y).lit("class", class).lit("text-anchor", anchor);
     more(tag.font(fit.font)).open();
     // The rest is the same for every caller: not generic, so written once in the page.
     text_lines(out, x, align, text, &fit.lines);
-    fit
 }
 
 /// A sign's words on its board: `board` is the board the scene's art draws (x, y, width,
@@ -132,7 +148,7 @@ pub(crate) fn sign_board(
     let mut words = Markup::new();
     let fit = fitted(&mut words, (cx, y), room, fonts, "sign-text", "middle", Align::Middle, text, more);
     let wide = fit.lines.iter().map(|l| crate::story::markup::text_width(l, fit.font)).fold(0.0, f64::max);
-    let spread = 0.55 * fit.font * (fit.lines.len() as f64 - 1.0);
+    let spread = fit.half_spread();
     let top = (y - spread - fit.font).min(by);
     let bottom = (y + spread + 0.35 * fit.font).max(by + bh);
     if wide > room || top < by || bottom > by + bh {

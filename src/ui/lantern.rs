@@ -20,7 +20,9 @@ use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, T
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
 
-use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, sign_board, slip, Align, Draw, Judged, Look};
+use super::draw::{
+    bezier, draw_fitted, f, fitted, flight, judged, marks_line, part, sign_board, slip, Align, Draw, Judged, Look,
+};
 use super::scene::coat_colour;
 use super::state::AppState;
 use super::{seconds, tr};
@@ -257,9 +259,9 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
     // large words would reach the lintel; there the return hour (a minor word) is left out, so
     // they move down into its room.
     let (max, min) = look.fit(26.0, 13.0);
-    let two = fit_lines(&name, 152.0, max, min);
-    let y = if two.lines.len() > 1 && look.compact() { 146.0 + (1.3 * two.font - 28.0).max(0.0) } else { 146.0 };
-    fitted(&mut out, (218.0, y), 152.0, (max, min), class, "middle", Align::Middle, &name, |t| {
+    let fit = fit_lines(&name, 152.0, max, min);
+    let y = if fit.lines.len() > 1 && look.compact() { 146.0 + (1.3 * fit.font - 28.0).max(0.0) } else { 146.0 };
+    draw_fitted(&mut out, (218.0, y), &fit, class, "middle", Align::Middle, &name, |t| {
         t.lit("data-testid", "tablet-holder")
             .lit("data-state", face.as_str())
             .attr("data-node", &holder)

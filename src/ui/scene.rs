@@ -613,7 +613,7 @@ fn channel_svg(p: &Picture, _: &Cast, lit: Option<&Highlight>, look: Look) -> Ma
             fill(HARBOR.collision_why.text(lang), &[("old", &c.token.to_string()), ("new", &c.newer.to_string())]);
         // Under the status line (its last, when it takes two), however large both are drawn to
         // stay readable (`.boat-why` is 16 units, or the floor): 576 on a full-size scene.
-        let last = 548.0 + 0.55 * status.font * (status.lines.len() as f64 - 1.0);
+        let last = 548.0 + status.half_spread();
         let y = last + status.font * 0.45 + look.floor.max(16.0);
         out.tag("text").lit("x", "984").num("y", y).lit("class", "boat-why").lit("text-anchor", "end").text(&why);
     }
