@@ -231,8 +231,12 @@ proptest! {
         // Nodes whose clocks run at the right rate (no rate set, none changed, no step).
         let mut true_rate: std::collections::BTreeSet<String> =
             config.nodes.iter().filter(|n| n.clock.rate_ppm == RATE_ONE_PPM).map(|n| n.id.clone()).collect();
-        // Each node's last observation of the record someone else holds: (at_ms, holder, duration).
-        let mut observed: std::collections::BTreeMap<String, (u64, Option<String>, u64)> = Default::default();
+        // Each node's newest version of the record someone else holds, and when it first saw that
+        // version: (at_ms, holder, duration, version). A grant swaps the version the store has,
+        // which is at least every version the node saw, so the version a node took is its newest.
+        // A reply the network held back or copied can show an older version later; the node's
+        // wait was judged when it asked, so the older version does not restart this clock.
+        let mut observed: std::collections::BTreeMap<String, (u64, Option<String>, u64, u64)> = Default::default();
         let mut failed_over = false;
         // A write reaches the resource twice when the network copies it or the work's client
         // retries it (`work.retry_after_ms`).
@@ -268,8 +272,8 @@ proptest! {
                     if let (true, Some((holder, _)), false, false) = (client_judged_lock, &term, ended, failed_over) {
                         if *holder != identity[node] {
                             let seen = observed.get(node);
-                            prop_assert!(seen.is_some_and(|(_, h, _)| h.as_ref() == Some(holder)), "{node} took {holder}'s lock unseen at {}", e.at_ms);
-                            if let (Some((at, _, d)), true) = (seen, true_rate.contains(node)) {
+                            prop_assert!(seen.is_some_and(|(_, h, _, _)| h.as_ref() == Some(holder)), "{node} took {holder}'s lock unseen at {}", e.at_ms);
+                            if let (Some((at, _, d, _)), true) = (seen, true_rate.contains(node)) {
                                 prop_assert!(e.at_ms > at + d, "{node} took the lock at {} after seeing it at {at} (lease {d})", e.at_ms);
                             }
                         }
@@ -363,8 +367,10 @@ proptest! {
                         detached = Some((holder.clone(), *token, *exp));
                     }
                 }
-                TraceEvent::RecordObserved { node, holder, lease_duration_ms, .. } => {
-                    observed.insert(node.clone(), (e.at_ms, holder.clone(), *lease_duration_ms));
+                TraceEvent::RecordObserved { node, holder, lease_duration_ms, version } => {
+                    if observed.get(node).is_none_or(|(.., v)| version > v) {
+                        observed.insert(node.clone(), (e.at_ms, holder.clone(), *lease_duration_ms, *version));
+                    }
                 }
                 TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target != "store" => {
                     true_rate.remove(target);
