@@ -271,10 +271,41 @@ fn parse_embed(
         .and_then(|l| js_sys::Reflect::get(&l, &"0".into()).ok())
         .and_then(|o| o.as_string());
     let referrer = window.as_ref().and_then(|w| w.document()).map(|d| d.referrer()).unwrap_or_default();
-    let (allowed, bad) = embed::allowed_origins(&origins, embed::parent_origin(ancestor.as_deref(), &referrer));
+    // The embedding page: `ancestorOrigins[0]` where the browser gives it (it cannot be forged;
+    // a sandboxed host's `null` is no origin to trust, whatever the referrer says), else the
+    // origin of the page that loaded the frame, else none (the API then stays off unless
+    // `origin=` names the host).
+    let parent = match ancestor.as_deref() {
+        Some(a) => origin(a),
+        None => origin_of_address(&referrer),
+    };
+    let (allowed, bad) = embed::allowed_origins(&origins, parent.clone(), origin);
     issues.extend(bad.into_iter().map(|value| UrlIssue::BadOrigin { value }));
-    let parent = ancestor.as_deref().and_then(embed::origin);
+    let parent = ancestor.and(parent);
     EmbedStart { controls, diagram, allowed, parent }
+}
+
+/// `text` as an exact origin, the way a `MessageEvent` reports one (`https://docs.example.org`,
+/// `http://127.0.0.1:8124`), read by the browser's `URL` parser: case folded, a default port
+/// dropped, an internationalized host in its ASCII (punycode) form. `None` for anything more or
+/// less than `http(s)://host[:port]` with at most a trailing `/`: a path, a query, a fragment,
+/// user info, another scheme, or the opaque origin `null` (a sandboxed frame or a file, which
+/// anyone can be, so it is never trusted).
+pub fn origin(text: &str) -> Option<String> {
+    let url = web_sys::Url::new(text).ok()?;
+    let bare = url.pathname() == "/" && url.search().is_empty() && url.hash().is_empty() && !text.contains(['?', '#']);
+    (bare && web_origin(&url)).then(|| url.origin())
+}
+
+/// The origin of a full address (`document.referrer`), or `None` (not http(s), or with user info).
+fn origin_of_address(address: &str) -> Option<String> {
+    let url = web_sys::Url::new(address).ok()?;
+    web_origin(&url).then(|| url.origin())
+}
+
+/// An `http:` or `https:` address without user info, whose origin may be trusted.
+fn web_origin(url: &web_sys::Url) -> bool {
+    matches!(url.protocol().as_str(), "http:" | "https:") && url.username().is_empty() && url.password().is_empty()
 }
 
 /// A share link's version, interventions and playhead. A link from a newer version, or

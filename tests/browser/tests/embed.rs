@@ -91,6 +91,19 @@ async fn embed_mode_shows_the_scene_and_no_page_chrome() -> Result<()> {
             "the defaults: no step back, no diagram"
         );
         ensure!(b.element("embed").await?.is_some(), "still embedded");
+
+        // Origins are read by the browser's URL parser: case, a default port and an
+        // internationalized host are fine; user info is not an origin.
+        b.open("?embed=1&origin=https://B%C3%BCcher.example,HTTPS://Docs.Example.org:443/,https://user@a.org").await?;
+        let warning = b.wait_exists("url-warning", SECS(30)).await?;
+        ensure!(
+            warning.text.contains("https://user@a.org"),
+            "the note names the origin with user info: {}",
+            warning.text
+        );
+        for fine in ["cher.example", "Docs.Example"] {
+            ensure!(!warning.text.contains(fine), "{fine} is an exact origin: {}", warning.text);
+        }
         b.assert_no_console_errors().await
     })
     .await
