@@ -436,7 +436,7 @@ fn etcd_refuses_a_rival_until_its_lessor_deletes_the_expired_key() {
     assert!(expired[0].at_ms > refused.at_ms, "the key was deleted only after");
     assert!(expired[0].at_ms - refused.at_ms < 500, "within one lessor period");
     let cast = leaselab::story::cast::Cast::new(&s);
-    let told = leaselab::story::narrate::narrate(refused, &cast, leaselab::story::Lang::En).expect("told");
+    let told = leaselab::story::narrate::narrate(refused, &cast, leaselab::vocab::Lang::En).expect("told");
     assert!(told.technical.starts_with("etcd 3.4: ") && told.technical.contains("lessor"), "{}", told.technical);
 
     let mut redis = s.clone();

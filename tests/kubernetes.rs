@@ -171,7 +171,7 @@ fn a_kubernetes_lease_has_no_token_to_fence_with() {
     assert!(sim.snapshot().lease.token.is_some(), "LeaseLab still numbers the terms to judge them");
     let cast = leaselab::story::Cast::new(&s);
     let grant = sim.trace().iter().find(|e| matches!(e.event, TraceEvent::LeaseGranted { .. })).expect("a grant");
-    let told = leaselab::story::narrate(grant, &cast, leaselab::story::Lang::En).expect("told");
+    let told = leaselab::story::narrate(grant, &cast, leaselab::vocab::Lang::En).expect("told");
     assert!(told.technical.contains("carries no fencing token"), "{}", told.technical);
     assert!(told.technical.contains("leaseTransitions is not one"), "{}", told.technical);
 }

@@ -6,10 +6,11 @@
 use leaselab::engine::Sim;
 use leaselab::scenario::library;
 use leaselab::story::harbor::{plaque_name_struck, HARBOR};
-use leaselab::story::i18n::{Lang, Ui};
+use leaselab::story::i18n::Ui;
 use leaselab::story::lantern::{face, Face};
 use leaselab::story::picture::{picture, Memory, Picture};
 use leaselab::story::technical::{lease_state, technical_view, LeaseState, TermKind, View};
+use leaselab::vocab::Lang;
 
 /// What the harbor shows: nobody on the plaque; a name with sand running; a struck name with the
 /// sand run out.

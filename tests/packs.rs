@@ -3,7 +3,8 @@
 
 use leaselab::story::i18n::Ui;
 use leaselab::story::narrate::Line;
-use leaselab::story::{packs, Lang};
+use leaselab::story::packs;
+use leaselab::vocab::Lang;
 
 #[test]
 fn the_committed_packs_are_the_tables() {

@@ -367,10 +367,10 @@ proptest! {
                         detached = Some((holder.clone(), *token, *exp));
                     }
                 }
-                TraceEvent::RecordObserved { node, holder, lease_duration_ms, version } => {
-                    if observed.get(node).is_none_or(|(.., v)| version > v) {
-                        observed.insert(node.clone(), (e.at_ms, holder.clone(), *lease_duration_ms, *version));
-                    }
+                TraceEvent::RecordObserved { node, holder, lease_duration_ms, version }
+                    if observed.get(node).is_none_or(|(.., v)| version > v) =>
+                {
+                    observed.insert(node.clone(), (e.at_ms, holder.clone(), *lease_duration_ms, *version));
                 }
                 TraceEvent::ClockJumped { target, .. } | TraceEvent::ClockRateSet { target, .. } if target != "store" => {
                     true_rate.remove(target);

@@ -13,10 +13,11 @@ use std::sync::Arc;
 use leaselab::engine::timeline::Timeline;
 use leaselab::engine::{Command, Sim, TraceEvent};
 use leaselab::scenario::lesson::{self, decode_progress, encode_progress, Element, Lesson, PlannedStep};
-use leaselab::scenario::{library, Fable, Pacing};
+use leaselab::scenario::{library, Pacing};
 use leaselab::story::i18n::Ui;
 use leaselab::story::tour::{self, Effect, Focus, Input, Phase, RunView, Tour};
-use leaselab::story::Lang;
+use leaselab::vocab::Fable;
+use leaselab::vocab::Lang;
 
 /// Virtual ms per frame of the stand-in page.
 const FRAME_MS: u64 = 100;

@@ -8,7 +8,8 @@ mod common;
 use common::{builtin, parse, report, run};
 use leaselab::engine::{Command, Sim, TraceEvent, Violation, WriteOutcome};
 use leaselab::scenario::{self, Scenario};
-use leaselab::story::{narrate::narrate, Cast, Lang};
+use leaselab::story::{narrate::narrate, Cast};
+use leaselab::vocab::Lang;
 
 /// `(arrived_ms, op_id, resource, outcome, high_water_after)` of Chen's writes in the report.
 fn chen_writes(s: &Scenario) -> Vec<(u64, String, Option<String>, WriteOutcome, u64)> {

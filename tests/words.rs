@@ -3,9 +3,11 @@
 //! English and Chinese. No seed-document or issue numbers, times in seconds, one pronoun per
 //! person.
 
-use leaselab::scenario::{library, Fable};
-use leaselab::story::i18n::{Lang, Ui};
+use leaselab::scenario::library;
+use leaselab::story::i18n::Ui;
 use leaselab::story::narrate::Line;
+use leaselab::vocab::Fable;
+use leaselab::vocab::Lang;
 
 /// Every learner-facing text with where it comes from.
 fn learner_texts() -> Vec<(String, String)> {

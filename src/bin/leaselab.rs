@@ -104,7 +104,8 @@ mod cli {
                 print(&text)
             }
             Cmd::Packs { dir } => {
-                use leaselab::story::{packs, Lang};
+                use leaselab::story::packs;
+                use leaselab::vocab::Lang;
                 for lang in [Lang::En, Lang::Zh] {
                     let path = dir.join(packs::file_name(lang));
                     if let Err(e) = std::fs::write(&path, packs::file(lang)) {

@@ -165,6 +165,34 @@ pub enum Violation {
     ForeignTokenAccepted { op_id: String, from: Option<String>, token: u64, lock: String },
 }
 
+impl Violation {
+    /// The violation's kind in snake_case, as its serialized `kind` tag, the report and the
+    /// page's `data-kind` name it (e.g. `stale_write_accepted`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
+            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
+            Violation::TokenRegression { .. } => "token_regression",
+            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
+            Violation::LockDeletedByNonOwner { .. } => "lock_deleted_by_non_owner",
+            Violation::ForeignTokenAccepted { .. } => "foreign_token_accepted",
+        }
+    }
+
+    /// The node whose write (or, for a deleted lock, whose release) caused the violation, if it
+    /// came from a node.
+    pub fn writer(&self) -> Option<&str> {
+        match self {
+            Violation::StaleWriteAccepted { from, .. }
+            | Violation::InvalidTokenAccepted { from, .. }
+            | Violation::TokenRegression { from, .. }
+            | Violation::DuplicateSideEffect { from, .. }
+            | Violation::ForeignTokenAccepted { from, .. } => from.as_deref(),
+            Violation::LockDeletedByNonOwner { node, .. } => Some(node),
+        }
+    }
+}
+
 /// Why a command changed nothing.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 #[serde(rename_all = "snake_case")]

@@ -13,8 +13,9 @@
 
 use crate::engine::trace::Violation;
 use crate::engine::{Command, TraceEntry, TraceEvent, WireToken};
-use crate::scenario::{library, link, Fable, Scenario};
-use crate::story::Lang;
+use crate::scenario::{library, link, Scenario};
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 use serde::Serialize;
 
 /// The protocol's version: the value of `leaselab` in every message.
@@ -465,12 +466,7 @@ pub fn reported(entry: &TraceEntry, text: impl FnOnce(&Violation) -> String) -> 
         }
         TraceEvent::ViolationFound { violation, .. } => Some(event(
             "violation",
-            Found {
-                at_ms: entry.at_ms,
-                kind: crate::story::violations::kind(violation),
-                from: crate::story::violations::writer(violation),
-                text: text(violation),
-            },
+            Found { at_ms: entry.at_ms, kind: violation.kind(), from: violation.writer(), text: text(violation) },
         )),
         _ => None,
     }

@@ -7,12 +7,13 @@
 
 use serde_json::{Map, Value};
 
-use super::{Fable, Localized, Scenario, ScenarioError};
+use super::{Localized, Scenario, ScenarioError};
 use crate::engine::{
     ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
     NodeConfig, NodeLease, ObserverDuration, Protocol, ReleaseCheck, RenewPolicy, ResourceConfig, ScheduledCommand,
     StoreKind, TimerClock, TokenCheck, TokenScope, WireToken, WorkConfig, RATE_ONE_PPM,
 };
+use crate::vocab::Fable;
 
 /// The format tag every scenario file must carry.
 pub const FORMAT: &str = "leaselab.scenario/1";

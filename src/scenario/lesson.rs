@@ -16,8 +16,9 @@
 use serde_json::{Map, Value};
 
 use super::format::{error, event, read, EventFile, Obj};
-use super::{Fable, Localized, Pacing, Scenario, ScenarioError};
+use super::{Localized, Pacing, Scenario, ScenarioError};
 use crate::engine::{ScheduledCommand, Sim, TraceEntry, TraceEvent};
+use crate::vocab::Fable;
 
 /// The format tag every lesson file must carry.
 pub const LESSON_FORMAT: &str = "leaselab.lesson/1";

@@ -18,6 +18,7 @@ pub mod report;
 use serde::Serialize;
 
 use crate::engine::Config;
+use crate::vocab::Fable;
 
 pub(crate) use format::json_value;
 pub use format::{parse, FORMAT};
@@ -28,37 +29,6 @@ pub use report::{Report, REPORT_FORMAT};
 pub struct Localized {
     pub en: String,
     pub zh: String,
-}
-
-/// Which fable tells the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Fable {
-    /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).
-    #[default]
-    Harbor,
-    /// The lantern of Nantang: borrowers, a tablet with a brass clasp, a numbered wick, a granary
-    /// keeper by the ditch (seed `001`).
-    Lantern,
-}
-
-impl Fable {
-    /// Both fables, in menu order.
-    pub const ALL: [Fable; 2] = [Fable::Harbor, Fable::Lantern];
-
-    /// The name used in scenario files and URLs: `harbor` or `lantern`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Fable::Harbor => "harbor",
-            Fable::Lantern => "lantern",
-        }
-    }
-
-    /// Reads a fable's code (surrounding spaces and case ignored); anything else is `None`.
-    pub fn from_code(code: &str) -> Option<Fable> {
-        let code = code.trim();
-        Fable::ALL.into_iter().find(|f| f.code().eq_ignore_ascii_case(code))
-    }
 }
 
 /// How the page's clock turns real time into virtual time while playing (see

@@ -5,9 +5,10 @@
 //! of Nantang townsfolk ([`LANTERN_CAST`]), given to the nodes in node order, so any scenario can
 //! be told as the lantern without the harbor's names wandering into the town.
 
-use super::i18n::Lang;
 use crate::engine::StoreKind;
-use crate::scenario::{Fable, Scenario};
+use crate::scenario::Scenario;
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 /// The lantern's borrowers, `[en, zh]`, given to nodes in node order (the scenario format allows
 /// at most [`crate::engine::MAX_NODES`] nodes; any beyond this list are shown by their id).

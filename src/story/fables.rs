@@ -4,7 +4,7 @@
 
 use super::i18n::Ui;
 use super::picture::Telling;
-use crate::scenario::Fable;
+use crate::vocab::Fable;
 
 /// How `fable` tells the shared picture ([`super::picture`]): its words for each state.
 pub fn telling(fable: Fable) -> &'static Telling {
@@ -129,7 +129,7 @@ pub fn legend(fable: Fable) -> &'static [LegendEntry] {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::story::Lang;
+    use crate::vocab::Lang;
 
     fn holes(s: &str) -> Vec<&str> {
         let mut v: Vec<&str> = s.split('{').skip(1).filter_map(|p| p.split_once('}').map(|(k, _)| k)).collect();

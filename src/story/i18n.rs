@@ -5,54 +5,7 @@
 //! hold `{name}`-style placeholders, replaced by [`fill`]. The page does not carry the texts:
 //! it loads the translation pack of its language (`assets/i18n/*.json`, see [`super::packs`]).
 
-use serde::Serialize;
-
-/// The app's languages.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
-pub enum Lang {
-    #[default]
-    En,
-    /// Simplified Chinese (zh-CN).
-    Zh,
-}
-
-impl Lang {
-    /// Reads a language code: `en`, `en-US`, … → English; `zh`, `zh-CN`, `zh-Hans`, … → Chinese.
-    /// Anything else is `None`.
-    pub fn from_code(code: &str) -> Option<Lang> {
-        let lower = code.trim().to_ascii_lowercase();
-        let primary = lower.split(['-', '_']).next().unwrap_or("");
-        match primary {
-            "en" => Some(Lang::En),
-            "zh" => Some(Lang::Zh),
-            _ => None,
-        }
-    }
-
-    /// The BCP 47 tag for `<html lang>`: `en` or `zh-CN`.
-    pub fn tag(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh-CN",
-        }
-    }
-
-    /// The short code used in URLs: `en` or `zh`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Lang::En => "en",
-            Lang::Zh => "zh",
-        }
-    }
-
-    /// Picks the text for this language from an `[en, zh]` pair.
-    pub fn pick<T: Copy>(self, pair: [T; 2]) -> T {
-        match self {
-            Lang::En => pair[0],
-            Lang::Zh => pair[1],
-        }
-    }
-}
+use crate::vocab::Lang;
 
 /// Replaces each `{key}` in `template` with its value. Unknown placeholders stay as they are.
 pub fn fill(template: &str, values: &[(&str, &str)]) -> String {

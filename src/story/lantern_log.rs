@@ -7,8 +7,8 @@
 //! in [`Line::text`]; only the story changes with the fable. Placeholders are those the harbor's
 //! story and the technical line of the same [`Line`] receive (a test checks it).
 
-use super::i18n::Lang;
 use super::narrate::Line;
+use crate::vocab::Lang;
 
 impl Line {
     /// The lantern's story template for this line, in `lang`.
@@ -312,8 +312,9 @@ impl Line {
 mod tests {
     use super::*;
     use crate::engine::Sim;
-    use crate::scenario::{library, Fable};
+    use crate::scenario::library;
     use crate::story::{narrate, Cast};
+    use crate::vocab::Fable;
 
     fn holes(s: &str) -> Vec<String> {
         let mut v: Vec<String> = s.split('{').skip(1).filter_map(|p| p.split('}').next()).map(str::to_owned).collect();

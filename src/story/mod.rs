@@ -36,5 +36,5 @@ pub mod tour;
 pub mod violations;
 
 pub use cast::Cast;
-pub use i18n::{fill, Lang};
+pub use i18n::fill;
 pub use narrate::{narrate, Narration, Tone};

@@ -7,11 +7,12 @@
 use serde::Serialize;
 
 use super::cast::Cast;
-use super::i18n::{fill, seconds, span, Lang, Ui};
+use super::i18n::{fill, seconds, span, Ui};
 use crate::engine::{
     Blocked, IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
 };
-use crate::scenario::Fable;
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 /// How a line should feel.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

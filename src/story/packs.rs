@@ -9,8 +9,9 @@
 //! test checks that they are up to date. Their order: every [`Ui`] in declaration order, then for
 //! every [`Line`] its story and technical text, then every [`Line`]'s lantern story.
 
-use super::i18n::{Lang, Ui};
+use super::i18n::Ui;
 use super::narrate::Line;
+use crate::vocab::Lang;
 
 /// How many texts a pack holds.
 pub const COUNT: usize = Ui::ALL.len() + 3 * Line::ALL.len();
@@ -57,7 +58,8 @@ pub fn file(lang: Lang) -> String {
 mod loaded {
     use std::cell::Cell;
 
-    use super::{Lang, COUNT};
+    use super::COUNT;
+    use crate::vocab::Lang;
 
     thread_local! {
         /// The packs loaded so far, English and Chinese, for the rest of the visit.

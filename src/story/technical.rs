@@ -12,10 +12,11 @@
 
 use std::collections::VecDeque;
 
-use super::i18n::{fill, Lang, Ui};
+use super::i18n::{fill, Ui};
 use super::picture::{liveness, Liveness};
 use super::violations::Found;
 use crate::engine::{LeaseView, Snapshot, StoreKind, TraceEntry, TraceEvent, WriteOutcome};
+use crate::vocab::Lang;
 
 /// The store a profile reproduces, as its makers name it (the same in every language), with the
 /// version whose behaviour the profile follows and `cargo xtask conform` checks.
@@ -1000,7 +1001,7 @@ mod tests {
         assert_eq!(ledger.writes.back().map(|w| w.seq), Some(last.seq));
         assert!(ledger.writes.iter().zip(ledger.writes.iter().skip(1)).all(|(a, b)| a.seq < b.seq));
         // Fencing off: Chen's 7 is obeyed after Lin's 8, and the oracle says so twice.
-        let kinds: Vec<&str> = ledger.violations.iter().map(|f| super::super::violations::kind(&f.violation)).collect();
+        let kinds: Vec<&str> = ledger.violations.iter().map(|f| f.violation.kind()).collect();
         assert_eq!(kinds, ["stale_write_accepted", "token_regression"]);
         assert_eq!(ledger.violations_total, 2);
         let shown: Vec<usize> = ledger.violations_newest_first().iter().map(|(i, _)| *i).collect();

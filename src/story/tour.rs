@@ -23,10 +23,12 @@ use std::sync::Arc;
 
 use crate::engine::ScheduledCommand;
 use crate::scenario::lesson::{decode_progress, encode_progress, Element, Lesson, PlannedStep, Step, StepStart};
-use crate::scenario::{Fable, Localized, Pacing};
+use crate::scenario::{Localized, Pacing};
+use crate::vocab::Fable;
 
+use super::fill;
 use super::i18n::Ui;
-use super::{fill, Lang};
+use crate::vocab::Lang;
 
 /// Where a step stands.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

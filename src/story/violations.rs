@@ -4,8 +4,9 @@
 //! does not compile until it is explained here (in both languages, through [`Ui`]).
 
 use super::cast::Cast;
-use super::i18n::{fill, Lang, Ui};
+use super::i18n::{fill, Ui};
 use crate::engine::{Violation, WireToken};
+use crate::vocab::Lang;
 
 /// One violation as the oracle reported it, with where it sits in the trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -40,32 +41,6 @@ impl Highlight {
     }
 }
 
-/// The violation's kind in snake_case, as the report and `data-kind` name it
-/// (e.g. `stale_write_accepted`).
-pub fn kind(v: &Violation) -> &'static str {
-    match v {
-        Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
-        Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
-        Violation::TokenRegression { .. } => "token_regression",
-        Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
-        Violation::LockDeletedByNonOwner { .. } => "lock_deleted_by_non_owner",
-        Violation::ForeignTokenAccepted { .. } => "foreign_token_accepted",
-    }
-}
-
-/// The node whose write (or, for a deleted lock, whose release) caused the violation, if it
-/// came from a node.
-pub fn writer(v: &Violation) -> Option<&str> {
-    match v {
-        Violation::StaleWriteAccepted { from, .. }
-        | Violation::InvalidTokenAccepted { from, .. }
-        | Violation::TokenRegression { from, .. }
-        | Violation::DuplicateSideEffect { from, .. }
-        | Violation::ForeignTokenAccepted { from, .. } => from.as_deref(),
-        Violation::LockDeletedByNonOwner { node, .. } => Some(node),
-    }
-}
-
 /// What to light up in the scene for `v`: the writer and the resource; for a deleted lock, the
 /// releaser only (the resource accepted nothing).
 pub fn highlight(v: &Violation) -> Highlight {
@@ -74,7 +49,7 @@ pub fn highlight(v: &Violation) -> Highlight {
         Violation::LockDeletedByNonOwner { holder, .. } => Some(holder.clone()),
         _ => None,
     };
-    Highlight { node: writer(v).map(str::to_owned), harmed, resource }
+    Highlight { node: v.writer().map(str::to_owned), harmed, resource }
 }
 
 /// Milliseconds as seconds with one decimal, rounded (as the log's time column shows them).
@@ -86,7 +61,7 @@ pub fn seconds(ms: u64) -> String {
 /// accepted a write from Old Chen with token 7 although token 8 had been granted; it had not
 /// seen 8 yet."
 pub fn sentence(v: &Violation, at_ms: u64, cast: &Cast, lang: Lang) -> String {
-    let who = writer(v).map_or_else(|| Ui::AnOutsideClient.text(lang).to_owned(), |id| cast.name(id, lang));
+    let who = v.writer().map_or_else(|| Ui::AnOutsideClient.text(lang).to_owned(), |id| cast.name(id, lang));
     let t = seconds(at_ms);
     let (template, values): (Ui, Vec<(&str, String)>) = match v {
         Violation::StaleWriteAccepted {
@@ -164,7 +139,7 @@ mod tests {
     fn kinds_are_the_reports_snake_case_tags() {
         for v in every_variant() {
             let json = serde_json::to_value(&v).expect("serializes");
-            assert_eq!(json["kind"].as_str(), Some(kind(&v)), "{v:?}");
+            assert_eq!(json["kind"].as_str(), Some(v.kind()), "{v:?}");
         }
     }
 
@@ -263,7 +238,7 @@ mod tests {
             })
             .collect();
         let (at, first) = found.first().copied().expect("the oracle found the collision");
-        assert_eq!(kind(first), "stale_write_accepted");
+        assert_eq!(first.kind(), "stale_write_accepted");
         assert!(matches!(
             first,
             Violation::StaleWriteAccepted { token: 7, newest_granted: 8, resource_had_seen_newer: true, .. }

@@ -9,7 +9,8 @@ use wasm_bindgen_futures::JsFuture;
 
 use crate::scenario::lesson::{self, Lesson};
 use crate::scenario::{library, parse, Scenario, ScenarioError};
-use crate::story::{packs, Lang};
+use crate::story::packs;
+use crate::vocab::Lang;
 
 thread_local! {
     /// `(id, the file's text or why it could not be fetched)`, for every built-in asked for.

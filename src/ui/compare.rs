@@ -9,7 +9,8 @@ use crate::engine::compare::{tally, Setting};
 use crate::engine::{Endpoint, TraceEntry, TraceEvent};
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
-use crate::story::{fill, narrate, Lang};
+use crate::story::{fill, narrate};
+use crate::vocab::Lang;
 
 use super::state::AppState;
 use super::{seconds, tr};
@@ -220,16 +221,16 @@ pub fn OtherScene(app: AppState) -> impl IntoView {
             .with(|p| {
                 let p = p.as_ref()?;
                 Some(app.cast.with(|cast| match fable {
-                    crate::scenario::Fable::Harbor => super::scene::whole(p, cast, look),
-                    crate::scenario::Fable::Lantern => super::lantern::whole(p, cast, look),
+                    crate::vocab::Fable::Harbor => super::scene::whole(p, cast, look),
+                    crate::vocab::Fable::Lantern => super::lantern::whole(p, cast, look),
                 }))
             })
             .map(|m| m.into_string())
             .unwrap_or_default()
     });
     let class = move || match app.fable.get() {
-        crate::scenario::Fable::Harbor => "scene other-run",
-        crate::scenario::Fable::Lantern => "scene lantern-scene other-run",
+        crate::vocab::Fable::Harbor => "scene other-run",
+        crate::vocab::Fable::Lantern => "scene lantern-scene other-run",
     };
     let scene = super::draw::readable_frame(app);
     view! {

@@ -6,10 +6,12 @@
 use leptos::prelude::*;
 
 use crate::engine::Command;
-use crate::scenario::{library, Fable};
+use crate::scenario::library;
+use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::{Markup, Tag};
-use crate::story::{fill, Lang};
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 use super::{fable_name, localized, seconds, told, tr};

@@ -6,9 +6,10 @@
 use leptos::prelude::*;
 
 use crate::engine::{NodeView, Role};
-use crate::scenario::Fable;
+use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::{fill, Lang};
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use crate::story::markup::Markup;
 

@@ -17,7 +17,8 @@ use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Di
 use crate::story::fables::telling;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
-use crate::story::{fill, Cast, Lang};
+use crate::story::{fill, Cast};
+use crate::vocab::Lang;
 
 use super::draw::{fitted, Align};
 use super::state::AppState;

@@ -4,12 +4,13 @@
 
 use leptos::prelude::*;
 
-use crate::scenario::Fable;
 use crate::story::i18n::{fill, Ui};
 use crate::story::markup::{coord, fit_font, fit_lines, Fitted, Markup, Tag};
 use crate::story::picture::{kind_code, Flight, Gate, Picture, Telling, Verdict};
 use crate::story::violations::Highlight;
-use crate::story::{Cast, Lang};
+use crate::story::Cast;
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use super::state::AppState;
 

@@ -16,7 +16,8 @@ use crate::engine::{Command, Link, Role};
 use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
 use crate::story::markup::{within, Markup};
-use crate::story::{fill, Cast, Lang};
+use crate::story::{fill, Cast};
+use crate::vocab::Lang;
 
 use super::crew::story_state;
 use super::lesson::Place;

@@ -12,13 +12,13 @@ use leptos::prelude::*;
 
 use crate::engine::MessageKind;
 use crate::scenario::lesson::Element;
-use crate::scenario::Fable;
 use crate::story::i18n::Ui;
 use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
 use crate::story::markup::{fit_font, fit_lines, Markup};
 use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
+use crate::vocab::Fable;
 
 use super::draw::{
     bezier, draw_fitted, f, fitted, flight, judged, marks_line, part, sign_board, slip, Align, Draw, Judged, Look,

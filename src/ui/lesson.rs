@@ -17,10 +17,11 @@ use leptos::prelude::*;
 
 use crate::scenario::lesson::{self, Element};
 use crate::scenario::{library, Localized};
+use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
-use crate::story::{fill, Lang};
+use crate::vocab::Lang;
 
 use super::state::AppState;
 use super::{catalog, tr};

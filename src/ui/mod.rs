@@ -40,11 +40,13 @@ mod violations;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::scenario::{library, Fable, Localized};
+use crate::scenario::{library, Localized};
+use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::theme::Theme;
-use crate::story::{fill, Lang};
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use crate::scenario::embed::Controls;
 use state::AppState;

@@ -8,7 +8,8 @@ use crate::story::fables::legend;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::picture::{liveness, Liveness};
-use crate::story::{fill, Cast, Lang};
+use crate::story::{fill, Cast};
+use crate::vocab::Lang;
 
 use super::state::AppState;
 use super::{seconds, told, tr};

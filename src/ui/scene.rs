@@ -11,13 +11,13 @@
 use leptos::prelude::*;
 
 use crate::scenario::lesson::Element;
-use crate::scenario::Fable;
 use crate::story::harbor::{mast_flag, plaque_name_struck, shown_flag, HARBOR};
 use crate::story::i18n::Ui;
 use crate::story::markup::{fit_font, text_width, Markup};
 use crate::story::picture::{Actor, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
+use crate::vocab::Fable;
 
 use super::draw::{bezier, f, fitted, flight, judged, marks_line, part, sign_board, Align, Draw, Judged, Look};
 use super::state::AppState;

@@ -5,8 +5,9 @@
 
 use leptos::prelude::*;
 
-use crate::scenario::{library, Fable};
+use crate::scenario::library;
 use crate::story::i18n::Ui;
+use crate::vocab::Fable;
 
 use crate::story::markup::Markup;
 

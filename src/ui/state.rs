@@ -18,13 +18,15 @@ use crate::engine::timeline::Timeline;
 use crate::engine::ScheduledCommand;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
-use crate::scenario::{Fable, Pacing, Report, Scenario};
+use crate::scenario::{Pacing, Report, Scenario};
 use crate::story::pacing::{Pacer, Play};
 use crate::story::picture::{self, Memory, Picture};
 use crate::story::technical::{Ledger, View};
 use crate::story::theme::Theme;
 use crate::story::violations::Highlight;
-use crate::story::{narrate, Cast, Lang};
+use crate::story::{narrate, Cast};
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use super::hands::{Figure, ScriptNotice};
 use super::lesson::Tutor;

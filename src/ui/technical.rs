@@ -16,7 +16,8 @@ use leptos::prelude::*;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::technical::{technical_view_as, JudgedWrite, TechView, View};
-use crate::story::{Cast, Lang};
+use crate::story::Cast;
+use crate::vocab::Lang;
 
 use super::state::AppState;
 use super::{told, tr};

@@ -7,10 +7,11 @@
 
 use crate::scenario::embed::{self, Allowed, Controls, ECHO_CHARS};
 use crate::scenario::link::{self, LINK_VERSION};
-use crate::scenario::{library, Fable, Pacing, Scenario};
+use crate::scenario::{library, Pacing, Scenario};
 use crate::story::technical::View;
 use crate::story::theme::Theme;
-use crate::story::Lang;
+use crate::vocab::Fable;
+use crate::vocab::Lang;
 
 use super::state::{SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 

@@ -13,7 +13,7 @@ use wasm_bindgen::JsCast;
 use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
-use crate::story::violations::{highlight, kind, sentence};
+use crate::story::violations::{highlight, sentence};
 
 use super::state::AppState;
 use super::tr;
@@ -37,7 +37,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
                     html.tag("li")
                         .lit("class", "violation")
                         .lit("data-testid", "violation")
-                        .lit("data-kind", kind(&f.violation))
+                        .lit("data-kind", f.violation.kind())
                         .int("data-ms", f.at_ms)
                         .int("data-index", i as u64)
                         .lit("tabindex", "0")

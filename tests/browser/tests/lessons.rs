@@ -11,7 +11,7 @@ use leaselab::engine::timeline::Timeline;
 use leaselab::scenario::lesson::{self, Lesson, PlannedStep};
 use leaselab::scenario::library;
 use leaselab::story::i18n::Ui;
-use leaselab::story::Lang;
+use leaselab::vocab::Lang;
 use leaselab_browser_tests::{with_browser, Browser};
 use std::time::Duration;
 
