@@ -597,11 +597,6 @@ pub(crate) fn rate(ppm: u64) -> String {
     }
 }
 
-/// A moment as the log writes it (see [`seconds`]).
-fn secs(ms: u64) -> String {
-    seconds(ms)
-}
-
 struct Out {
     kind: &'static str,
     line: Line,
@@ -687,7 +682,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                     ("identity", cast.handle(&cast.identity(id))),
                     ("token", token.to_string()),
                     ("transitions", lease_transitions.to_string()),
-                    ("expires", secs(*expires_ms)),
+                    ("expires", seconds(*expires_ms)),
                 ],
             ),
         ),
@@ -696,7 +691,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::LeaseReacquired,
             Tone::Info,
             true,
-            with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
+            with(node(id), &[("token", token.to_string()), ("expires", seconds(*expires_ms))]),
         ),
         TraceEvent::AcquireRefused { node: id, holder, expires_ms } => out(
             "acquire-refused",
@@ -711,7 +706,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             true,
             with(
                 node(id),
-                &[("holder", name(holder)), ("holder_id", cast.handle(holder)), ("expires", secs(*expires_ms))],
+                &[("holder", name(holder)), ("holder_id", cast.handle(holder)), ("expires", seconds(*expires_ms))],
             ),
         ),
         TraceEvent::LeaseRenewed { node: id, token, expires_ms } => out(
@@ -719,7 +714,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::LeaseRenewed,
             Tone::Info,
             true,
-            with(node(id), &[("token", token.to_string()), ("expires", secs(*expires_ms))]),
+            with(node(id), &[("token", token.to_string()), ("expires", seconds(*expires_ms))]),
         ),
         TraceEvent::RenewRefused { node: id, token, holder } => {
             let holder_id = holder.as_deref().map_or_else(|| Line::Nobody.text(lang)[1].to_owned(), |h| cast.handle(h));
@@ -999,9 +994,9 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             let sign = if *by_ms < 0 { "-" } else { "+" };
             let by = format!("{sign}{}", span(by_ms.unsigned_abs()));
             let reads = if *reads_ms < 0 {
-                format!("-{}", secs(reads_ms.unsigned_abs()))
+                format!("-{}", seconds(reads_ms.unsigned_abs()))
             } else {
-                secs(reads_ms.unsigned_abs())
+                seconds(reads_ms.unsigned_abs())
             };
             out(
                 "clock-jumped",
@@ -1022,7 +1017,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
             Line::AcquireDelayed,
             Tone::Good,
             false,
-            with(node(id), &[("until", secs(*until_ms))]),
+            with(node(id), &[("until", seconds(*until_ms))]),
         ),
         TraceEvent::StoreFailedOver { holder, expires_ms, lost_holder, lost_token, lag_ms, next_token, .. } => {
             match (lost_holder, lost_token, holder, expires_ms) {
@@ -1044,7 +1039,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
                         Line::StoreFailedOverExtended,
                         Tone::Warn,
                         false,
-                        with(node(h), &[("expires", secs(*e))]),
+                        with(node(h), &[("expires", seconds(*e))]),
                     )
                 }
                 _ => out("store-failed-over", Line::StoreFailedOverKept, Tone::Info, false, vec![]),
@@ -1097,7 +1092,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::ScriptDropped { node: id, dropped_ms } => {
             let line = if dropped_ms.is_empty() { Line::ScriptDroppedNothing } else { Line::ScriptDropped };
             // Enumeration punctuation of the language: "20.0, 60.0" or "20.0、60.0".
-            let times: Vec<String> = dropped_ms.iter().map(|ms| secs(*ms)).collect();
+            let times: Vec<String> = dropped_ms.iter().map(|ms| seconds(*ms)).collect();
             let times = times.join(lang.pick([", ", "、"]));
             out("script-dropped", line, Tone::Info, false, with(node(id), &[("times", times)]))
         }
@@ -1123,7 +1118,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::TraceLimitReached { entries } => {
             out("trace-limit", Line::TraceLimitReached, Tone::Warn, false, vec![("entries", entries.to_string())])
         }
-        TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", secs(entry.at_ms))]),
+        TraceEvent::RunEnded => out("run-ended", Line::RunEnded, Tone::Info, false, vec![("t", seconds(entry.at_ms))]),
     };
     let values: Vec<(&str, &str)> = o.values.iter().map(|(k, v)| (*k, v.as_str())).collect();
     let mut technical = fill(o.line.text(lang)[1], &values);

@@ -4,7 +4,7 @@
 //! does not compile until it is explained here (in both languages, through [`Ui`]).
 
 use super::cast::Cast;
-use super::i18n::{fill, Ui};
+use super::i18n::{fill, seconds, Ui};
 use crate::engine::{Violation, WireToken};
 use crate::vocab::Lang;
 
@@ -50,11 +50,6 @@ pub fn highlight(v: &Violation) -> Highlight {
         _ => None,
     };
     Highlight { node: v.writer().map(str::to_owned), harmed, resource }
-}
-
-/// Milliseconds as seconds with one decimal, rounded (as the log's time column shows them).
-pub fn seconds(ms: u64) -> String {
-    super::i18n::seconds(ms)
 }
 
 /// The violation in one sentence in `lang`, with its virtual time, e.g. "At 31.2 s the resource

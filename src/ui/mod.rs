@@ -140,7 +140,7 @@ fn mount(start: url::Start) {
                 }
                 let until_ms = app.scenario.with_untracked(|s| s.config.until_ms);
                 if let Some(at_ms) = start.at_ms.filter(|t| *t > until_ms) {
-                    let end = crate::story::violations::seconds(until_ms);
+                    let end = seconds(until_ms);
                     issues.push(UrlIssue::TimeAfterEnd { value: at_ms.to_string(), end });
                 }
                 // Opening a link pauses at its moment; `autoplay=1` plays on from there.
@@ -213,11 +213,8 @@ pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) ->
     }
 }
 
-/// Milliseconds as seconds with one decimal, e.g. `12.3` (integer arithmetic: no float
-/// formatting code in the page).
-pub(crate) fn seconds(ms: u64) -> String {
-    crate::story::i18n::seconds(ms)
-}
+/// How every moment a learner reads is written (`12.3`): the story's one formatter.
+pub(crate) use crate::story::i18n::seconds;
 
 /// A view-box coordinate with one decimal, e.g. `-12.5`.
 pub(crate) fn coord(v: f64) -> String {

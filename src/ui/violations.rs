@@ -58,7 +58,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
                             ("a", &cast.name(&shared.first, lang)),
                             ("b", &cast.name(&shared.second, lang)),
                             ("token", &shared.token.to_string()),
-                            ("s", &crate::story::violations::seconds(shared.at_ms)),
+                            ("s", &super::seconds(shared.at_ms)),
                         ],
                     );
                     html.tag("li").lit("class", "violations-note").lit("data-testid", "shared-token-note").text(&note);
