@@ -349,7 +349,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">
-                    <diagram::SpaceTime app />
+                    <diagram::DiagramStrip app />
                 </div>
                 <div class="right">
                     <lesson::LessonPanel app />
