@@ -1,7 +1,7 @@
 //! Comparing runs: the picker of the setting to flip, where the two runs first part (with a
 //! button that moves there), and both runs' verdicts so far at the playhead. The other run's
 //! scene is drawn beside this run's at the same moment ([`OtherScene`]), and its space-time
-//! diagram by `super::diagram::SpaceTime` under this run's.
+//! diagram by [`super::diagram::SpaceTime`] under this run's.
 
 use leptos::prelude::*;
 

@@ -271,18 +271,6 @@ fn enabled(tag: Tag<'_>, on: bool) -> Tag<'_> {
 /// scenario files in and out.
 #[component]
 pub fn Tools(app: AppState) -> impl IntoView {
-    // Drawn once its code, a chunk the split build fetches after the first scene, has come.
-    Suspend::new(tools_menu(app))
-}
-
-/// The tools menu's code: loaded after the first scene in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn tools_menu(app: AppState) -> AnyView {
-    view! { <ToolsNow app /> }.into_any()
-}
-
-#[component]
-fn ToolsNow(app: AppState) -> impl IntoView {
     // Sharing and the world's levers as markup with one handler: what they show changes only
     // with the language, the run's state (fencing, a holder, the end) and the link made.
     let levers = Memo::new(move |_| {

@@ -393,21 +393,8 @@ fn item_under(ev: &web_sys::Event) -> Option<usize> {
     el.closest("[data-i]").ok()??.get_attribute("data-i")?.parse().ok()
 }
 
-/// The diagram's place under the stage: empty until its code, a chunk the split build fetches
-/// once the first scene is up, has come; then the diagram.
 #[component]
-pub fn DiagramStrip(app: AppState) -> impl IntoView {
-    Suspend::new(space_time(app))
-}
-
-/// The diagram's code: loaded after the first scene in the split build (at once otherwise).
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn space_time(app: AppState) -> AnyView {
-    view! { <SpaceTime app /> }.into_any()
-}
-
-#[component]
-fn SpaceTime(app: AppState) -> impl IntoView {
+pub fn SpaceTime(app: AppState) -> impl IntoView {
     let span = RwSignal::new(SPANS[1]);
     let lanes = move || app.scenario.with(|s| s.config.nodes.len() + 2);
     let height = move || TOP + lanes() as f64 * LANE_H + AXIS_H;

@@ -280,18 +280,6 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
 /// are; the focus goes back to the figure. Written as markup with one click handler.
 #[component]
 pub fn FigureMenu(app: AppState) -> impl IntoView {
-    // Drawn once its code, a chunk the split build fetches after the first scene, has come.
-    Suspend::new(figure_menu(app))
-}
-
-/// The figure menu's code: loaded after the first scene in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn figure_menu(app: AppState) -> AnyView {
-    view! { <FigureMenuNow app /> }.into_any()
-}
-
-#[component]
-fn FigureMenuNow(app: AppState) -> impl IntoView {
     // The menu as markup, set again only when what it shows changes.
     let markup = Memo::new(move |_| {
         let mut out = Markup::new();

@@ -185,18 +185,6 @@ pub fn listen(app: AppState) {
 /// The `?` overlay: every shortcut and what it does, in the page's language.
 #[component]
 pub fn Help(app: AppState) -> impl IntoView {
-    // Drawn once its code, a chunk the split build fetches after the first scene, has come.
-    Suspend::new(help_overlay(app))
-}
-
-/// The shortcut overlay's code: loaded after the first scene in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn help_overlay(app: AppState) -> AnyView {
-    view! { <HelpNow app /> }.into_any()
-}
-
-#[component]
-fn HelpNow(app: AppState) -> impl IntoView {
     let markup = move || {
         if !app.help.get() {
             return String::new();

