@@ -35,14 +35,17 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
         return false;
     }
     // The API's code is a chunk fetched now, after the first scene; the host waits for `ready`.
-    leptos::task::spawn_local_scoped(serve(app, allowed, parent, targets));
+    // Not fetched (the network): the API stays off, and the host hears no `ready`.
+    leptos::task::spawn_local_scoped(async move {
+        let _ = serve(app, allowed, parent, targets).await;
+    });
     true
 }
 
+chunk_fn! {
 /// Obeys the host's commands and posts the scene's events to `targets` (see [`listen`]). Loaded
 /// after the first scene in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) {
+fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) {
     let host = parent.clone();
     let post: Rc<dyn Fn(&str)> = Rc::new(move |json: &str| {
         if let Ok(message) = js_sys::JSON::parse(json) {
@@ -127,6 +130,7 @@ async fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets
             post(&embed::state(&state));
         }
     });
+}
 }
 
 /// The fields of a posted object, read one by one: short strings, numbers, and for `scenario`

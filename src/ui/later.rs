@@ -6,7 +6,7 @@
 //! One chunk rather than one per part: every split point also makes chunks of the code it shares
 //! with the others, and five small modules compress worse than one. A failed fetch (a flaky
 //! network) is tried again, waiting 1 s, then 2 s, up to 30 s between tries; it never takes the
-//! page down (the split's loader can return the failure instead of panicking: `fallible`).
+//! page down (see `chunk_fn!`).
 
 use leptos::prelude::*;
 
@@ -57,21 +57,11 @@ const PARTS: Parts = Parts {
     help: |app| view! { <super::keys::Help app /> }.into_any(),
 };
 
-/// The chunk: its entry points once fetched, or why it could not be (tried again later).
-#[cfg(leaselab_split)]
-#[leptos::wasm_split::wasm_split(
-    leaselab_later_parts,
-    wasm_split_path = ::leptos::wasm_split,
-    fallible
-)]
-fn later_parts() -> Result<Parts, leptos::wasm_split::SplitLoaderError> {
-    Ok(PARTS)
+chunk_fn! {
+/// The chunk: its entry points.
+fn later_parts() -> Parts {
+    PARTS
 }
-
-/// Without the split, the parts are in the page already.
-#[cfg(not(leaselab_split))]
-async fn later_parts() -> Result<Parts, std::convert::Infallible> {
-    Ok(PARTS)
 }
 
 /// Longest wait between two tries to fetch the chunk, in ms.

@@ -44,10 +44,11 @@ pub struct Runtime {
     audience: fn(AppState) -> AnyView,
 }
 
+chunk_fn! {
 /// The lessons' code: loaded on first use in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn runtime() -> Runtime {
+fn runtime() -> Runtime {
     Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view }
+}
 }
 
 impl Tutor {
@@ -181,7 +182,8 @@ pub fn open(app: AppState, id: String, step: Option<usize>) {
         let runtime = match app.tutor.2.get_untracked() {
             Some(loaded) => loaded,
             None => {
-                let loaded = runtime().await;
+                // Not fetched (the network): nothing opens; choosing the lesson again tries again.
+                let Ok(loaded) = runtime().await else { return };
                 app.tutor.2.set(Some(loaded));
                 loaded
             }

@@ -15,6 +15,34 @@
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
 
+/// Defines `async fn $name(args) -> Result<$ret, SplitLoaderError>` from a plain function body. In
+/// the split release build (`--cfg leaselab_split`, see `xtask`) the body is compiled into a chunk
+/// of its own (`wasm_split`, as Leptos's `#[lazy]`), fetched on the first call; a failed fetch (a
+/// flaky network) is an `Err` that the next call tries again, never a panic (the splitter's
+/// `fallible` option: without it a failed fetch aborts the whole page). Other builds run the body
+/// at once and never fail. Each `$name` must be unique in the crate: it names the chunk.
+macro_rules! chunk_fn {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+        $(#[$attr])*
+        #[cfg(leaselab_split)]
+        #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
+        $vis fn $name($($arg: $ty),*) -> Result<$ret, leptos::wasm_split::SplitLoaderError> {
+            #[allow(clippy::redundant_closure_call)]
+            Ok((move || -> $ret { $body })())
+        }
+
+        $(#[$attr])*
+        #[cfg(not(leaselab_split))]
+        $vis async fn $name($($arg: $ty),*) -> Result<$ret, leptos::wasm_split::SplitLoaderError> {
+            #[allow(clippy::redundant_closure_call)]
+            Ok((move || -> $ret { $body })())
+        }
+    };
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
+        chunk_fn! { $(#[$attr])* $vis fn $name($($arg: $ty),*) -> () $body }
+    };
+}
+
 mod catalog;
 mod compare;
 mod controls;
@@ -365,11 +393,12 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
 /// What is wrong with the page's address, if anything: drawn by a chunk fetched only then.
 #[component]
 fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
-    (!issues.is_empty()).then(|| Suspend::new(url_warning(app, issues)))
+    // Nothing shown if the chunk cannot be fetched: the page plays on with its fallback.
+    (!issues.is_empty()).then(|| Suspend::new(async move { url_warning(app, issues).await.ok() }))
 }
 
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
+chunk_fn! {
+fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
     // What the page fell back to when it opened: the warning keeps saying so after the learner
     // picks another scenario.
     let (start_title, start_id, start_fable) =
@@ -404,6 +433,7 @@ async fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
         </aside>
     }
     .into_any()
+}
 }
 
 /// What the page says about a problem in its address, in `lang`; `default` is the title of the

@@ -120,7 +120,11 @@ pub fn Side(app: AppState) -> impl IntoView {
         if app.side_tab.get() == SideTab::Technical && !asked.get_value() {
             asked.set_value(true);
             wasm_bindgen_futures::spawn_local(async move {
-                technical.set(Some(super::technical::technical_panel().await));
+                match super::technical::technical_panel().await {
+                    Ok(code) => technical.set(Some(code)),
+                    // Not fetched (the network): the next time the tab is shown tries again.
+                    Err(_) => asked.set_value(false),
+                }
             });
         }
     });

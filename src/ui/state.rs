@@ -625,14 +625,14 @@ impl AppState {
         let source = self.source_text()?;
         let interventions = self.timeline.with_value(|t| t.interventions().to_vec());
         let id = self.scenario.with_untracked(|s| s.id.clone());
-        scenario_file(id, source, interventions).await
+        scenario_file(id, source, interventions).await.ok().flatten()
     }
 
     /// A file of this run played to its end (the report, or the run for ShiViz or a Jepsen
     /// checker) and its name.
     pub async fn export_run(self, kind: RunFile) -> Option<(String, String)> {
         let (config, interventions) = self.timeline.with_value(|t| (t.config().clone(), t.interventions().to_vec()));
-        run_file(self.scenario.get_untracked(), config, interventions, kind).await
+        run_file(self.scenario.get_untracked(), config, interventions, kind).await.ok().flatten()
     }
 
     /// Plays an imported scenario (already validated) from the start, like a built-in.
@@ -729,7 +729,7 @@ impl AppState {
             ],
             true_time: self.true_time.get_untracked(),
         };
-        share_link(run).await
+        share_link(run).await.ok().flatten()
     }
 
     /// The `<iframe>` that shows this run embedded (`?embed=1`, see `docs/embed.md`): the share
@@ -914,10 +914,10 @@ pub enum RunFile {
     History,
 }
 
+chunk_fn! {
 /// A file of the run played to its end: its name and text. Loaded on first use in the split
 /// build (the first scene does not need it).
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn run_file(
+fn run_file(
     scenario: Scenario,
     config: crate::engine::Config,
     interventions: Vec<ScheduledCommand>,
@@ -935,13 +935,15 @@ async fn run_file(
         RunFile::History => (format!("{id}-history.edn"), crate::scenario::interop::history(sim.trace(), &nodes)),
     })
 }
+}
 
+chunk_fn! {
 /// The scenario file of this run: its name and the source with the learner's interventions
 /// written into `interventions`. Loaded on first use in the split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
+fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
     let text = crate::scenario::export::with_interventions(&source, &interventions).ok()?;
     Some((format!("{id}.json"), text))
+}
 }
 
 /// What a share link says of a run (see [`AppState::share_link`]).
@@ -982,10 +984,10 @@ fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
     }
 }
 
+chunk_fn! {
 /// The share link's address (`scenario::link` gives the format). Loaded on first use in the
 /// split build.
-#[cfg_attr(leaselab_split, leptos::lazy)]
-async fn share_link(run: RunLink) -> Option<String> {
+fn share_link(run: RunLink) -> Option<String> {
     let actions = crate::scenario::link::encode(&run.interventions)?;
     let scenario = match &run.source {
         Some(json) => format!("s={}", crate::scenario::export::to_link(json).ok()?),
@@ -1014,4 +1016,5 @@ async fn share_link(run: RunLink) -> Option<String> {
         query.push_str(&actions);
     }
     Some(format!("{}{query}", run.base))
+}
 }

@@ -30,10 +30,11 @@ pub struct Code {
     pub panel: fn(AppState) -> AnyView,
 }
 
+chunk_fn! {
 /// Loads the technical panel's code (a chunk in the split build, at once otherwise).
-#[cfg_attr(leaselab_split, leptos::lazy)]
-pub async fn technical_panel() -> Code {
+pub fn technical_panel() -> Code {
     Code { panel: build_panel }
+}
 }
 
 fn build_panel(app: AppState) -> AnyView {

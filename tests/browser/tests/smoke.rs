@@ -108,3 +108,42 @@ async fn harness_sees_console_errors() -> anyhow::Result<()> {
     })
     .await
 }
+
+/// The rest of the page (diagram, side panel, tools) is a chunk fetched once the page starts
+/// (`ui::later`). When the network refuses it, the scene still plays and nothing panics; once the
+/// network is back, a later try draws the rest.
+#[tokio::test]
+async fn a_chunk_the_network_refuses_is_tried_again_without_harm() -> anyhow::Result<()> {
+    use serde_json::json;
+    with_browser("smoke-chunk", Duration::from_secs(120), async |b| {
+        b.cdp("Network.enable", json!({})).await?;
+        b.cdp("Network.setBlockedURLs", json!({"urls": ["*split_later_parts*"]})).await?;
+        b.open("").await?;
+        b.wait_exists("scene-harbor", Duration::from_secs(30)).await?;
+        // The first try has failed by now (the chunk is refused at once).
+        tokio::time::sleep(Duration::from_millis(1500)).await;
+        anyhow::ensure!(
+            b.requests().iter().all(|(p, _)| !p.contains("split_later_parts")),
+            "the refused chunk reached the server: {:?}",
+            b.requests()
+        );
+        anyhow::ensure!(b.element("side").await?.is_none(), "the side panel waits for its chunk");
+        b.assert_no_panic().await?;
+        // The scene still plays.
+        b.click("play-toggle").await?;
+        b.wait_for(
+            "sim-time",
+            |e| e.attr("data-ms").and_then(|v| v.parse::<u64>().ok()).is_some_and(|ms| ms > 0),
+            Duration::from_secs(20),
+        )
+        .await?;
+        b.click("play-toggle").await?;
+        // The network is back: a later try (1, 2, 4 … s apart) draws the rest of the page.
+        b.cdp("Network.setBlockedURLs", json!({"urls": []})).await?;
+        b.wait_exists("side", Duration::from_secs(40)).await?;
+        b.wait_exists("space-time", Duration::from_secs(10)).await?;
+        anyhow::ensure!(!b.log_text().await?.trim().is_empty(), "the log shows the run so far");
+        b.assert_no_panic().await
+    })
+    .await
+}
