@@ -1,6 +1,6 @@
 //! The parts of the page the first scene does not need: the space-time diagram, the side panel,
 //! the tools menu, the figure menu and the shortcut overlay. The split release build puts their
-//! code in one chunk, fetched as soon as the page starts and drawn when it comes (issue 14: the
+//! code in one chunk, fetched once the first scene is painted and drawn when it comes (issue 14: the
 //! first scene sooner on a slow link or a slow CPU); other builds have it at once.
 //!
 //! One chunk rather than one per part: every split point also makes chunks of the code it shares
@@ -79,10 +79,12 @@ fn fetch(into: RwSignal<Option<Parts>>, wait_ms: u64) {
     });
 }
 
-/// `part`, drawn once the chunk has come (nothing before).
+/// `part`, drawn once the chunk has come (nothing before). The chunk is asked for once the
+/// first scene has been painted (a task after the next animation frame), so that it does not
+/// compete with the scene for the network and the CPU.
 #[component]
 pub fn Later(app: AppState, part: Part) -> impl IntoView {
     let parts = RwSignal::new(None::<Parts>);
-    fetch(parts, 1_000);
+    request_animation_frame(move || set_timeout(move || fetch(parts, 1_000), std::time::Duration::ZERO));
     move || parts.get().map(|p| p.view(part)(app))
 }

@@ -100,7 +100,7 @@ const COLLECT_FRAMES: &str = "const ms = arguments[0]; const done = arguments[ar
 
 /// The bytes the page's Resource Timing saw (the document and every resource, encoded), to
 /// check the server's count.
-/// Of those, the bytes of the requests the page started before its first scene was drawn
+/// Of those, the bytes of the requests the page started before its first scene was in the DOM
 /// (`arguments[0]`, ms from the navigation's start): what the first scene waited for, where the
 /// rest is fetched once it is up.
 const BYTES_BEFORE: &str = "const t = arguments[0]; \
@@ -300,7 +300,7 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
         let served: Vec<Served> =
             b.server().served().into_iter().filter(|s| s.path.starts_with(page.prefix()) || s.status != 200).collect();
         let timing_bytes = b.eval(RESOURCE_BYTES, vec![]).await?.as_u64().unwrap_or(0);
-        let before_scene = b.eval(BYTES_BEFORE, vec![json!(scene.frame)]).await?.as_u64().unwrap_or(0);
+        let before_scene = b.eval(BYTES_BEFORE, vec![json!(scene.in_dom)]).await?.as_u64().unwrap_or(0);
         let w = Weight::of(page, served, timing_bytes, before_scene);
         w.print(&scene);
         weights.push(w);
@@ -630,7 +630,7 @@ struct Weight {
     served: Vec<Served>,
     bytes: u64,
     timing_bytes: u64,
-    /// Bytes of the requests started before the first scene (Resource Timing).
+    /// Bytes of the requests started before the first scene was in the DOM (Resource Timing).
     before_scene: u64,
 }
 
