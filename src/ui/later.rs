@@ -70,7 +70,13 @@ const MOST_WAIT_MS: u64 = 30_000;
 fn fetch(into: RwSignal<Option<Parts>>, wait_ms: u64) {
     leptos::task::spawn_local(async move {
         match later_parts().await {
-            Ok(parts) => into.set(Some(parts)),
+            Ok(parts) => {
+                into.set(Some(parts));
+                // For tests and tools: the whole page is there (`<html data-later="ready">`).
+                if let Some(root) = document().document_element() {
+                    let _ = root.set_attribute("data-later", "ready");
+                }
+            }
             Err(_) => set_timeout(
                 move || fetch(into, (wait_ms * 2).min(MOST_WAIT_MS)),
                 std::time::Duration::from_millis(wait_ms),

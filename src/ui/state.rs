@@ -1,4 +1,4 @@
-//! The app's state and its clock.
+//! The app's state (its clock in [`clock`], the run's files and address in [`files`]).
 //!
 //! The engine lives in a non-reactive holder ([`StoredValue`]); after anything moves it, one
 //! [`Snapshot`] is published to a signal, the one fable-neutral [`Picture`] is derived from it
@@ -7,8 +7,6 @@
 //! shown is a telling, not part of the run: switching it changes the cast and the pictures'
 //! words, never the engine.
 
-use std::cell::Cell;
-use std::rc::Rc;
 use std::sync::Arc;
 
 use leptos::prelude::*;
@@ -18,7 +16,7 @@ use crate::engine::timeline::Timeline;
 use crate::engine::ScheduledCommand;
 use crate::engine::{Command, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
-use crate::scenario::{Pacing, Report, Scenario};
+use crate::scenario::{Pacing, Scenario};
 use crate::story::pacing::{Pacer, Play};
 use crate::story::picture::{self, Memory, Picture};
 use crate::story::technical::{Ledger, View};
@@ -30,6 +28,13 @@ use crate::vocab::Lang;
 
 use super::hands::{Figure, ScriptNotice};
 use super::lesson::Tutor;
+
+mod clock;
+mod files;
+
+use clock::now_ms;
+use files::rewrite_address;
+pub use files::RunFile;
 
 /// Slowest and fastest speeds, as powers of two: 0.25× ..= 64×.
 pub const SPEED_LOG2_MIN: i32 = -2;
@@ -611,30 +616,6 @@ impl AppState {
         self.other.with_value(|t| f(&t[..t.partition_point(|e| e.at_ms <= now_ms)]))
     }
 
-    /// The scenario's file: the imported JSON, else the built-in's.
-    pub fn source_text(&self) -> Option<String> {
-        self.source.get_untracked().or_else(|| {
-            let id = self.scenario.with_untracked(|s| s.id.clone());
-            super::catalog::text(&id).and_then(Result::ok)
-        })
-    }
-
-    /// This run as a scenario file: the scenario's file with the learner's interventions merged
-    /// in (see `scenario::export`), and its file name.
-    pub async fn export_scenario(self) -> Option<(String, String)> {
-        let source = self.source_text()?;
-        let interventions = self.timeline.with_value(|t| t.interventions().to_vec());
-        let id = self.scenario.with_untracked(|s| s.id.clone());
-        scenario_file(id, source, interventions).await.ok().flatten()
-    }
-
-    /// A file of this run played to its end (the report, or the run for ShiViz or a Jepsen
-    /// checker) and its name.
-    pub async fn export_run(self, kind: RunFile) -> Option<(String, String)> {
-        let (config, interventions) = self.timeline.with_value(|t| (t.config().clone(), t.interventions().to_vec()));
-        run_file(self.scenario.get_untracked(), config, interventions, kind).await.ok().flatten()
-    }
-
     /// Plays an imported scenario (already validated) from the start, like a built-in.
     pub fn load_custom(&self, scenario: Scenario, source: String) {
         if Sim::new(scenario.config.clone()).is_err() {
@@ -706,39 +687,6 @@ impl AppState {
         self.seek(at_ms.unwrap_or(last));
         self.refresh_compare();
         Ok(())
-    }
-
-    /// The address that replays this run exactly: scenario, the learner's interventions, the
-    /// moment, fable, view, speed and language, the theme unless it follows the system, and true
-    /// time if chosen (see `scenario::link` for the format). `None` if the run holds an
-    /// intervention a link cannot carry.
-    pub async fn share_link(self) -> Option<String> {
-        let location = web_sys::window()?.location();
-        let run = RunLink {
-            base: format!("{}{}", location.origin().ok()?, location.pathname().ok()?),
-            interventions: self.timeline.with_value(|t| t.interventions().to_vec()),
-            source: self.source.get_untracked(),
-            id: self.scenario.with_untracked(|s| s.id.clone()),
-            now_ms: self.sim.with_value(Sim::now_ms),
-            speed_log2: self.speed_log2.get_untracked(),
-            settings: [
-                self.fable.get_untracked().code(),
-                self.lang.get_untracked().code(),
-                self.tech_view.get_untracked().code(),
-                self.theme.get_untracked().code(),
-            ],
-            true_time: self.true_time.get_untracked(),
-        };
-        share_link(run).await.ok().flatten()
-    }
-
-    /// The `<iframe>` that shows this run embedded (`?embed=1`, see `docs/embed.md`): the share
-    /// link's address with `embed=1`, HTML-escaped. `None` as for [`share_link`](Self::share_link).
-    pub async fn embed_snippet(self) -> Option<String> {
-        let src = format!("{}&embed=1", self.share_link().await?).replace('&', "&amp;");
-        Some(format!(
-            "<iframe src=\"{src}\" width=\"800\" height=\"460\" style=\"border:0\" title=\"LeaseLab\" loading=\"lazy\"></iframe>"
-        ))
     }
 
     /// The step-back button: back to the moment of the previous trace entry.
@@ -854,167 +802,4 @@ impl AppState {
         // The address says so too, so that a reload tells the same fable.
         rewrite_address(|params| params.set("fable", fable.code()));
     }
-
-    /// Runs the animation loop for the lifetime of the page: one tick per animation frame. A
-    /// slow watchdog timer takes over only while no frame has come for a while (a browser that
-    /// does not paint, e.g. a headless one), so the story still moves on.
-    pub fn start_clock(self) {
-        let last = Rc::new(Cell::new(None::<f64>));
-        frame(self, last.clone());
-        set_interval(
-            move || {
-                let now = now_ms();
-                let stalled = match (now, last.get()) {
-                    (Some(n), Some(l)) => n - l > WATCHDOG_MS,
-                    _ => true,
-                };
-                if stalled {
-                    advance(self, &last, now);
-                }
-            },
-            std::time::Duration::from_millis(WATCHDOG_MS as u64),
-        );
-    }
-}
-
-/// How long without an animation frame before the watchdog ticks instead, in ms.
-const WATCHDOG_MS: f64 = 200.0;
-
-fn now_ms() -> Option<f64> {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now())
-}
-
-/// Moves the clock by the real time since the last tick.
-fn advance(state: AppState, last: &Cell<Option<f64>>, now: Option<f64>) {
-    let previous = last.replace(now);
-    if state.playing.get_untracked() {
-        let dt = match (now, previous) {
-            (Some(n), Some(p)) if n.is_finite() && p.is_finite() => n - p,
-            _ => 0.0,
-        };
-        state.tick(dt);
-    }
-}
-
-fn frame(state: AppState, last: Rc<Cell<Option<f64>>>) {
-    request_animation_frame(move || {
-        advance(state, &last, now_ms());
-        frame(state, last);
-    });
-}
-
-/// A file of a run played to its end, for download (see [`run_file`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum RunFile {
-    /// The report (`leaselab.report/1`), as the runner's `run` prints it.
-    Report,
-    /// A ShiViz log (vector clocks per event), as `leaselab export --format shiviz` prints it.
-    Shiviz,
-    /// A Jepsen-style history (EDN), as `leaselab export --format history` prints it.
-    History,
-}
-
-chunk_fn! {
-/// A file of the run played to its end: its name and text. Loaded on first use in the split
-/// build (the first scene does not need it).
-fn run_file(
-    scenario: Scenario,
-    config: crate::engine::Config,
-    interventions: Vec<ScheduledCommand>,
-    kind: RunFile,
-) -> Option<(String, String)> {
-    let nodes: Vec<String> = config.nodes.iter().map(|n| n.id.clone()).collect();
-    let mut sim = Sim::replay(config, &interventions).ok()?;
-    sim.run_to_end();
-    let id = &scenario.id;
-    Some(match kind {
-        RunFile::Report => {
-            (format!("{id}-report.json"), serde_json::to_string(&Report::new(&scenario, &sim)).ok()? + "\n")
-        }
-        RunFile::Shiviz => (format!("{id}.shiviz.log"), crate::scenario::interop::shiviz(sim.trace())),
-        RunFile::History => (format!("{id}-history.edn"), crate::scenario::interop::history(sim.trace(), &nodes)),
-    })
-}
-}
-
-chunk_fn! {
-/// The scenario file of this run: its name and the source with the learner's interventions
-/// written into `interventions`. Loaded on first use in the split build.
-fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
-    let text = crate::scenario::export::with_interventions(&source, &interventions).ok()?;
-    Some((format!("{id}.json"), text))
-}
-}
-
-/// What a share link says of a run (see [`AppState::share_link`]).
-struct RunLink {
-    /// The page's origin and path.
-    base: String,
-    interventions: Vec<ScheduledCommand>,
-    /// An imported scenario's file, which travels whole (`s=`); a built-in goes by its `id`.
-    source: Option<String>,
-    id: String,
-    now_ms: u64,
-    speed_log2: i32,
-    /// The codes of the fable, the language, the log's view and the theme.
-    settings: [&'static str; 4],
-    true_time: bool,
-}
-
-/// Rewrites the page's address with `change` to its parameters, in place (no history entry);
-/// left alone while a lesson is in the address: the lesson writes its own (`story::tour`).
-fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
-    let Some(window) = web_sys::window() else { return };
-    let location = window.location();
-    let search = location.search().unwrap_or_default();
-    let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };
-    if params.has("lesson") {
-        return;
-    }
-    let before = String::from(params.to_string());
-    change(&params);
-    let query = String::from(params.to_string());
-    if query == before {
-        return;
-    }
-    let path = location.pathname().unwrap_or_default();
-    let url = if query.is_empty() { path } else { format!("{path}?{query}") };
-    if let Ok(history) = window.history() {
-        let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
-    }
-}
-
-chunk_fn! {
-/// The share link's address (`scenario::link` gives the format). Loaded on first use in the
-/// split build.
-fn share_link(run: RunLink) -> Option<String> {
-    let actions = crate::scenario::link::encode(&run.interventions)?;
-    let scenario = match &run.source {
-        Some(json) => format!("s={}", crate::scenario::export::to_link(json).ok()?),
-        None => format!("scenario={}", run.id),
-    };
-    let speed = match run.speed_log2 {
-        -2 => "0.25".to_owned(),
-        -1 => "0.5".to_owned(),
-        n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
-    };
-    let [fable, lang, view, theme] = run.settings;
-    let mut query = format!(
-        "?v={}&{scenario}&fable={fable}&lang={lang}&view={view}&speed={speed}&t={}",
-        crate::scenario::link::LINK_VERSION,
-        run.now_ms,
-    );
-    if theme != Theme::Auto.code() {
-        query.push_str("&theme=");
-        query.push_str(theme);
-    }
-    if run.true_time {
-        query.push_str("&pacing=true");
-    }
-    if !actions.is_empty() {
-        query.push_str("&do=");
-        query.push_str(&actions);
-    }
-    Some(format!("{}{query}", run.base))
-}
 }

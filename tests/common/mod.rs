@@ -4,7 +4,7 @@
 use std::io::Write;
 use std::process::{Command, Output, Stdio};
 
-use leaselab::engine::{Sim, TraceEntry, TraceEvent, Violation, WriteOutcome};
+use leaselab::engine::{Sim, TraceEntry, TraceEvent, WriteOutcome};
 use leaselab::scenario::{self, library, Report, Scenario};
 
 /// A built-in scenario, parsed.
@@ -50,17 +50,7 @@ pub fn outcomes(sim: &Sim) -> Vec<(String, WriteOutcome)> {
 
 /// The kinds of a report's violations, in order, as the report names them.
 pub fn kinds(r: &Report) -> Vec<&'static str> {
-    r.violations
-        .iter()
-        .map(|v| match v.violation {
-            Violation::StaleWriteAccepted { .. } => "stale_write_accepted",
-            Violation::InvalidTokenAccepted { .. } => "invalid_token_accepted",
-            Violation::TokenRegression { .. } => "token_regression",
-            Violation::DuplicateSideEffect { .. } => "duplicate_side_effect",
-            Violation::LockDeletedByNonOwner { .. } => "lock_deleted_by_non_owner",
-            Violation::ForeignTokenAccepted { .. } => "foreign_token_accepted",
-        })
-        .collect()
+    r.violations.iter().map(|v| v.violation.kind()).collect()
 }
 
 /// Runs the command-line runner with `args`, `stdin` on its standard input.

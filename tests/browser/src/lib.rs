@@ -287,8 +287,24 @@ impl Browser {
         self.client.issue_cmd(Cdp { body }).await.with_context(|| format!("DevTools command {cmd}"))
     }
 
-    /// Navigates to the app with `query` (e.g. `"?scenario=harbor-zombie&speed=64"`).
+    /// Navigates to the app with `query` (e.g. `"?scenario=harbor-zombie&speed=64"`) and waits
+    /// (at most 30 s, without failing) until the rest of the page, whose code comes after the
+    /// first scene (`ui::later`), is there: `<html data-later="ready">`.
     pub async fn open(&self, query: &str) -> Result<()> {
+        self.open_now(query).await?;
+        let deadline = std::time::Instant::now() + Duration::from_secs(30);
+        while std::time::Instant::now() < deadline {
+            let ready = self.eval("return document.documentElement.dataset.later === 'ready';", vec![]).await?;
+            if ready.as_bool() == Some(true) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+        Ok(())
+    }
+
+    /// Navigates to the app with `query` and returns at once (see [`Browser::open`]).
+    pub async fn open_now(&self, query: &str) -> Result<()> {
         let url = self.url(query);
         self.client.goto(&url).await.with_context(|| format!("opening {url}"))
     }

@@ -191,7 +191,7 @@ fn is(kind: &'static str) -> impl Fn(&Value) -> bool {
 #[tokio::test]
 async fn the_example_page_drives_the_harbor_and_hears_what_happens() -> Result<()> {
     with_browser("embed-api", SECS(240), async |b| {
-        b.open("embed/").await?;
+        b.open_now("embed/").await?;
         let ready = event_after(b, 0, "ready", is("ready")).await?;
         ensure!(ready["scenario"] == "harbor-zombie" && ready["protocol"] == 1, "{ready}");
         ensure!(ready["scenarios"].as_array().is_some_and(|l| l.iter().any(|s| s == "lantern-ankle")), "{ready}");

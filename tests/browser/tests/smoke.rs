@@ -118,7 +118,7 @@ async fn a_chunk_the_network_refuses_is_tried_again_without_harm() -> anyhow::Re
     with_browser("smoke-chunk", Duration::from_secs(120), async |b| {
         b.cdp("Network.enable", json!({})).await?;
         b.cdp("Network.setBlockedURLs", json!({"urls": ["*split_later_parts*"]})).await?;
-        b.open("").await?;
+        b.open_now("").await?;
         b.wait_exists("scene-harbor", Duration::from_secs(30)).await?;
         // The first try has failed by now (the chunk is refused at once).
         tokio::time::sleep(Duration::from_millis(1500)).await;
