@@ -162,14 +162,20 @@ fn carry_out(app: AppState, effect: tour::Effect) {
         // The answer and its reason are what the room waits for: bring them into view (inside
         // the panel when it scrolls, as little as needed), once the panel has been redrawn and
         // the pointing has scrolled the scene.
-        Do::ShowReveal => set_timeout(
-            || {
-                if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
-                    scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
-                }
-            },
-            std::time::Duration::from_millis(300),
-        ),
+        Do::ShowReveal => {
+            // Once it is drawn, and again a moment later: on a busy machine the panel can still
+            // be laying out (or drawn again) after the first try, leaving the reveal below.
+            for after_ms in [300, 1_200] {
+                set_timeout(
+                    || {
+                        if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
+                            scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
+                        }
+                    },
+                    std::time::Duration::from_millis(after_ms),
+                );
+            }
+        }
         Do::Focus(Focus::Title) => focus_later(".lesson:not([hidden]) .step-title"),
         Do::Focus(Focus::Reveal) => focus_later("[data-testid=audience-reveal]"),
     }
