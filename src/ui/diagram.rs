@@ -4,8 +4,9 @@
 //!
 //! Drawing is split so that playing costs little: the markup (the expensive part: parsing, style,
 //! layout) is rebuilt only when [`AppState::diagram_now`] moves, at most every
-//! [`super::state::DIAGRAM_REDRAW_MS`] of real time, and is drawn ahead of the playhead (bars that
-//! last run on to the right edge of what is drawn). Between rebuilds, each frame only slides it
+//! [`super::state::DIAGRAM_REDRAW_MS`] of real time ([`super::state::CATCH_UP_MS`] at speed),
+//! and is drawn ahead of the playhead (bars that last run on to the right edge of what is
+//! drawn). Between rebuilds, each frame only slides it
 //! (`transform`) and uncovers it up to the playhead (the width of a nested `<svg>` viewport, which
 //! clips): two attributes.
 

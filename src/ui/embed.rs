@@ -43,9 +43,12 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
 }
 
 chunk_fn! {
-/// Obeys the host's commands and posts the scene's events to `targets` (see [`listen`]). Loaded
-/// after the first scene in the split build.
-fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) {
+    /// Obeys the host's commands and posts the scene's events to `targets` (see [`listen`]). Loaded
+    /// after the first scene in the split build.
+    fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) = serve_host;
+}
+
+fn serve_host(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) {
     let host = parent.clone();
     let post: Rc<dyn Fn(&str)> = Rc::new(move |json: &str| {
         if let Ok(message) = js_sys::JSON::parse(json) {
@@ -130,7 +133,6 @@ fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<
             post(&embed::state(&state));
         }
     });
-}
 }
 
 /// The fields of a posted object, read one by one: short strings, numbers, and for `scenario`

@@ -58,10 +58,12 @@ const PARTS: Parts = Parts {
 };
 
 chunk_fn! {
-/// The chunk: its entry points.
-fn later_parts() -> Parts {
-    PARTS
+    /// The chunk: its entry points.
+    fn later_parts() -> Parts = parts;
 }
+
+fn parts() -> Parts {
+    PARTS
 }
 
 /// Longest wait between two tries to fetch the chunk, in ms.
@@ -85,12 +87,23 @@ fn fetch(into: RwSignal<Option<Parts>>, wait_ms: u64) {
     });
 }
 
-/// `part`, drawn once the chunk has come (nothing before). The chunk is asked for once the
-/// first scene has been painted (a task after the next animation frame), so that it does not
-/// compete with the scene for the network and the CPU.
+/// The chunk's entry points once it has come (`None` until then): one fetch for the whole page,
+/// which every [`Later`] placeholder reads.
+#[derive(Clone, Copy)]
+pub struct Coming(RwSignal<Option<Parts>>);
+
+impl Coming {
+    /// Asks for the chunk once the first scene has been painted (a task after the next
+    /// animation frame), so that it does not compete with the scene for the network and the CPU.
+    pub fn after_first_paint() -> Self {
+        let parts = RwSignal::new(None::<Parts>);
+        request_animation_frame(move || set_timeout(move || fetch(parts, 1_000), std::time::Duration::ZERO));
+        Self(parts)
+    }
+}
+
+/// `part`, drawn once the chunk `coming` waits for has come (nothing before).
 #[component]
-pub fn Later(app: AppState, part: Part) -> impl IntoView {
-    let parts = RwSignal::new(None::<Parts>);
-    request_animation_frame(move || set_timeout(move || fetch(parts, 1_000), std::time::Duration::ZERO));
-    move || parts.get().map(|p| p.view(part)(app))
+pub fn Later(app: AppState, coming: Coming, part: Part) -> impl IntoView {
+    move || coming.0.get().map(|p| p.view(part)(app))
 }

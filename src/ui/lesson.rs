@@ -45,10 +45,12 @@ pub struct Runtime {
 }
 
 chunk_fn! {
-/// The lessons' code: loaded on first use in the split build.
-fn runtime() -> Runtime {
-    Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view }
+    /// The lessons' code: loaded on first use in the split build.
+    fn runtime() -> Runtime = lesson_code;
 }
+
+fn lesson_code() -> Runtime {
+    Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view }
 }
 
 impl Tutor {

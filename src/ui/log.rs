@@ -1,6 +1,12 @@
 //! The event log: each narrated trace entry in the fable's words and in technical words, newest
-//! at the top. Rows are appended, never rebuilt (keyed by trace position); a language switch
-//! re-narrates each row from its trace entry.
+//! at the top. Rows are added, never rebuilt; a language switch re-narrates each row from its
+//! trace entry.
+//!
+//! The rows published in one frame are one keyed item of the list, not one item each. Leptos's
+//! keyed list (tachys 0.2) groups adjacent moves into one and moves the whole group in the DOM if
+//! its first item must move: with two rows or more put at the top in one frame (every frame at
+//! 64×), all 400 kept rows were taken out and put back, and laid out again (p50 frame 50 ms in
+//! an hour-long run, issue 14). One item per frame at the top moves nothing.
 
 use std::sync::Arc;
 
@@ -34,12 +40,8 @@ pub fn Log(app: AppState) -> impl IntoView {
             </Show>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
             <ol data-testid="event-log" class="log" tabindex="0" aria-label=tr(app, Ui::LogTitle) class:hide-minor=move || app.hide_minor.get()>
-                <For
-                    each=move || app.log.with(|rows| rows.iter().rev().cloned().collect::<Vec<_>>())
-                    key=|row| (row.run, row.entry.seq)
-                    let(row)
-                >
-                    <Row app row />
+                <For each=move || app.log.with(|rows| batches(rows)) key=Batch::key let(batch)>
+                    {batch.rows.into_iter().map(|row| view! { <Row app row /> }).collect_view()}
                 </For>
             </ol>
             <Show when=move || app.log_trimmed.get()>
@@ -47,6 +49,33 @@ pub fn Log(app: AppState) -> impl IntoView {
             </Show>
         </section>
     }
+}
+
+/// Rows published together, newest first.
+struct Batch {
+    rows: Vec<Arc<LogRow>>,
+}
+
+impl Batch {
+    /// Its run and batch (`LogRow::batch`). The log drops a batch whole (`AppState::publish`),
+    /// so a drawn batch never changes.
+    fn key(&self) -> (u32, usize) {
+        self.rows.first().map_or((0, 0), |r| (r.run, r.batch))
+    }
+}
+
+/// The log's rows in batches, newest batch first, each newest row first.
+fn batches(rows: &[Arc<LogRow>]) -> Vec<Batch> {
+    let mut out: Vec<Batch> = Vec::new();
+    for row in rows.iter().rev() {
+        match out.last_mut() {
+            Some(b) if b.rows.first().is_some_and(|r| (r.run, r.batch) == (row.run, row.batch)) => {
+                b.rows.push(row.clone())
+            }
+            _ => out.push(Batch { rows: vec![row.clone()] }),
+        }
+    }
+    out
 }
 
 /// The picture-book caption under the scene: the newest notable line of the log, in story words.

@@ -15,31 +15,30 @@
 //! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
 //! in the words of the fable shown ([`Ui::told`]).
 
-/// Defines `async fn $name(args) -> Result<$ret, SplitLoaderError>` from a plain function body. In
-/// the split release build (`--cfg leaselab_split`, see `xtask`) the body is compiled into a chunk
+/// Defines `async fn $name(args) -> Result<$ret, SplitLoaderError>` that calls the plain function
+/// `$body` (written outside the macro, so that rustfmt keeps it). In the split release build
+/// (`--cfg leaselab_split`, see `xtask`) `$body` and what only it uses are compiled into a chunk
 /// of its own (`wasm_split`, as Leptos's `#[lazy]`), fetched on the first call; a failed fetch (a
 /// flaky network) is an `Err` that the next call tries again, never a panic (the splitter's
 /// `fallible` option: without it a failed fetch aborts the whole page). Other builds run the body
 /// at once and never fail. Each `$name` must be unique in the crate: it names the chunk.
 macro_rules! chunk_fn {
-    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty $body:block) => {
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = $body:path;) => {
         $(#[$attr])*
         #[cfg(leaselab_split)]
         #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, leptos::wasm_split::SplitLoaderError> {
-            #[allow(clippy::redundant_closure_call)]
-            Ok((move || -> $ret { $body })())
+            Ok($body($($arg),*))
         }
 
         $(#[$attr])*
         #[cfg(not(leaselab_split))]
         $vis async fn $name($($arg: $ty),*) -> Result<$ret, leptos::wasm_split::SplitLoaderError> {
-            #[allow(clippy::redundant_closure_call)]
-            Ok((move || -> $ret { $body })())
+            Ok($body($($arg),*))
         }
     };
-    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) $body:block) => {
-        chunk_fn! { $(#[$attr])* $vis fn $name($($arg: $ty),*) -> () $body }
+    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $body:path;) => {
+        chunk_fn! { $(#[$attr])* $vis fn $name($($arg: $ty),*) -> () = $body; }
     };
 }
 
@@ -276,6 +275,8 @@ fn follow_lang(app: AppState) {
 #[component]
 fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> impl IntoView {
     follow_lang(app);
+    // The rest of the page: one chunk, asked for once, drawn into each placeholder.
+    let coming = later::Coming::after_first_paint();
     let (class, api, controls) = match embed {
         None => (String::from("page"), None, None),
         Some(e) => {
@@ -334,7 +335,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
                 <div class="toolbar">
                     <div class="sandbox-tools">
-                        <later::Later app part=later::Part::Tools />
+                        <later::Later app coming part=later::Part::Tools />
                     </div>
                     <lesson::LessonPicker app />
                     <keys::WorkshopButtons app />
@@ -373,19 +374,19 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
             </header>
             <UrlWarning app issues />
-            <later::Later app part=later::Part::Help />
+            <later::Later app coming part=later::Part::Help />
             <lesson::AudienceLayer app />
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">
-                    <later::Later app part=later::Part::Diagram />
+                    <later::Later app coming part=later::Part::Diagram />
                 </div>
                 <div class="right">
                     <lesson::LessonPanel app />
-                    <later::Later app part=later::Part::Side />
+                    <later::Later app coming part=later::Part::Side />
                 </div>
             </main>
-            <later::Later app part=later::Part::FigureMenu />
+            <later::Later app coming part=later::Part::FigureMenu />
         </div>
     }
 }
@@ -398,7 +399,10 @@ fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
 }
 
 chunk_fn! {
-fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
+    fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView = url_warning_view;
+}
+
+fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
     // What the page fell back to when it opened: the warning keeps saying so after the learner
     // picks another scenario.
     let (start_title, start_id, start_fable) =
@@ -433,7 +437,6 @@ fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
         </aside>
     }
     .into_any()
-}
 }
 
 /// What the page says about a problem in its address, in `lang`; `default` is the title of the

@@ -40,7 +40,9 @@ pub use files::RunFile;
 pub const SPEED_LOG2_MIN: i32 = -2;
 pub const SPEED_LOG2_MAX: i32 = 6;
 
-/// Most log rows kept on the page (older ones are dropped so the page stays quick).
+/// Log rows kept on the page, at least (older ones are dropped so the page stays quick): the
+/// oldest batch of rows (those published in one frame) is dropped whole once the newer rows are
+/// this many, so the page holds this many plus at most one batch.
 pub const LOG_ROWS_KEPT: usize = 400;
 
 /// Longest real time one frame may account for, in ms (a background tab does not jump ahead).
@@ -52,6 +54,9 @@ pub struct LogRow {
     /// Which run of the page the row belongs to (grows on every reset), so rows of a new run
     /// never reuse the views of an old run's rows with the same trace position.
     pub run: u32,
+    /// The rows published together (in one frame) share this: the trace's length before them.
+    /// The log draws each such batch as one keyed item (see `log::Log`).
+    pub batch: usize,
     pub entry: TraceEntry,
     pub kind: &'static str,
     pub minor: bool,
@@ -110,8 +115,8 @@ pub struct AppState {
     /// The last share link or `<iframe>` snippet ("Embed this") made, shown for copying.
     pub share_url: RwSignal<Option<String>>,
     /// The virtual time the space-time diagram was last asked to redraw at. While playing it
-    /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time (or when the playhead leaves what
-    /// the drawing covers): rebuilding the drawing's markup every frame at 64× doubled the
+    /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time, or [`CATCH_UP_MS`] at speed (and
+    /// when the playhead leaves what the drawing covers): rebuilding the drawing's markup every frame at 64× doubled the
     /// 95th-percentile frame time; between redraws the diagram only slides.
     pub diagram_now: RwSignal<u64>,
     diagram_stamp: StoredValue<f64>,
@@ -216,8 +221,20 @@ fn prefers_reduced_motion() -> bool {
         .is_some_and(|m| m.matches())
 }
 
-/// Least real time between two redraws of the space-time diagram while playing, in ms.
+/// Least real time between two redraws of the space-time diagram while playing, in ms (below
+/// [`FAST_FROM_SPEED`]).
 pub const DIAGRAM_REDRAW_MS: f64 = 500.0;
+
+/// From this speed up, while playing, the log and the space-time diagram catch up with the run
+/// together, at most every [`CATCH_UP_MS`] of real time (and at once when paused, or when the run
+/// ends); the scene and the clock still move every frame. At 64× the log had new rows every frame
+/// and each addition cost the page a layout of its side panel: the frame rate halved (issue 14).
+/// Nobody reads a log that fast; below this speed the log follows each frame.
+pub const FAST_FROM_SPEED: f64 = 16.0;
+
+/// Least real time between two catch-ups of the log and the diagram at [`FAST_FROM_SPEED`] or
+/// faster, in ms. Both in the same frame, so that only one frame a second does that work.
+pub const CATCH_UP_MS: f64 = 1_000.0;
 
 impl AppState {
     /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own), or the engine's
@@ -307,35 +324,57 @@ impl AppState {
         2f64.powi(log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX))
     }
 
+    /// Whether the trace has entries the log has not taken yet (see [`FAST_FROM_SPEED`]).
+    fn log_behind(&self) -> bool {
+        self.sim.with_value(|sim| self.logged.get_value() < sim.trace().len())
+    }
+
     /// Publishes the engine's state: the snapshot, the picture's memory of the trace, new log rows.
     fn publish(&self) {
         let cast = self.cast.get_untracked();
         let logged = self.logged.get_value();
         let run = self.run.get_value();
-        let (snapshot, finished, rows, trace_len) = self.sim.with_value(|sim| {
+        let real = now_ms().unwrap_or(0.0);
+        let playing = self.playing.get_untracked();
+        let fast = playing && Self::speed_factor(self.speed_log2.get_untracked()) >= FAST_FROM_SPEED;
+        let on_time = real - self.diagram_stamp.get_value() >= if fast { CATCH_UP_MS } else { DIAGRAM_REDRAW_MS };
+        let (snapshot, finished, mut rows, log_due, trace_len) = self.sim.with_value(|sim| {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
             self.ledger.maybe_update(|l| l.absorb(trace));
+            let log_due = !fast || on_time || sim.finished();
+            // Not due: the rows wait in the trace (`logged` stays) for a later publish.
+            let from = if log_due { logged } else { trace.len() };
             let rows: Vec<Arc<LogRow>> = trace
-                .get(logged..)
+                .get(from..)
                 .unwrap_or(&[])
                 .iter()
                 .filter_map(|entry| {
-                    narrate(entry, &cast, Lang::En)
-                        .map(|n| Arc::new(LogRow { run, entry: entry.clone(), kind: n.kind, minor: n.minor }))
+                    narrate(entry, &cast, Lang::En).map(|n| {
+                        Arc::new(LogRow { run, batch: logged, entry: entry.clone(), kind: n.kind, minor: n.minor })
+                    })
                 })
                 .collect();
             self.trace_hash.set(sim.trace_hash());
-            (sim.snapshot(), sim.finished(), rows, trace.len())
+            (sim.snapshot(), sim.finished(), rows, log_due, trace.len())
         });
-        self.logged.set_value(trace_len);
+        if log_due {
+            self.logged.set_value(trace_len);
+        }
         if !rows.is_empty() {
-            let mut trimmed = false;
+            // A batch is never larger than what the log keeps (a seek far into a long run).
+            let mut trimmed = rows.len() > LOG_ROWS_KEPT;
+            rows.drain(..rows.len().saturating_sub(LOG_ROWS_KEPT));
             self.log.update(|log| {
                 log.extend(rows);
-                if log.len() > LOG_ROWS_KEPT {
-                    let extra = log.len() - LOG_ROWS_KEPT;
-                    log.drain(..extra);
+                // The oldest batch goes whole once the newer rows are enough without it: each
+                // batch is one item of the log's list (`log::Log`), drawn once.
+                while let Some(first) = log.first().map(|r| (r.run, r.batch)) {
+                    let n = log.iter().take_while(|r| (r.run, r.batch) == first).count();
+                    if log.len() - n < LOG_ROWS_KEPT {
+                        break;
+                    }
+                    log.drain(..n);
                     trimmed = true;
                 }
             });
@@ -345,11 +384,7 @@ impl AppState {
         }
         let now = snapshot.now_ms;
         self.snapshot.set(snapshot);
-        let real = now_ms().unwrap_or(0.0);
-        let due = !self.playing.get_untracked()
-            || finished
-            || now > self.diagram_horizon.get_value()
-            || real - self.diagram_stamp.get_value() >= DIAGRAM_REDRAW_MS;
+        let due = !playing || finished || now > self.diagram_horizon.get_value() || on_time;
         if due {
             self.diagram_stamp.set_value(real);
             // Set even when equal: a seek or an intervention at the same moment changes the run.

@@ -31,10 +31,12 @@ pub struct Code {
 }
 
 chunk_fn! {
-/// Loads the technical panel's code (a chunk in the split build, at once otherwise).
-pub fn technical_panel() -> Code {
-    Code { panel: build_panel }
+    /// Loads the technical panel's code (a chunk in the split build, at once otherwise).
+    pub fn technical_panel() -> Code = technical_code;
 }
+
+fn technical_code() -> Code {
+    Code { panel: build_panel }
 }
 
 fn build_panel(app: AppState) -> AnyView {

@@ -47,6 +47,9 @@ fn advance(state: AppState, last: &Cell<Option<f64>>, now: Option<f64>) {
             _ => 0.0,
         };
         state.tick(dt);
+    } else if state.log_behind() {
+        // Paused with rows not yet in the log (see `FAST_FROM_SPEED`): it catches up.
+        state.publish();
     }
 }
 

@@ -79,9 +79,17 @@ pub enum RunFile {
 }
 
 chunk_fn! {
-/// A file of the run played to its end: its name and text. Loaded on first use in the split
-/// build (the first scene does not need it).
-fn run_file(
+    /// A file of the run played to its end: its name and text. Loaded on first use in the split
+    /// build (the first scene does not need it).
+    fn run_file(
+        scenario: Scenario,
+        config: crate::engine::Config,
+        interventions: Vec<ScheduledCommand>,
+        kind: RunFile,
+    ) -> Option<(String, String)> = write_run_file;
+}
+
+fn write_run_file(
     scenario: Scenario,
     config: crate::engine::Config,
     interventions: Vec<ScheduledCommand>,
@@ -99,15 +107,16 @@ fn run_file(
         RunFile::History => (format!("{id}-history.edn"), crate::scenario::interop::history(sim.trace(), &nodes)),
     })
 }
-}
 
 chunk_fn! {
-/// The scenario file of this run: its name and the source with the learner's interventions
-/// written into `interventions`. Loaded on first use in the split build.
-fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
+    /// The scenario file of this run: its name and the source with the learner's interventions
+    /// written into `interventions`. Loaded on first use in the split build.
+    fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> = write_scenario_file;
+}
+
+fn write_scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
     let text = crate::scenario::export::with_interventions(&source, &interventions).ok()?;
     Some((format!("{id}.json"), text))
-}
 }
 
 /// What a share link says of a run (see [`AppState::share_link`]).
@@ -149,9 +158,12 @@ pub(super) fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
 }
 
 chunk_fn! {
-/// The share link's address (`scenario::link` gives the format). Loaded on first use in the
-/// split build.
-fn share_link(run: RunLink) -> Option<String> {
+    /// The share link's address (`scenario::link` gives the format). Loaded on first use in the
+    /// split build.
+    fn share_link(run: RunLink) -> Option<String> = write_share_link;
+}
+
+fn write_share_link(run: RunLink) -> Option<String> {
     let actions = crate::scenario::link::encode(&run.interventions)?;
     let scenario = match &run.source {
         Some(json) => format!("s={}", crate::scenario::export::to_link(json).ok()?),
@@ -180,5 +192,4 @@ fn share_link(run: RunLink) -> Option<String> {
         query.push_str(&actions);
     }
     Some(format!("{}{query}", run.base))
-}
 }
