@@ -1,6 +1,7 @@
 //! The event log: each narrated trace entry in the fable's words and in technical words, newest
-//! at the top. Rows are added, never rebuilt; a language switch re-narrates each row from its
-//! trace entry.
+//! at the top. Rows are added, never rebuilt; each is narrated once, as plain text (no reactive
+//! parts: a second's rows at 64× are cheap to build), and a language or fable switch draws the
+//! list again from the rows' trace entries.
 //!
 //! The rows published in one frame are one keyed item of the list, not one item each. Leptos's
 //! keyed list (tachys 0.2) groups adjacent moves into one and moves the whole group in the DOM if
@@ -13,7 +14,8 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::story::i18n::Ui;
-use crate::story::{fill, narrate, Tone};
+use crate::story::{fill, narrate, Cast, Tone};
+use crate::vocab::Lang;
 
 use super::state::{AppState, LogRow};
 use super::{seconds, tr};
@@ -40,9 +42,16 @@ pub fn Log(app: AppState) -> impl IntoView {
             </Show>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
             <ol data-testid="event-log" class="log" tabindex="0" aria-label=tr(app, Ui::LogTitle) class:hide-minor=move || app.hide_minor.get()>
-                <For each=move || app.log.with(|rows| batches(rows)) key=Batch::key let(batch)>
-                    {batch.rows.into_iter().map(|row| view! { <Row app row /> }).collect_view()}
-                </For>
+                // Each row is narrated once: a language or a cast changed draws the list again.
+                {move || {
+                    let lang = app.lang.get();
+                    let cast = app.cast.get();
+                    view! {
+                        <For each=move || app.log.with(|rows| batches(rows)) key=Batch::key let(batch)>
+                            {batch.rows.iter().map(|row| row_view(row, &cast, lang)).collect_view()}
+                        </For>
+                    }
+                }}
             </ol>
             <Show when=move || app.log_trimmed.get()>
                 <p class="log-trimmed">{tr(app, Ui::LogTrimmed)}</p>
@@ -167,30 +176,22 @@ pub fn Narrator(app: AppState) -> impl IntoView {
     view! { <p class="sr-only" data-testid="live-narration" aria-live="polite" aria-atomic="true">{move || said.get()}</p> }
 }
 
-#[component]
-fn Row(app: AppState, row: Arc<LogRow>) -> impl IntoView {
-    let narration = {
-        let row = row.clone();
-        Memo::new(move |_| {
-            let lang = app.lang.get();
-            app.cast.with(|cast| narrate(&row.entry, cast, lang))
-        })
-    };
-    let tone = move || {
-        narration.with(|n| match n.as_ref().map(|n| n.tone) {
-            Some(Tone::Good) => "row good",
-            Some(Tone::Warn) => "row warn",
-            Some(Tone::Bad) => "row bad",
-            _ => "row info",
-        })
+/// One row, narrated once in `lang` with `cast` (the list is drawn again when either changes).
+fn row_view(row: &LogRow, cast: &Cast, lang: Lang) -> impl IntoView {
+    let narration = narrate(&row.entry, cast, lang);
+    let tone = match narration.as_ref().map(|n| n.tone) {
+        Some(Tone::Good) => "row good",
+        Some(Tone::Warn) => "row warn",
+        Some(Tone::Bad) => "row bad",
+        _ => "row info",
     };
     let at = row.entry.at_ms;
-    let time = move || fill(Ui::SecondsValue.text(app.lang.get()), &[("s", &seconds(at))]);
+    let (story, technical) = narration.map(|n| (n.story, n.technical)).unwrap_or_default();
     view! {
         <li class=tone class:minor=row.minor data-kind=row.kind data-ms=at.to_string()>
-            <span class="at">{time}</span>
-            <span class="story-line">{move || narration.with(|n| n.as_ref().map(|n| n.story.clone()))}</span>
-            <span class="tech-line">{move || narration.with(|n| n.as_ref().map(|n| n.technical.clone()))}</span>
+            <span class="at">{fill(Ui::SecondsValue.text(lang), &[("s", &seconds(at))])}</span>
+            <span class="story-line">{story}</span>
+            <span class="tech-line">{technical}</span>
         </li>
     }
 }

@@ -116,10 +116,14 @@ pub struct AppState {
     pub share_url: RwSignal<Option<String>>,
     /// The virtual time the space-time diagram was last asked to redraw at. While playing it
     /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time, or [`CATCH_UP_MS`] at speed (and
-    /// when the playhead leaves what the drawing covers): rebuilding the drawing's markup every frame at 64× doubled the
-    /// 95th-percentile frame time; between redraws the diagram only slides.
+    /// when the playhead leaves what the drawing covers): rebuilding the drawing's markup every
+    /// frame at 64× doubled the 95th-percentile frame time; between redraws it only slides.
     pub diagram_now: RwSignal<u64>,
+    /// When the diagram last redrew, or (at speed) the log or the diagram last caught up, in
+    /// real ms.
     diagram_stamp: StoredValue<f64>,
+    /// At [`FAST_FROM_SPEED`] or faster, whether the log catches up next (else the diagram).
+    log_turn: StoredValue<bool>,
     /// The latest moment the diagram's current drawing covers (see [`Self::set_diagram_horizon`]).
     diagram_horizon: StoredValue<u64>,
     /// The JSON of an imported scenario (a file or a link's `s=`); `None` for a built-in.
@@ -226,14 +230,15 @@ fn prefers_reduced_motion() -> bool {
 pub const DIAGRAM_REDRAW_MS: f64 = 500.0;
 
 /// From this speed up, while playing, the log and the space-time diagram catch up with the run
-/// together, at most every [`CATCH_UP_MS`] of real time (and at once when paused, or when the run
-/// ends); the scene and the clock still move every frame. At 64× the log had new rows every frame
-/// and each addition cost the page a layout of its side panel: the frame rate halved (issue 14).
-/// Nobody reads a log that fast; below this speed the log follows each frame.
+/// in turns, each at most every [`CATCH_UP_MS`] of real time and half that apart, so that no frame
+/// does both (and at once when paused, or when the run ends); the scene and the clock still move
+/// every frame. At 64× the log had new rows every frame and each addition cost the page a layout
+/// of its side panel: the frame rate halved (issue 14). Nobody reads a log that fast; below this
+/// speed the log follows each frame.
 pub const FAST_FROM_SPEED: f64 = 16.0;
 
-/// Least real time between two catch-ups of the log and the diagram at [`FAST_FROM_SPEED`] or
-/// faster, in ms. Both in the same frame, so that only one frame a second does that work.
+/// Least real time between two catch-ups of the log, and between two redraws of the diagram, at
+/// [`FAST_FROM_SPEED`] or faster, in ms.
 pub const CATCH_UP_MS: f64 = 1_000.0;
 
 impl AppState {
@@ -292,6 +297,7 @@ impl AppState {
             share_url: RwSignal::new(None),
             diagram_now: RwSignal::new(0),
             diagram_stamp: StoredValue::new(f64::NEG_INFINITY),
+            log_turn: StoredValue::new(true),
             diagram_horizon: StoredValue::new(u64::MAX),
             source: RwSignal::new(None),
             compare: RwSignal::new(None),
@@ -337,12 +343,15 @@ impl AppState {
         let real = now_ms().unwrap_or(0.0);
         let playing = self.playing.get_untracked();
         let fast = playing && Self::speed_factor(self.speed_log2.get_untracked()) >= FAST_FROM_SPEED;
-        let on_time = real - self.diagram_stamp.get_value() >= if fast { CATCH_UP_MS } else { DIAGRAM_REDRAW_MS };
+        let every_ms = if fast { CATCH_UP_MS / 2.0 } else { DIAGRAM_REDRAW_MS };
+        let on_time = real - self.diagram_stamp.get_value() >= every_ms;
+        // At speed, whose turn it is when on time: the log's or the diagram's.
+        let log_turn = self.log_turn.get_value();
         let (snapshot, finished, mut rows, log_due, trace_len) = self.sim.with_value(|sim| {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
             self.ledger.maybe_update(|l| l.absorb(trace));
-            let log_due = !fast || on_time || sim.finished();
+            let log_due = !fast || (on_time && log_turn) || sim.finished();
             // Not due: the rows wait in the trace (`logged` stays) for a later publish.
             let from = if log_due { logged } else { trace.len() };
             let rows: Vec<Arc<LogRow>> = trace
@@ -384,7 +393,11 @@ impl AppState {
         }
         let now = snapshot.now_ms;
         self.snapshot.set(snapshot);
-        let due = !playing || finished || now > self.diagram_horizon.get_value() || on_time;
+        if on_time && fast {
+            self.log_turn.set_value(!log_turn);
+            self.diagram_stamp.set_value(real);
+        }
+        let due = !playing || finished || now > self.diagram_horizon.get_value() || (on_time && !(fast && log_turn));
         if due {
             self.diagram_stamp.set_value(real);
             // Set even when equal: a seek or an intervention at the same moment changes the run.
