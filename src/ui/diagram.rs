@@ -23,7 +23,7 @@ use crate::vocab::Lang;
 
 use super::draw::{fitted, Align};
 use super::state::AppState;
-use super::{coord as f, seconds, told, tr};
+use super::{coord as f, seconds, seconds_in, told, tr};
 
 /// View-box width.
 const W: f64 = 1200.0;
@@ -87,11 +87,6 @@ struct Drawn {
     items: Vec<Item>,
 }
 
-/// `ms` as seconds with one decimal and the unit, in `lang` (`12.3 s`, `12.3 秒`).
-fn secs(ms: u64, lang: Lang) -> String {
-    fill(Ui::SecondsValue.text(lang), &[("s", &seconds(ms))])
-}
-
 fn lane_y(lane: usize) -> f64 {
     TOP + lane as f64 * LANE_H
 }
@@ -132,7 +127,7 @@ fn bar_svg(out: &mut Markup, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
             ("bar holds", format!("{name} · {token}"), title)
         }
     };
-    let until = if b.open { "…".to_owned() } else { secs(b.to_ms, lang) };
+    let until = if b.open { "…".to_owned() } else { seconds_in(b.to_ms, lang) };
     let who = match &b.kind {
         BarKind::Holds { .. } => String::new(),
         _ => match lanes.get(b.lane) {
@@ -140,7 +135,7 @@ fn bar_svg(out: &mut Markup, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
             _ => String::new(),
         },
     };
-    let detail = format!("{who}{title} ({} – {until})", secs(b.from_ms, lang));
+    let detail = format!("{who}{title} ({} – {until})", seconds_in(b.from_ms, lang));
     out.tag("g").lit("class", class).lit("data-kind", &class[4..]).int("data-i", items.len() as u64).open();
     out.tag("title").text(&detail);
     out.tag("rect").num("x", x0).num("y", y).num("width", (x1 - x0).max(1.0)).num("height", h).lit("rx", "2").close();
@@ -175,7 +170,7 @@ fn arrow_svg(out: &mut Markup, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
     };
     // In the words of the fable shown (the tablet's answer, not the dockmaster's).
     let kind = telling(cast.fable()).message(a.kind);
-    let mut title = format!("{} · {} → {}", kind.text(lang), secs(a.sent_ms, lang), secs(end, lang));
+    let mut title = format!("{} · {} → {}", kind.text(lang), seconds_in(a.sent_ms, lang), seconds_in(end, lang));
     if let Some(t) = &a.token {
         title.push_str(" · ");
         title.push_str(t);
@@ -360,7 +355,7 @@ fn draw(
                 (class, token.clone(), format!("{outsider} · {token} · {}", word.text(lang)))
             }
         };
-        let detail = format!("{title} ({})", secs(m.at_ms, lang));
+        let detail = format!("{title} ({})", seconds_in(m.at_ms, lang));
         out.tag("g").lit("class", class).int("data-i", items.len() as u64).open();
         out.tag("title").text(&detail);
         out.tag("circle").num("cx", x).num("cy", y).lit("r", "8").close();
@@ -377,7 +372,7 @@ fn draw(
         let tag = out.tag("g").lit("class", "diverge");
         let tag = if main { tag.lit("data-testid", "diagram-diverge") } else { tag };
         tag.int("data-ms", t).open();
-        out.tag("title").text(&format!("{} ({})", Ui::DiagramDiverge.text(lang), secs(t, lang)));
+        out.tag("title").text(&format!("{} ({})", Ui::DiagramDiverge.text(lang), seconds_in(t, lang)));
         out.tag("line").num("x1", x).num("y1", TOP).num("x2", x).num("y2", TOP + lanes_h + 6.0).close();
         // Beside the line, inside the drawing (above it the glyph was clipped) and clear of the
         // playhead when the run stands on the difference.

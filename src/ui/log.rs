@@ -18,7 +18,7 @@ use crate::story::{fill, narrate, Cast, Tone};
 use crate::vocab::Lang;
 
 use super::state::{AppState, LogRow};
-use super::{seconds, tr};
+use super::{seconds_in, tr};
 
 #[component]
 pub fn Log(app: AppState) -> impl IntoView {
@@ -189,7 +189,7 @@ fn row_view(row: &LogRow, cast: &Cast, lang: Lang) -> impl IntoView {
     let (story, technical) = narration.map(|n| (n.story, n.technical)).unwrap_or_default();
     view! {
         <li class=tone class:minor=row.minor data-kind=row.kind data-ms=at.to_string()>
-            <span class="at">{fill(Ui::SecondsValue.text(lang), &[("s", &seconds(at))])}</span>
+            <span class="at">{seconds_in(at, lang)}</span>
             <span class="story-line">{story}</span>
             <span class="tech-line">{technical}</span>
         </li>

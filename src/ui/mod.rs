@@ -244,6 +244,11 @@ pub(crate) fn localized(text: Option<&Localized>, lang: Lang, fallback: &str) ->
 /// How every moment a learner reads is written (`12.3`): the story's one formatter.
 pub(crate) use crate::story::i18n::seconds;
 
+/// `ms` as seconds with one decimal and the unit, in `lang` (`12.3 s`, `12.3 秒`).
+pub(crate) fn seconds_in(ms: u64, lang: Lang) -> String {
+    fill(Ui::SecondsValue.text(lang), &[("s", &seconds(ms))])
+}
+
 /// A view-box coordinate with one decimal, e.g. `-12.5`.
 pub(crate) fn coord(v: f64) -> String {
     let tenths = (v * 10.0).round();

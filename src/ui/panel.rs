@@ -12,7 +12,7 @@ use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
 use super::state::AppState;
-use super::{seconds, told, tr};
+use super::{seconds_in, told, tr};
 
 /// One row: the fable element, the concept, and its current value.
 struct Row {
@@ -24,7 +24,7 @@ struct Row {
 
 fn moment(v: Option<u64>, lang: Lang) -> String {
     match v {
-        Some(v) => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(v))]),
+        Some(v) => seconds_in(v, lang),
         None => Ui::Nothing.text(lang).to_owned(),
     }
 }
@@ -55,7 +55,7 @@ const ROWS: &[Row] = &[
         story: Ui::RowHourglass,
         concept: Ui::ConceptDuration,
         testid: "lease-duration",
-        value: |s, _, lang| fill(Ui::SecondsValue.text(lang), &[("s", &seconds(s.lease.lease_duration_ms))]),
+        value: |s, _, lang| seconds_in(s.lease.lease_duration_ms, lang),
     },
     Row {
         story: Ui::RowTookPost,
@@ -75,7 +75,7 @@ const ROWS: &[Row] = &[
         testid: "lease-remaining",
         // Whether the lease is live is decided once, for every view (`story::picture::liveness`).
         value: |s, _, lang| match liveness(&s.lease, s.now_ms) {
-            Liveness::Live { remaining_ms } => fill(Ui::SecondsValue.text(lang), &[("s", &seconds(remaining_ms))]),
+            Liveness::Live { remaining_ms } => seconds_in(remaining_ms, lang),
             Liveness::Lapsed { .. } => Ui::Expired.text(lang).to_owned(),
             Liveness::Free => Ui::Nothing.text(lang).to_owned(),
         },

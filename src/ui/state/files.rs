@@ -111,7 +111,11 @@ fn write_run_file(
 chunk_fn! {
     /// The scenario file of this run: its name and the source with the learner's interventions
     /// written into `interventions`. Loaded on first use in the split build.
-    fn scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> = write_scenario_file;
+    fn scenario_file(
+        id: String,
+        source: String,
+        interventions: Vec<ScheduledCommand>,
+    ) -> Option<(String, String)> = write_scenario_file;
 }
 
 fn write_scenario_file(id: String, source: String, interventions: Vec<ScheduledCommand>) -> Option<(String, String)> {
