@@ -4,6 +4,10 @@
 /// The id of the built-in scenario the app opens with when the address names none.
 pub const DEFAULT_SCENARIO: &str = "harbor-zombie";
 
+/// Where the page keeps the theme chosen with the header's button between visits
+/// (`localStorage`), read by the app and by the script `cargo xtask dist` puts into index.html.
+pub const THEME_KEY: &str = "leaselab.theme";
+
 /// The translation packs under `assets/i18n/` (and `dist/i18n/`), in the order they are stamped.
 pub const PACKS: [&str; 2] = ["en.json", "zh.json"];
 

@@ -197,8 +197,8 @@ fn mount(start: url::Start) {
     });
 }
 
-/// Where the theme chosen with the header's button is kept between visits.
-const THEME_KEY: &str = "leaselab.theme";
+// Where the theme chosen with the header's button is kept between visits.
+use crate::build_facts::THEME_KEY;
 
 /// The theme kept from the last visit, if storage is there and holds a good one.
 fn stored_theme() -> Option<Theme> {

@@ -68,11 +68,15 @@ const SERVE_PORT: u16 = 8080;
 /// diagram, the side panel, the tools menu, the figure menu, the shortcut overlay: `ui::later`)
 /// in one chunk fetched once the first scene is painted took it to 238.3 KB (290.5 KB
 /// gzip); that chunk and the pieces it shares are 66 KB more, not counted here.
-const BUDGET_BROTLI_BYTES: u64 = 240_000;
+///
+/// Since the app's first frame is drawn into index.html (issue 14, [`prerender_first_frame`]:
+/// +3.4 KB), the count is the whole first load, index.html and the default scenario included
+/// (+2.7 KB before the picture): 244.9 KB.
+const BUDGET_BROTLI_BYTES: u64 = 245_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 292_000;
+const BUDGET_GZIP_BYTES: u64 = 299_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
@@ -189,6 +193,7 @@ fn test() -> Result<()> {
         minutes(started.elapsed())
     ));
     let dist_dir = dist_build.finish()?;
+    finish_dist(&root, &dist_dir)?;
 
     header(&format!("[4/4] Browser tests, in lanes ({} into the run)", minutes(started.elapsed())));
     browser_tests(&root, &dist_dir, binaries, &mut totals)?;
@@ -695,7 +700,8 @@ fn bench(options: &[String]) -> Result<()> {
     } else {
         println!("{} has no index.html: building it first (cargo xtask dist)", dist_dir.display());
         ensure_web_tools(&root)?;
-        build_dist(&root)?;
+        let dist_dir = build_dist(&root)?;
+        finish_dist(&root, &dist_dir)?;
     }
     header("LeaseLab beside RaftScope (leaselab-bench)");
     let started = Instant::now();
@@ -714,7 +720,14 @@ fn dist() -> Result<()> {
     let root = workspace_root();
     header("Checking tools");
     ensure_web_tools(&root)?;
-    build_dist(&root).map(|_| ())
+    let dist_dir = build_dist(&root)?;
+    // Under `test` (which prepared this build and runs it in the background) the first frame is
+    // drawn and the size checked once the browser tests are built: `test` calls `finish_dist`.
+    if std::env::var_os(DIST_PREPARED_ENV).is_none() {
+        ensure_browser()?;
+        finish_dist(&root, &dist_dir)?;
+    }
+    Ok(())
 }
 
 /// Release build into `<root>/dist`, checked for relative URLs, with a size report and budget
@@ -730,10 +743,66 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     split_release_wasm(root, &dist_dir)?;
     preload_first_fetches(root, &dist_dir)?;
     check_relative_urls(&dist_dir.join("index.html"))?;
-    header("Bundle size");
-    size_report(&dist_dir)?;
     Ok(dist_dir)
 }
+
+/// The release build's last steps, in a browser: the app's first frame drawn into index.html
+/// ([`prerender_first_frame`]), then the size report and budget check. Expects Chromium.
+fn finish_dist(root: &Path, dist_dir: &Path) -> Result<()> {
+    header("The app's first frame, drawn into index.html (leaselab-prerender)");
+    prerender_first_frame(root, dist_dir)?;
+    header("Bundle size");
+    size_report(dist_dir)
+}
+
+/// Puts the app's first frame at its bare address into `dist/index.html`, to show while the wasm
+/// loads (issue 14: the first scene on screen before the code is here). `leaselab-prerender`
+/// (tests/browser) opens the build in headless Chromium and keeps the markup of the first frame
+/// the app draws: the engine's opening state in the app's own drawing, made afresh each build;
+/// the browser test `first_scene` checks that it is the app's. It goes into `#boot` as
+/// `.boot-scene`, inert, with a line for screen readers saying the page is loading; the app
+/// removes `#boot` when it mounts, in the same task, so no frame shows both.
+///
+/// The picture is the app's only at the bare address in the default theme: a script in `<head>`
+/// marks the page `data-boot="plain"` when the address has a query (another language, scenario,
+/// link or embed) or a theme other than `auto` was kept from a visit (`ui::stored_theme`), and
+/// the stylesheet in index.html then shows the plain loading picture instead.
+fn prerender_first_frame(root: &Path, dist_dir: &Path) -> Result<()> {
+    let out = root.join("target").join("prerender").join("first-frame.html");
+    run(cargo()
+        .args(["run", "-q", "-p", "leaselab-browser-tests", "--bin", "leaselab-prerender", "--"])
+        .arg(&out)
+        .env("LEASELAB_DIST", dist_dir)
+        .env("LEASELAB_CHROMIUM", CHROMIUM)
+        .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
+        .current_dir(root))?;
+    let markup = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
+    let index = dist_dir.join("index.html");
+    let html = std::fs::read_to_string(&index)?;
+    let boot = ["<div id=boot>", "<div id=\"boot\">"]
+        .into_iter()
+        .find(|b| html.contains(b))
+        .with_context(|| format!("{} has no <div id=boot>", index.display()))?;
+    let drawn = format!(
+        "<div id=boot class=drawn><div class=boot-scene inert>{markup}</div>\
+         <p class=\"sr-only boot-note\" role=status>{BOOT_NOTE}</p>"
+    );
+    let html = html.replacen(boot, &drawn, 1);
+    let plain = format!(
+        "<script>{{let p=location.search.length>1;try{{const t=localStorage.getItem('{}');\
+         if(t!==null&&t.trim().toLowerCase()!=='auto')p=true}}catch(e){{}}\
+         if(p)document.documentElement.dataset.boot='plain'}}</script>",
+        build_facts::THEME_KEY
+    );
+    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
+    std::fs::write(&index, format!("{}{plain}{}", &html[..at], &html[at..]))?;
+    println!("ok: index.html shows the app's first frame ({} bytes of markup) while the wasm loads", markup.len());
+    Ok(())
+}
+
+/// What a screen reader hears while the page drawn at build time shows (both languages: the
+/// page's language is not known before the app reads the address).
+const BOOT_NOTE: &str = "Loading LeaseLab… · 正在加载 LeaseLab……";
 
 /// Splits the release build's wasm at its `#[lazy]` functions (Leptos 0.8's `lazy`, built on
 /// `wasm_split_helpers`): the page loads the first module and fetches a chunk the first time one
@@ -1153,6 +1222,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     files.sort();
     ensure!(!files.is_empty(), "{} is empty", dist_dir.display());
 
+    let first_scenario = format!("scenarios/{}.json", build_facts::DEFAULT_SCENARIO);
     let mut table = String::new();
     let mut all = [0u64; 3];
     let mut code = [0u64; 3];
@@ -1168,7 +1238,12 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         // The split's chunks are fetched the first time one of their functions runs, not with
         // the page; their loader (`__wasm_split.js`) is imported by the page's script.
         let later = name.starts_with("lazy-") && name.ends_with(".wasm");
-        let in_code = !later && matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"));
+        // The page itself (with the first frame drawn into it) and the scenario it opens with
+        // are part of the first load too.
+        let in_code = !later
+            && (matches!(file.extension().and_then(OsStr::to_str), Some("wasm" | "js" | "css"))
+                || name == "index.html"
+                || name == first_scenario);
         if later {
             for i in 0..3 {
                 later_total[i] += sizes[i];
@@ -1191,7 +1266,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         "{:<48} {:>11} {:>11} {:>11}",
         "chunks loaded on first use", later_total[0], later_total[1], later_total[2]
     )?;
-    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "wasm + js + css", code[0], code[1], code[2])?;
+    writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "html + wasm + js + css + scenario", code[0], code[1], code[2])?;
     let mut page = [0u64; 3];
     for (name, sizes) in &packs {
         let with = [code[0] + sizes[0], code[1] + sizes[1], code[2] + sizes[2]];
@@ -1203,7 +1278,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     print!("{table}");
     let kb = |b: u64| format!("{}.{} KB", b / 1000, b % 1000 / 100);
     println!(
-        "compressed page (wasm + js + css + the larger translation pack): {} brotli (budget {}), {} gzip (ceiling {})",
+        "compressed first load (index.html, wasm, js, css, the default scenario and the larger translation pack): {} brotli (budget {}), {} gzip (ceiling {})",
         kb(page[2]),
         kb(BUDGET_BROTLI_BYTES),
         kb(page[1]),

@@ -62,6 +62,85 @@ fn env_path(var: &str, default: &str) -> PathBuf {
     std::env::var_os(var).map(PathBuf::from).unwrap_or_else(|| PathBuf::from(default))
 }
 
+/// Injected into a page before its own scripts (`Page.addScriptToEvaluateOnNewDocument`): once
+/// the app's harbor scene is in the DOM with its figures, it keeps, in the first animation frame
+/// after that (the first frame the app shows), the page's markup as `window.__firstFrame`: the
+/// children of `<body>` but the scripts and the loading picture, made into a picture that does
+/// nothing, and where the scene's drawing was on screen as `window.__firstFrameScene` (`[x, y,
+/// width, height]`, CSS pixels). `cargo xtask dist` puts the markup into `index.html`
+/// (`leaselab-prerender`), where it shows while the wasm loads; `tests/first_scene.rs` checks
+/// that the two are the same.
+///
+/// * The test ids and the ids of HTML elements go (nobody may find or click the picture instead
+///   of the app); the ids inside SVG stay (gradients and patterns are referred to by them).
+/// * A form control's state, a property the markup does not carry, is written as its attribute
+///   (`value`, `checked`, `selected`), so a slider shows where it was.
+/// * Leptos's empty marker comments go: only the app that made them reads them.
+/// * What the attribute `hidden` hides goes (the other fable's scene, drawn but not shown).
+pub const FIRST_FRAME_OBSERVER: &str = r#"(() => {
+  const drawn = () => !!document.querySelector('[data-testid="scene-harbor"] svg g.bearers > *');
+  const svg = 'http://www.w3.org/2000/svg';
+  const controls = 'input, select, textarea';
+  const picture = () => {
+    const box = document.createElement('div');
+    for (const from of document.body.children) {
+      if (from.tagName === 'SCRIPT' || from.id === 'boot') continue;
+      const to = from.cloneNode(true);
+      // What the attribute `hidden` hides at any size (the other fable's scene) is left out.
+      const all = from.querySelectorAll('*'), copies = to.querySelectorAll('*'), out = [];
+      all.forEach((e, i) => {
+        if (e.hasAttribute('hidden') && getComputedStyle(e).display === 'none') out.push(copies[i]);
+      });
+      const a = from.querySelectorAll(controls), b = to.querySelectorAll(controls);
+      a.forEach((c, i) => {
+        const d = b[i];
+        if (c.tagName === 'SELECT') {
+          Array.from(c.options).forEach((o, j) => d.options[j].toggleAttribute('selected', o.selected));
+        } else if (c.tagName === 'TEXTAREA') {
+          d.textContent = c.value;
+        } else if (c.type === 'checkbox' || c.type === 'radio') {
+          d.toggleAttribute('checked', c.checked);
+        } else {
+          d.setAttribute('value', c.value);
+        }
+      });
+      out.forEach(e => e.remove());
+      box.append(to);
+    }
+    for (const e of box.querySelectorAll('*')) {
+      e.removeAttribute('data-testid');
+      if (e.namespaceURI !== svg) e.removeAttribute('id');
+    }
+    const walk = document.createTreeWalker(box, NodeFilter.SHOW_COMMENT);
+    const comments = [];
+    while (walk.nextNode()) comments.push(walk.currentNode);
+    comments.forEach(c => c.remove());
+    return box.innerHTML;
+  };
+  const mo = new MutationObserver(() => {
+    if (!drawn()) return;
+    mo.disconnect();
+    requestAnimationFrame(() => {
+      const r = document.querySelector('[data-testid="scene-harbor"] svg').getBoundingClientRect();
+      window.__firstFrameScene = [r.x, r.y, r.width, r.height];
+      window.__firstFrame = picture();
+    });
+  });
+  mo.observe(document, { childList: true, subtree: true });
+})();"#;
+
+/// Waits (at most `limit`) for [`FIRST_FRAME_OBSERVER`]'s markup in the page `b` has open.
+pub async fn first_frame_markup(b: &Browser, limit: Duration) -> Result<String> {
+    let deadline = Instant::now() + limit;
+    loop {
+        if let Some(markup) = b.eval("return window.__firstFrame || null;", vec![]).await?.as_str() {
+            return Ok(markup.to_owned());
+        }
+        ensure!(Instant::now() < deadline, "no first frame's markup after {limit:?}: did the app draw its scene?");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
 /// The `s=` value of a share link to `harbor-zombie` stretched to one hour of virtual time (its
 /// file with `until_ms` at 3 600 000), so a run at 64× keeps moving for a whole measurement
 /// (`tests/frame_time.rs`, the bench).
