@@ -213,17 +213,17 @@ fn parted(app: AppState) -> Option<String> {
 /// The compared run's scene, drawn from its picture at this run's moment, beside this run's
 /// (only while comparing). It is a picture to look at: acting is done on this run's figures.
 #[component]
-pub fn OtherScene(app: AppState) -> impl IntoView {
+pub fn OtherScene(app: AppState, lantern: super::later::Lantern) -> impl IntoView {
     let markup = Memo::new(move |_| {
         let look = super::draw::Look { lang: app.lang.get(), floor: app.floor.get() };
         let fable = app.fable.get();
         app.other_picture
             .with(|p| {
                 let p = p.as_ref()?;
-                Some(app.cast.with(|cast| match fable {
-                    crate::vocab::Fable::Harbor => super::scene::whole(p, cast, look),
-                    crate::vocab::Fable::Lantern => super::lantern::whole(p, cast, look),
-                }))
+                app.cast.with(|cast| match fable {
+                    crate::vocab::Fable::Harbor => Some(super::scene::whole(p, cast, look)),
+                    crate::vocab::Fable::Lantern => lantern.whole(p, cast, look),
+                })
             })
             .map(|m| m.into_string())
             .unwrap_or_default()

@@ -42,6 +42,7 @@ pub struct Runtime {
     open: fn(AppState, String, Option<usize>),
     panel: fn(AppState) -> AnyView,
     audience: fn(AppState) -> AnyView,
+    pointers: fn(AppState, &'static str, &'static PlaceFn) -> AnyView,
 }
 
 chunk_fn! {
@@ -50,7 +51,7 @@ chunk_fn! {
 }
 
 fn lesson_code() -> Runtime {
-    Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view }
+    Runtime { send: send_now, open: open_now, panel: panel_view, audience: audience_view, pointers: pointers_view }
 }
 
 impl Tutor {
@@ -693,13 +694,18 @@ fn paragraphs(text: &str) -> String {
 /// beside the ring is joined to it by a short line.
 pub(crate) type Place = ((f64, f64, f64, f64), Option<(f64, f64)>);
 
+/// Where a scene finds a lesson's element ([`Place`]), if it shows it.
+pub(crate) type PlaceFn = dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync;
+
+/// A scene's pointing overlay ([`pointers_view`]), once the lessons' code is there: only a
+/// lesson points, so the first scene goes without it.
+pub(crate) fn pointers(app: AppState, scene: &'static str, place: &'static PlaceFn) -> impl IntoView {
+    move || app.tutor.2.get().map(|runtime| (runtime.pointers)(app, scene, place))
+}
+
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,
 /// a dashed ring and the field's term for it (a shape and a word, not a colour alone).
-pub(crate) fn pointers(
-    app: AppState,
-    scene: &'static str,
-    place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
-) -> impl IntoView {
+fn pointers_view(app: AppState, scene: &'static str, place: &'static PlaceFn) -> AnyView {
     let markup = move || {
         let lang = app.lang.get();
         let mut out = String::new();
@@ -748,7 +754,7 @@ pub(crate) fn pointers(
             fit_pointers(&group, &rings);
         });
     });
-    view! { <g class="pointers" data-testid="pointers" inner_html=markup></g> }
+    view! { <g class="pointers" data-testid="pointers" inner_html=markup></g> }.into_any()
 }
 
 /// A box in screen px: left, top, right, bottom.

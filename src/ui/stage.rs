@@ -22,6 +22,7 @@ const LANTERN_STORY: &str = "lantern-ankle";
 
 #[component]
 pub fn Stage(app: AppState) -> impl IntoView {
+    let lantern = super::later::Lantern::when_shown(app);
     view! {
         <section class="stage" class:comparing=move || app.other_picture.with(Option::is_some) data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
             <div class="scene-wrap">
@@ -34,9 +35,9 @@ pub fn Stage(app: AppState) -> impl IntoView {
                 </div>
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
                     <super::compare::ThisRunLabel app />
-                    <super::lantern::LanternScene app />
+                    {move || lantern.scene(app)}
                 </div>
-                <super::compare::OtherScene app />
+                <super::compare::OtherScene app lantern />
                 <Landing app />
                 <Recap app />
                 <super::hands::ScriptNoticeBar app />

@@ -137,6 +137,8 @@ pub struct AppState {
     other: StoredValue<Vec<TraceEntry>>,
     /// The compared run as a timeline (the same interventions), to show it at this run's moment.
     other_timeline: StoredValue<Option<Timeline>>,
+    /// The comparing code ([`AppState::set_compare`]), once a comparison has been asked for.
+    compare_code: StoredValue<Option<fn(&AppState)>>,
     /// The compared run at the moment shown (moved on with this run, or sought when it goes back).
     other_sim: StoredValue<Option<Sim>>,
     other_memory: StoredValue<Memory>,
@@ -304,6 +306,7 @@ impl AppState {
             divergence: RwSignal::new(None),
             other: StoredValue::new(Vec::new()),
             other_timeline: StoredValue::new(None),
+            compare_code: StoredValue::new(None),
             other_sim: StoredValue::new(None),
             other_memory: StoredValue::new(Memory::default()),
             other_picture: RwSignal::new(None),
@@ -596,13 +599,24 @@ impl AppState {
 
     /// Compares this run with the same run, `setting` flipped (`None`: no comparison).
     pub fn set_compare(&self, setting: Option<Setting>) {
+        // The comparing code is reached from here only, and this from the compare bar only, so
+        // the split build puts it in the chunk of the page's later parts with the bar: until a
+        // comparison is first asked for there is none to refresh.
+        self.compare_code.set_value(Some(Self::refresh_compare_now));
         self.compare.set(setting);
         self.refresh_compare();
     }
 
+    /// After the run changed: the comparison follows it, once one has been asked for.
+    fn refresh_compare(&self) {
+        if let Some(refresh) = self.compare_code.get_value() {
+            refresh(self);
+        }
+    }
+
     /// Plays both runs to their end (the same interventions at their times) and finds where they
     /// part; clears the comparison when none is asked for or the engine refuses.
-    fn refresh_compare(&self) {
+    fn refresh_compare_now(&self) {
         let asked = self.compare.get_untracked();
         let result = self.timeline.with_value(|t| {
             // A setting this scenario's protocol does not have is dropped (another scenario).

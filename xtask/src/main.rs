@@ -71,12 +71,14 @@ const SERVE_PORT: u16 = 8080;
 ///
 /// Since the app's first frame is drawn into index.html (issue 14, [`prerender_first_frame`]:
 /// +3.4 KB), the count is the whole first load, index.html and the default scenario included
-/// (+2.7 KB before the picture): 244.9 KB.
-const BUDGET_BROTLI_BYTES: u64 = 245_000;
+/// (+2.7 KB before the picture): 244.9 KB. The lantern's drawing in a chunk of its own took it
+/// to 239.1 KB, the comparing code and the lessons' pointing overlay in the chunks that use them
+/// to 235.5 KB.
+const BUDGET_BROTLI_BYTES: u64 = 236_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 299_000;
+const BUDGET_GZIP_BYTES: u64 = 287_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
