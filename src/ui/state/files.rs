@@ -169,31 +169,33 @@ chunk_fn! {
 
 fn write_share_link(run: RunLink) -> Option<String> {
     let actions = crate::scenario::link::encode(&run.interventions)?;
-    let scenario = match &run.source {
-        Some(json) => format!("s={}", crate::scenario::export::to_link(json).ok()?),
-        None => format!("scenario={}", run.id),
-    };
+    // Written with the browser's `URLSearchParams`, as `ui::url` reads it: every value encoded
+    // the one way the reader decodes it.
+    let params = web_sys::UrlSearchParams::new().ok()?;
+    params.append("v", &crate::scenario::link::LINK_VERSION.to_string());
+    match &run.source {
+        Some(json) => params.append("s", &crate::scenario::export::to_link(json).ok()?),
+        None => params.append("scenario", &run.id),
+    }
     let speed = match run.speed_log2 {
         -2 => "0.25".to_owned(),
         -1 => "0.5".to_owned(),
         n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
     };
     let [fable, lang, view, theme] = run.settings;
-    let mut query = format!(
-        "?v={}&{scenario}&fable={fable}&lang={lang}&view={view}&speed={speed}&t={}",
-        crate::scenario::link::LINK_VERSION,
-        run.now_ms,
-    );
+    params.append("fable", fable);
+    params.append("lang", lang);
+    params.append("view", view);
+    params.append("speed", &speed);
+    params.append("t", &run.now_ms.to_string());
     if theme != Theme::Auto.code() {
-        query.push_str("&theme=");
-        query.push_str(theme);
+        params.append("theme", theme);
     }
     if run.true_time {
-        query.push_str("&pacing=true");
+        params.append("pacing", "true");
     }
     if !actions.is_empty() {
-        query.push_str("&do=");
-        query.push_str(&actions);
+        params.append("do", &actions);
     }
-    Some(format!("{}{query}", run.base))
+    Some(format!("{}?{}", run.base, String::from(params.to_string())))
 }

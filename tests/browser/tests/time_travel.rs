@@ -161,8 +161,8 @@ async fn the_diagram_gives_details_by_pointer_and_keyboard() -> Result<()> {
     .await
 }
 
-/// An exact share link: after waking Chen early and moving on to 50 s, the link opens the same
-/// run at the same moment, with the same trace hash and the same plaque.
+/// An exact share link: after waking Chen early, crashing Lin and moving on to 50 s, the link
+/// opens the same run at the same moment, with the same trace hash and the same plaque.
 #[tokio::test]
 async fn a_share_link_replays_the_same_run() -> Result<()> {
     with_browser("share-link", SECS(120), async |b| {
@@ -170,6 +170,8 @@ async fn a_share_link_replays_the_same_run() -> Result<()> {
         b.wait_exists("scene-harbor", SECS(30)).await?;
         scrub(b, 21_000).await?;
         b.act_on("chen", "pause").await?;
+        scrub(b, 30_000).await?;
+        b.act_on("lin", "crash").await?;
         scrub(b, 50_000).await?;
         let hash = b.attr_of("sim-time", "data-hash").await?.context("a hash")?;
         let plaque = b.text_of("plaque-token").await?;
@@ -182,7 +184,13 @@ async fn a_share_link_replays_the_same_run() -> Result<()> {
             .as_str()
             .map(str::to_owned)
             .context("the link")?;
-        ensure!(link.contains("do=21000.r.chen") && link.contains("t=50000"), "the link carries the wake-up: {link}");
+        // Written as the page reads it (`URLSearchParams`): the items' commas encoded, read back whole.
+        let actions =
+            b.eval("return new URL(arguments[0]).searchParams.get('do');", vec![serde_json::json!(link)]).await?;
+        ensure!(
+            actions.as_str() == Some("21000.r.chen,30000.x.lin") && link.contains("t=50000"),
+            "the link carries the wake-up and the crash: {link}"
+        );
         let query = link.split_once('?').map(|(_, q)| format!("?{q}")).context("a query")?;
         b.open(&query).await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
