@@ -271,15 +271,13 @@ fn enabled(tag: Tag<'_>, on: bool) -> Tag<'_> {
 /// scenario files in and out.
 #[component]
 pub fn Tools(app: AppState) -> impl IntoView {
-    // Sharing and the world's levers as markup with one handler: what they show changes only
-    // with the language, the run's state (fencing, a holder, the end) and the link made.
-    let levers = Memo::new(move |_| {
+    // Sharing and the world's levers as markup with one handler, apart: sharing changes only with
+    // the language and the link made, the levers with the run's state (fencing, a holder, the
+    // end), which moves while the run plays; the link's field is not drawn again under the
+    // learner's cursor when a holder comes.
+    let share = Memo::new(move |_| {
         let lang = app.lang.get();
         let say = |ui: Ui| told(app, ui, lang);
-        let finished = app.finished.get();
-        let (fencing, holder, tokens) = app
-            .snapshot
-            .with(|s| (s.resource.fencing, s.lease.holder_identity.is_some(), s.store_kind.rules().issues_tokens()));
         let mut out = Markup::new();
         out.tag("section").lit("class", "group share").open();
         out.tag("h2").text(say(Ui::ToolsShare));
@@ -311,6 +309,16 @@ pub fn Tools(app: AppState) -> impl IntoView {
             }
         });
         out.end("section");
+        out.into_string()
+    });
+    let levers = Memo::new(move |_| {
+        let lang = app.lang.get();
+        let say = |ui: Ui| told(app, ui, lang);
+        let finished = app.finished.get();
+        let (fencing, holder, tokens) = app
+            .snapshot
+            .with(|s| (s.resource.fencing, s.lease.holder_identity.is_some(), s.store_kind.rules().issues_tokens()));
+        let mut out = Markup::new();
         out.tag("section").lit("class", "group world").open();
         out.tag("h2").text(say(Ui::ToolsWorld));
         out.tag("div").lit("class", "row-of").open();
@@ -387,7 +395,8 @@ pub fn Tools(app: AppState) -> impl IntoView {
                 <ScenarioPicker app />
                 <FablePicker app />
             </section>
-            <div class="levers" on:click=on_click on:focusin=select_all inner_html=move || levers.get()></div>
+            <div class="share-box" on:click=on_click on:focusin=select_all inner_html=move || share.get()></div>
+            <div class="levers" on:click=on_click inner_html=move || levers.get()></div>
             <section class="group files-box">
                 <h2>{tr(app, Ui::ToolsFiles)}</h2>
                 <super::files::Files app />

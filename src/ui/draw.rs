@@ -379,27 +379,55 @@ pub(crate) fn readable_frame(app: AppState) -> NodeRef<leptos::html::Div> {
 /// `--grow` and `--floor-in` (how much the messages and flags grow, and the smallest word inside
 /// them), and `data-compact` under [`COMPACT_BELOW_PX`]; the stylesheet does the rest.
 fn keep_readable(el: &web_sys::Element, floor_signal: RwSignal<f64>) {
+    on_resize(el, move |target, width, _| {
+        // Hidden (the other fable's scene): nothing to size.
+        if width < 1.0 {
+            return;
+        }
+        // In half units, so a window dragged wider redraws the scene now and then, not each pixel.
+        let floor = (SMALLEST_WORD_PX * 1200.0 / width * 2.0).ceil() / 2.0;
+        let grow = grow(floor);
+        if floor_signal.get_untracked() != floor {
+            floor_signal.set(floor);
+        }
+        let c = crate::story::markup::coord;
+        let style = format!("--floor:{}px;--grow:{};--floor-in:{}px", c(floor), c(grow), c(floor / grow));
+        let _ = target.set_attribute("style", &style);
+        let _ = target.set_attribute("data-compact", if width < COMPACT_BELOW_PX { "true" } else { "false" });
+    });
+}
+
+/// The room the scenes have (`node_ref` of the stage's `.scene-wrap`), written on it in CSS px as
+/// `--wrap-w` and `--wrap-h` each time it is resized, for the stylesheet to size the scene from.
+///
+/// The stylesheet could read the room in container units (`100cqw`, `100cqh`), and does until
+/// this has measured it (the first frame, the picture `index.html` shows): but Chromium works a
+/// length in container units out again each time anything inside the container changes, which
+/// while the run plays is every frame, and then lays the whole scene out anew (measured at 64×
+/// with the CPU slowed 4×: about a fifth fewer frames drawn, issue 14).
+pub(crate) fn measured_room() -> NodeRef<leptos::html::Div> {
+    let wrap = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if let Some(el) = wrap.get() {
+            on_resize(&el, |target, width, height| {
+                let c = crate::story::markup::coord;
+                let _ = target.set_attribute("style", &format!("--wrap-w:{}px;--wrap-h:{}px", c(width), c(height)));
+            });
+        }
+    });
+    wrap
+}
+
+/// Calls `then(element, width, height)` (its content box, CSS px) each time `el` is resized,
+/// for as long as the page lives (a `ResizeObserver`).
+fn on_resize(el: &web_sys::Element, then: impl Fn(&web_sys::Element, f64, f64) + 'static) {
     use wasm_bindgen::prelude::*;
     use wasm_bindgen::JsCast;
     let on_resize = Closure::<dyn Fn(js_sys::Array)>::new(move |entries: js_sys::Array| {
         for entry in entries.iter() {
             let Ok(entry) = entry.dyn_into::<web_sys::ResizeObserverEntry>() else { continue };
-            let width = entry.content_rect().width();
-            // Hidden (the other fable's scene): nothing to size.
-            if width < 1.0 {
-                continue;
-            }
-            // In half units, so a window dragged wider redraws the scene now and then, not each pixel.
-            let floor = (SMALLEST_WORD_PX * 1200.0 / width * 2.0).ceil() / 2.0;
-            let grow = grow(floor);
-            if floor_signal.get_untracked() != floor {
-                floor_signal.set(floor);
-            }
-            let target = entry.target();
-            let c = crate::story::markup::coord;
-            let style = format!("--floor:{}px;--grow:{};--floor-in:{}px", c(floor), c(grow), c(floor / grow));
-            let _ = target.set_attribute("style", &style);
-            let _ = target.set_attribute("data-compact", if width < COMPACT_BELOW_PX { "true" } else { "false" });
+            let rect = entry.content_rect();
+            then(&entry.target(), rect.width(), rect.height());
         }
     });
     if let Ok(observer) = web_sys::ResizeObserver::new(on_resize.as_ref().unchecked_ref()) {

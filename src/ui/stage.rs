@@ -23,9 +23,10 @@ const LANTERN_STORY: &str = "lantern-ankle";
 #[component]
 pub fn Stage(app: AppState) -> impl IntoView {
     let lantern = super::later::Lantern::when_shown(app);
+    let room = super::draw::measured_room();
     view! {
         <section class="stage" class:comparing=move || app.other_picture.with(Option::is_some) data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
-            <div class="scene-wrap">
+            <div class="scene-wrap" node_ref=room>
                 // Both scenes are built once; only the fable shown is visible and kept up to date
                 // (the other's picture stands still, see `AppState::harbor`). Switching never
                 // rebuilds a view; the run goes on untouched.

@@ -203,6 +203,35 @@ async fn a_share_link_replays_the_same_run() -> Result<()> {
     .await
 }
 
+/// The share link's field is left alone while the run plays on under it: the world's levers
+/// beside it change with the run (a holder comes and goes, the run ends), and a learner copying
+/// the link keeps the field, its text and the cursor in it.
+#[tokio::test]
+async fn the_share_links_field_stays_while_the_run_plays() -> Result<()> {
+    with_browser("share-field-stays", SECS(90), async |b| {
+        b.open("?scenario=harbor-zombie&speed=64").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.click("tools-open").await?;
+        b.click("share").await?;
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
+        b.eval("document.querySelector('[data-testid=\"share-link\"]').dataset.kept = 'yes'; return true;", vec![])
+            .await?;
+        // Played to its end at 64×, the menu left open (a script's click is no click elsewhere).
+        b.eval("document.querySelector('[data-testid=\"play-toggle\"]').click(); return true;", vec![]).await?;
+        b.wait_until_js(
+            "the run played to its end and the levers say so",
+            "return !!document.querySelector('[data-testid=\"revoke-lease\"][disabled]') && \
+             !document.querySelector('[data-testid=\"play-toggle\"]').classList.contains('playing');",
+            SECS(30),
+        )
+        .await?;
+        let kept = b.attr_of("share-link", "data-kept").await?;
+        ensure!(kept.as_deref() == Some("yes"), "the link's field was drawn again as the run played");
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
 /// Broken and hostile links each say what is wrong and still show a scene; nothing is injected.
 #[tokio::test]
 async fn broken_links_say_what_is_wrong() -> Result<()> {
