@@ -69,7 +69,7 @@ impl Batch {
     /// Its run and batch (`LogRow::batch`). The log drops a batch whole (`AppState::publish`),
     /// so a drawn batch never changes.
     fn key(&self) -> (u32, usize) {
-        self.rows.first().map_or((0, 0), |r| (r.run, r.batch))
+        self.rows.first().map_or((0, 0), |r| r.batch_key())
     }
 }
 
@@ -78,9 +78,7 @@ fn batches(rows: &[Arc<LogRow>]) -> Vec<Batch> {
     let mut out: Vec<Batch> = Vec::new();
     for row in rows.iter().rev() {
         match out.last_mut() {
-            Some(b) if b.rows.first().is_some_and(|r| (r.run, r.batch) == (row.run, row.batch)) => {
-                b.rows.push(row.clone())
-            }
+            Some(b) if b.key() == row.batch_key() => b.rows.push(row.clone()),
             _ => out.push(Batch { rows: vec![row.clone()] }),
         }
     }

@@ -27,8 +27,9 @@ pub fn Stage(app: AppState) -> impl IntoView {
     view! {
         <section class="stage" class:comparing=move || app.other_picture.with(Option::is_some) data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
             <div class="scene-wrap" node_ref=room>
-                // Both scenes are built once; only the fable shown is visible and kept up to date
-                // (the other's picture stands still, see `AppState::harbor`). Switching never
+                // Each scene is built once (the lantern's the first time it is shown, once its
+                // chunk is here: `later::Lantern`); only the fable shown is visible and kept up to
+                // date (the other's picture stands still, see `AppState::harbor`). Switching never
                 // rebuilds a view; the run goes on untouched.
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
                     <super::compare::ThisRunLabel app />

@@ -62,6 +62,13 @@ pub struct LogRow {
     pub minor: bool,
 }
 
+impl LogRow {
+    /// The batch the row was published in, across runs: the log draws and drops batches whole.
+    pub fn batch_key(&self) -> (u32, usize) {
+        (self.run, self.batch)
+    }
+}
+
 /// Everything the components share. All fields are `Copy` handles.
 #[derive(Clone, Copy)]
 pub struct AppState {
@@ -381,8 +388,8 @@ impl AppState {
                 log.extend(rows);
                 // The oldest batch goes whole once the newer rows are enough without it: each
                 // batch is one item of the log's list (`log::Log`), drawn once.
-                while let Some(first) = log.first().map(|r| (r.run, r.batch)) {
-                    let n = log.iter().take_while(|r| (r.run, r.batch) == first).count();
+                while let Some(first) = log.first().map(|r| r.batch_key()) {
+                    let n = log.iter().take_while(|r| r.batch_key() == first).count();
                     if log.len() - n < LOG_ROWS_KEPT {
                         break;
                     }

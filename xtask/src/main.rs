@@ -762,8 +762,9 @@ fn finish_dist(root: &Path, dist_dir: &Path) -> Result<()> {
 /// (tests/browser) opens the build in headless Chromium and keeps the markup of the first frame
 /// the app draws: the engine's opening state in the app's own drawing, made afresh each build;
 /// the browser test `first_scene` checks that it is the app's. It goes into `#boot` as
-/// `.boot-scene`, inert, with a line for screen readers saying the page is loading; the app
-/// removes `#boot` when it mounts, in the same task, so no frame shows both.
+/// `.boot-scene`, inert, before index.html's line for screen readers saying the page is loading
+/// (shown with the picture only: `#boot.drawn`); the app removes `#boot` when it mounts, in the
+/// same task, so no frame shows both.
 ///
 /// The picture is the app's only at the bare address in the default theme: a script in `<head>`
 /// marks the page `data-boot="plain"` when the address has a query (another language, scenario,
@@ -785,26 +786,25 @@ fn prerender_first_frame(root: &Path, dist_dir: &Path) -> Result<()> {
         .into_iter()
         .find(|b| html.contains(b))
         .with_context(|| format!("{} has no <div id=boot>", index.display()))?;
-    let drawn = format!(
-        "<div id=boot class=drawn><div class=boot-scene inert>{markup}</div>\
-         <p class=\"sr-only boot-note\" role=status>{BOOT_NOTE}</p>"
-    );
-    let html = html.replacen(boot, &drawn, 1);
+    // Before index.html's own loading note, which a screen reader hears meanwhile.
+    let html = html.replacen(boot, &format!("<div id=boot class=drawn><div class=boot-scene inert>{markup}</div>"), 1);
     let plain = format!(
         "<script>{{let p=location.search.length>1;try{{const t=localStorage.getItem('{}');\
          if(t!==null&&t.trim().toLowerCase()!=='auto')p=true}}catch(e){{}}\
          if(p)document.documentElement.dataset.boot='plain'}}</script>",
         build_facts::THEME_KEY
     );
-    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
-    std::fs::write(&index, format!("{}{plain}{}", &html[..at], &html[at..]))?;
+    std::fs::write(&index, before_first_link(&index, &html, &plain)?)?;
     println!("ok: index.html shows the app's first frame ({} bytes of markup) while the wasm loads", markup.len());
     Ok(())
 }
 
-/// What a screen reader hears while the page drawn at build time shows (both languages: the
-/// page's language is not known before the app reads the address).
-const BOOT_NOTE: &str = "Loading LeaseLab… · 正在加载 LeaseLab……";
+/// `html` (the text of `index`) with `script` put before its first `<link>`: early in `<head>`,
+/// before the stylesheet and the module it asks for.
+fn before_first_link(index: &Path, html: &str, script: &str) -> Result<String> {
+    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
+    Ok(format!("{}{script}{}", &html[..at], &html[at..]))
+}
 
 /// Splits the release build's wasm at its `#[lazy]` functions (Leptos 0.8's `lazy`, built on
 /// `wasm_split_helpers`): the page loads the first module and fetches a chunk the first time one
@@ -952,8 +952,7 @@ fn preload_first_fetches(root: &Path, dist_dir: &Path) -> Result<()> {
     );
     let index = dist_dir.join("index.html");
     let html = std::fs::read_to_string(&index)?;
-    let at = html.find("<link").with_context(|| format!("{} has no <link>", index.display()))?;
-    std::fs::write(&index, format!("{}{script}{}", &html[..at], &html[at..]))?;
+    std::fs::write(&index, before_first_link(&index, &html, &script)?)?;
     println!("ok: index.html preloads the pack and the scenario the address asks for");
     Ok(())
 }
