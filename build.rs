@@ -68,14 +68,42 @@ const LESSONS: &[&str] = &["harbor-replaced", "lantern-return-hour", "fencing-in
 
 fn main() {
     assert!(ORDER.contains(&build_facts::DEFAULT_SCENARIO), "the default scenario is a built-in");
-    table("scenarios", ORDER, "builtins.rs");
-    table("lessons", LESSONS, "lessons.rs");
+    table("scenarios", ORDER, "builtins.rs", false);
+    table("lessons", LESSONS, "lessons.rs", true);
+    opening_words();
     pack_stamp();
+}
+
+/// Writes `$OUT_DIR/opening.rs`: the words of the default scenario (its title, its summary and
+/// its nodes' names, in both languages), for `src/scenario/opening.rs`, which builds that scenario without
+/// reading its file (the page opens on it before it can read JSON).
+fn opening_words() {
+    let id = build_facts::DEFAULT_SCENARIO;
+    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets/scenarios").join(format!("{id}.json"));
+    let text = std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    let json: serde_json::Value =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
+    let pair = |v: &serde_json::Value| match (v["en"].as_str(), v["zh"].as_str()) {
+        (Some(en), Some(zh)) => format!("Some([{en:?}, {zh:?}])"),
+        _ => String::from("None"),
+    };
+    let names: Vec<String> =
+        json["nodes"].as_array().map(|n| n.iter().map(|node| pair(&node["name"])).collect()).unwrap_or_default();
+    let text = format!(
+        "/// The default scenario's title, `[en, zh]`.\npub const TITLE: Option<[&str; 2]> = {};\n\
+         /// Its summary, `[en, zh]`.\npub const SUMMARY: Option<[&str; 2]> = {};\n\
+         /// Its nodes' names, `[en, zh]`, in node order.\npub const NODE_NAMES: &[Option<[&str; 2]>] = &[{}];\n",
+        pair(&json["title"]),
+        pair(&json["summary"]),
+        names.join(", ")
+    );
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("opening.rs");
+    std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }
 
 /// Writes `$OUT_DIR/pack_stamp.rs`: a hash of the translation packs (`assets/i18n/*.json`), which
 /// the page adds to their address so that a browser never uses a pack cached from another
-/// version of the page.
+/// version of the page; and `$OUT_DIR/sheet_stamp.rs`, the same for `assets/later.css`.
 fn pack_stamp() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("i18n");
     for name in build_facts::PACKS {
@@ -88,11 +116,23 @@ fn pack_stamp() {
         "/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{stamp}\";\n"
     );
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
+    // The later parts' style sheet, stamped the same way (`ui::later`).
+    let sheet = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(build_facts::LATER_CSS);
+    println!("cargo:rerun-if-changed={}", sheet.display());
+    let stamp =
+        build_facts::stamp(std::slice::from_ref(&sheet)).unwrap_or_else(|e| panic!("reading {}: {e}", sheet.display()));
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("sheet_stamp.rs");
+    let text = format!(
+        "/// A hash of the later parts' style sheet, for its address.\npub const SHEET_STAMP: &str = \"{stamp}\";\n"
+    );
+    std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }
 
 /// Writes `$OUT_DIR/<out>`: `MENU` (ids and titles of the files in `assets/<folder>/`, in the
-/// order of `order`) and, for native builds, `FILES` (their text).
-fn table(folder: &str, order: &[&str], out: &str) {
+/// order of `order`; the titles for native builds only unless `titles_on_web`: the page reads the
+/// scenarios' from its translation pack, see `story::packs`) and, for native builds, `FILES`
+/// (their text).
+fn table(folder: &str, order: &[&str], out: &str, titles_on_web: bool) {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(folder);
     println!("cargo:rerun-if-changed={}", dir.display());
     let mut on_disk: Vec<String> = std::fs::read_dir(&dir)
@@ -118,8 +158,13 @@ fn table(folder: &str, order: &[&str], out: &str) {
             serde_json::from_str(&text).unwrap_or_else(|e| panic!("{} is not JSON: {e}", path.display()));
         assert_eq!(json["id"].as_str(), Some(*id), "{}: its id must match its file name", path.display());
         let title = |lang: &str| json["title"][lang].as_str().unwrap_or(id).to_owned();
-        let _ =
-            writeln!(menu, "    Builtin {{ id: {id:?}, title_en: {:?}, title_zh: {:?} }},", title("en"), title("zh"));
+        let native = if titles_on_web { "" } else { "#[cfg(not(target_arch = \"wasm32\"))] " };
+        let _ = writeln!(
+            menu,
+            "    Builtin {{ id: {id:?}, {native}title_en: {:?}, {native}title_zh: {:?} }},",
+            title("en"),
+            title("zh")
+        );
         let _ = writeln!(files, "    ({id:?}, include_str!({:?})),", path.display().to_string());
     }
     menu.push_str("];\n");

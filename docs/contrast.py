@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """WCAG 2 contrast of the page's main text/background colour pairs, in both themes.
 
-Reads the colour variables of assets/style.css (`--name: light-dark(#day, #night)`, or one colour
+Reads the colour variables of assets/style.css and assets/later.css (`--name: light-dark(#day, #night)`, or one colour
 for both) and prints each pair's ratio by day and by night against its target: 4.5:1 for text,
 3:1 for large text and graphics (WCAG AA). Exit 1 if a pair falls short.
 `tests/style.rs` checks the same pairs in `cargo test`.
@@ -66,7 +66,8 @@ def ratio(a, b):
 
 
 def main():
-    css = (pathlib.Path(__file__).resolve().parent.parent / "assets" / "style.css").read_text()
+    assets = pathlib.Path(__file__).resolve().parent.parent / "assets"
+    css = (assets / "style.css").read_text() + (assets / "later.css").read_text()
     v = variables(css)
     failed = False
     print(f"{'pair':<28} {'day':>6} {'night':>6} {'target':>6}  what")

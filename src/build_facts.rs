@@ -8,21 +8,35 @@ pub const DEFAULT_SCENARIO: &str = "harbor-zombie";
 /// (`localStorage`), read by the app and by the script `cargo xtask dist` puts into index.html.
 pub const THEME_KEY: &str = "leaselab.theme";
 
-/// The translation packs under `assets/i18n/` (and `dist/i18n/`), in the order they are stamped.
-pub const PACKS: [&str; 2] = ["en.json", "zh.json"];
+/// The translation packs' parts under `assets/i18n/` (and `dist/i18n/`), in the order they are
+/// stamped: the first parts, which the page loads before it is drawn, then the later ones.
+pub const PACKS: [&str; 4] = ["en.json", "zh.json", "en.later.json", "zh.later.json"];
+
+/// The style sheet of the parts of the page that come after the first scene, under `assets/`
+/// (and `dist/`): the page asks for it with their code (`ui::later`).
+pub const LATER_CSS: &str = "later.css";
 
 /// The stamp the page adds to a pack's address (`?v=`), so that a browser never uses a pack
-/// cached from another version of the page: 64-bit FNV-1a (the `fnv` crate) over the packs in
-/// `dir`, in [`PACKS`] order, as 16 hex digits.
+/// cached from another version of the page: [`stamp`] over the packs in `dir`, in [`PACKS`] order.
 ///
 /// # Errors
 /// A pack that cannot be read.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn pack_stamp(dir: &std::path::Path) -> std::io::Result<String> {
+    stamp(&PACKS.map(|name| dir.join(name)))
+}
+
+/// A stamp for files the page fetches by a fixed name (`?v=`): 64-bit FNV-1a (the `fnv` crate)
+/// over their bytes in order, as 16 hex digits.
+///
+/// # Errors
+/// A file that cannot be read.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn stamp(files: &[std::path::PathBuf]) -> std::io::Result<String> {
     use std::hash::Hasher as _;
     let mut hash = fnv::FnvHasher::default();
-    for name in PACKS {
-        hash.write(&std::fs::read(dir.join(name))?);
+    for file in files {
+        hash.write(&std::fs::read(file)?);
     }
     Ok(format!("{:016x}", hash.finish()))
 }

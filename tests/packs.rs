@@ -1,6 +1,7 @@
 //! The translation packs the page loads (`assets/i18n/*.json`) are the translation tables, text
 //! for text, in the order the page reads them.
 
+use leaselab::scenario::library;
 use leaselab::story::i18n::Ui;
 use leaselab::story::narrate::Line;
 use leaselab::story::packs;
@@ -9,15 +10,21 @@ use leaselab::vocab::Lang;
 #[test]
 fn the_committed_packs_are_the_tables() {
     for lang in [Lang::En, Lang::Zh] {
-        let path = format!("{}/assets/i18n/{}", env!("CARGO_MANIFEST_DIR"), packs::file_name(lang));
-        let committed = std::fs::read_to_string(&path).unwrap_or_default();
-        assert!(
-            committed == packs::file(lang),
-            "{path} is not the translation tables' text: after changing a text, run \
-             `cargo run --bin leaselab -- packs` and commit the packs"
-        );
-        let texts: Vec<String> = serde_json::from_str(&committed).expect("a JSON array of strings");
-        assert_eq!(texts.len(), packs::COUNT);
+        let mut whole: Vec<String> = Vec::new();
+        for part in packs::Part::ALL {
+            let path = format!("{}/assets/i18n/{}", env!("CARGO_MANIFEST_DIR"), packs::file_name(lang, part));
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                committed == packs::file(lang, part),
+                "{path} is not the translation tables' text: after changing a text, run \
+                 `cargo run --bin leaselab -- packs` and commit the packs"
+            );
+            let texts: Vec<String> = serde_json::from_str(&committed).expect("a JSON array of strings");
+            assert_eq!(texts.len(), part.range().len(), "{path}");
+            whole.extend(texts);
+        }
+        assert_eq!(whole.len(), packs::COUNT);
+        assert_eq!(whole, packs::texts(lang));
     }
 }
 
@@ -35,9 +42,35 @@ fn a_pack_is_read_in_declaration_order() {
     assert_eq!(zh[Ui::Play as usize], "播放");
     let [story, technical] = Line::LeaseExpired.text(Lang::Zh);
     assert_eq!(
-        (zh[packs::line_index(Line::LeaseExpired)], zh[packs::line_index(Line::LeaseExpired) + 1]),
+        (zh[packs::story_index(Line::LeaseExpired)], zh[packs::technical_index(Line::LeaseExpired)]),
         (story, technical)
     );
     assert_eq!(en[packs::lantern_index(Line::RunEnded)], Line::RunEnded.lantern_story(Lang::En));
-    assert_eq!(packs::lantern_index(Line::ALL[Line::ALL.len() - 1]), packs::COUNT - 1);
+    // The built-in scenarios' titles close the pack, in menu order, as their files give them.
+    let last = library::MENU.len() - 1;
+    assert_eq!(packs::scenario_title_index(last), packs::COUNT - 1);
+    let file: serde_json::Value =
+        serde_json::from_str(include_str!("../assets/scenarios/harbor-zombie.json")).expect("JSON");
+    let i = library::ids().position(|id| id == "harbor-zombie").expect("a built-in");
+    assert_eq!(Some(zh[packs::scenario_title_index(i)]), file["title"]["zh"].as_str());
+    assert_eq!(Some(en[packs::scenario_title_index(i)]), file["title"]["en"].as_str());
+}
+
+/// The first part holds what the first scene needs: every text of the page's own and the harbor's
+/// story lines; the technical lines, the lantern's stories and the scenarios' titles wait for the
+/// later part.
+#[test]
+fn the_first_part_holds_the_page_and_the_harbors_story() {
+    use packs::Part;
+    for u in Ui::ALL {
+        assert_eq!(Part::of(*u as usize), Part::First, "{u:?}");
+    }
+    for l in Line::ALL {
+        assert_eq!(Part::of(packs::story_index(l)), Part::First, "{l:?}'s story");
+        assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");
+        assert_eq!(Part::of(packs::lantern_index(l)), Part::Later, "{l:?}'s lantern story");
+    }
+    for i in 0..library::MENU.len() {
+        assert_eq!(Part::of(packs::scenario_title_index(i)), Part::Later, "the title of {}", library::MENU[i].id);
+    }
 }

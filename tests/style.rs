@@ -16,27 +16,31 @@ fn without_comments(css: &str) -> String {
     out
 }
 
+/// Both sheets: the first scene's (`style.css`) and the later parts' (`later.css`, `ui::later`).
 #[test]
 fn every_block_is_closed_and_sections_start_at_the_top_level() {
-    let css = include_str!("../assets/style.css");
-    let code = without_comments(css);
-    let mut depth = 0i32;
-    for (n, (raw, line)) in css.lines().zip(code.lines()).enumerate() {
-        if raw.trim_start().starts_with("/* -----") {
-            assert_eq!(depth, 0, "the section header at line {} sits inside a block", n + 1);
-        }
-        for c in line.chars() {
-            match c {
-                '{' => depth += 1,
-                '}' => {
-                    depth -= 1;
-                    assert!(depth >= 0, "an unmatched }} at line {}", n + 1);
+    for (name, css) in
+        [("style.css", include_str!("../assets/style.css")), ("later.css", include_str!("../assets/later.css"))]
+    {
+        let code = without_comments(css);
+        let mut depth = 0i32;
+        for (n, (raw, line)) in css.lines().zip(code.lines()).enumerate() {
+            if raw.trim_start().starts_with("/* -----") {
+                assert_eq!(depth, 0, "{name}: the section header at line {} sits inside a block", n + 1);
+            }
+            for c in line.chars() {
+                match c {
+                    '{' => depth += 1,
+                    '}' => {
+                        depth -= 1;
+                        assert!(depth >= 0, "{name}: an unmatched }} at line {}", n + 1);
+                    }
+                    _ => {}
                 }
-                _ => {}
             }
         }
+        assert_eq!(depth, 0, "{name}: {depth} block(s) left open at the end of the file");
     }
-    assert_eq!(depth, 0, "{depth} block(s) left open at the end of the file");
 }
 
 /// `name -> (day, night)` for the colour variables: `--name: light-dark(#day, #night)` or one
@@ -87,7 +91,9 @@ fn the_contrast_formula_matches_wcag() {
 /// graphics. `docs/contrast.py` prints the same pairs with their ratios.
 #[test]
 fn main_colour_pairs_meet_wcag_aa_in_both_themes() {
-    let vars = colour_variables(&without_comments(include_str!("../assets/style.css")));
+    // The diagram's colours are declared with it, in the later parts' sheet.
+    let both = [include_str!("../assets/style.css"), include_str!("../assets/later.css")].concat();
+    let vars = colour_variables(&without_comments(&both));
     let pairs: [(&str, &str, f64); 25] = [
         ("ink", "paper", 4.5),
         ("ink", "page", 4.5),

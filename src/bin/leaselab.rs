@@ -71,8 +71,9 @@ mod cli {
         },
         /// List the built-in scenarios and lessons.
         List,
-        /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`) from the
-        /// translation tables; run it after changing a text.
+        /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json` and their
+        /// later parts, `en.later.json`, `zh.later.json`) from the translation tables; run it
+        /// after changing a text.
         Packs {
             /// The folder to write them to.
             #[arg(long, default_value = "assets/i18n")]
@@ -107,11 +108,13 @@ mod cli {
                 use leaselab::story::packs;
                 use leaselab::vocab::Lang;
                 for lang in [Lang::En, Lang::Zh] {
-                    let path = dir.join(packs::file_name(lang));
-                    if let Err(e) = std::fs::write(&path, packs::file(lang)) {
-                        return fail(&format!("cannot write {}: {e}", path.display()));
+                    for part in packs::Part::ALL {
+                        let path = dir.join(packs::file_name(lang, part));
+                        if let Err(e) = std::fs::write(&path, packs::file(lang, part)) {
+                            return fail(&format!("cannot write {}: {e}", path.display()));
+                        }
+                        println!("wrote {} ({} texts)", path.display(), part.range().len());
                     }
-                    println!("wrote {} ({} texts)", path.display(), packs::COUNT);
                 }
                 ExitCode::SUCCESS
             }

@@ -239,8 +239,8 @@ impl Line {
         // The page reads its texts from the translation pack it loaded (`super::packs`).
         #[cfg(target_arch = "wasm32")]
         {
-            let i = super::packs::line_index(self);
-            [super::packs::get(lang, i), super::packs::get(lang, i + 1)]
+            use super::packs::{get, story_index, technical_index};
+            [get(lang, story_index(self)), get(lang, technical_index(self))]
         }
         #[cfg(not(target_arch = "wasm32"))]
         self.table(lang)

@@ -1,6 +1,10 @@
 //! The built-in scenarios on the page: their menu is compiled in ([`library::MENU`]), their files
-//! are fetched when first wanted (`scenarios/<id>.json`, next to the page; Trunk copies them there)
-//! and kept for the rest of the visit. Only ids from the menu are ever fetched.
+//! are fetched when first wanted (`scenarios/<id>.json`, next to the page; Trunk copies them there),
+//! read and kept for the rest of the visit. Only ids from the menu are ever fetched.
+//!
+//! The default scenario is built in code ([`opening`]): a page at its bare address needs neither
+//! its file nor the scenario reader, which comes in a chunk ([`reader`]) the first time another
+//! scenario or an address with a query is read (issue 14: the first load).
 
 use std::cell::RefCell;
 
@@ -8,38 +12,101 @@ use wasm_bindgen::JsCast;
 use wasm_bindgen_futures::JsFuture;
 
 use crate::scenario::lesson::{self, Lesson};
+use crate::scenario::opening::opening;
 use crate::scenario::{library, parse, Scenario, ScenarioError};
-use crate::story::packs;
+use crate::story::packs::{self, Part};
 use crate::vocab::Lang;
 
-thread_local! {
-    /// `(id, the file's text or why it could not be fetched)`, for every built-in asked for.
-    static FILES: RefCell<Vec<(&'static str, Result<String, String>)>> = const { RefCell::new(Vec::new()) };
+/// A built-in as the page has it.
+struct Entry {
+    id: &'static str,
+    /// The file's text, if it was fetched (the default scenario's is fetched only to export it).
+    text: Option<String>,
+    /// What reading it gave, or why it could not be fetched or read.
+    read: Result<Scenario, ScenarioError>,
 }
 
-/// Fetches built-in `id`'s file unless it is already here. Unknown ids are ignored (see [`get`]).
+thread_local! {
+    /// Every built-in asked for. An entry that could not be had is asked for again next time.
+    static FILES: RefCell<Vec<Entry>> = const { RefCell::new(Vec::new()) };
+}
+
+/// What reads the page's texts: in a chunk of its own in the split build.
+#[derive(Clone, Copy)]
+pub struct Reader {
+    /// Reads a scenario file (see `scenario::parse`).
+    pub scenario: fn(&str) -> Result<Scenario, ScenarioError>,
+    /// Reads the start settings from the page's address (see `url::read`).
+    pub address: fn() -> super::url::Start,
+}
+
+chunk_fn! {
+    /// The scenario and address reader: fetched on first use in the split build.
+    pub fn reader() -> Reader = reader_entries;
+}
+
+fn reader_entries() -> Reader {
+    Reader { scenario: parse, address: super::url::read }
+}
+
+/// Makes built-in `id` ready for [`get`]: the default at once, another by fetching and reading
+/// its file unless it is already here. Unknown ids are ignored (see [`get`]).
 pub async fn load(id: &str) {
     let Some(builtin) = library::builtin(id) else { return };
-    if FILES.with_borrow(|f| f.iter().any(|(i, r)| *i == builtin.id && r.is_ok())) {
+    if FILES.with_borrow(|f| f.iter().any(|e| e.id == builtin.id && e.read.is_ok())) {
         return;
     }
-    let fetched = fetch_text(&format!("scenarios/{}.json", builtin.id)).await;
+    let entry = if builtin.id == library::DEFAULT_ID {
+        Entry { id: builtin.id, text: None, read: Ok(opening()) }
+    } else {
+        let (text, read) = match fetch_text(&file_url(builtin.id)).await {
+            Ok(text) => {
+                let read = match reader().await {
+                    Ok(reader) => (reader.scenario)(&text),
+                    Err(_) => Err(not_fetched("the page's scenario reader could not be fetched".into())),
+                };
+                (Some(text), read)
+            }
+            Err(message) => (None, Err(not_fetched(message))),
+        };
+        Entry { id: builtin.id, text, read }
+    };
     FILES.with_borrow_mut(|f| {
-        f.retain(|(i, _)| *i != builtin.id);
-        f.push((builtin.id, fetched));
+        f.retain(|e| e.id != builtin.id);
+        f.push(entry);
     });
 }
 
-/// The file of built-in `id` as fetched: `None` if `id` is not a built-in or was never loaded.
-pub fn text(id: &str) -> Option<Result<String, String>> {
-    FILES.with_borrow(|f| f.iter().find(|(i, _)| *i == id).map(|(_, r)| r.clone()))
+/// Why a file could not be had, as an error of the whole document.
+fn not_fetched(message: String) -> ScenarioError {
+    ScenarioError { path: ".".into(), message, line_column: None }
 }
 
-/// Built-in `id`, parsed like any scenario file: `None` if it is not a built-in or was not
-/// [`load`]ed; an error if it could not be fetched (what the browser said) or read.
+/// Where built-in `id`'s file is, next to the page.
+fn file_url(id: &str) -> String {
+    format!("scenarios/{id}.json")
+}
+
+/// Built-in `id` as read: `None` if it is not a built-in or was not [`load`]ed; an error if it
+/// could not be fetched (what the browser said) or read.
 pub fn get(id: &str) -> Option<Result<Scenario, ScenarioError>> {
-    let text = text(id)?;
-    Some(text.map_err(|message| ScenarioError { path: ".".into(), message, line_column: None }).and_then(|t| parse(&t)))
+    FILES.with_borrow(|f| f.iter().find(|e| e.id == id).map(|e| e.read.clone()))
+}
+
+/// The text of built-in `id`'s file, fetched if it is not here yet; `None` if `id` is not a
+/// built-in or its file cannot be fetched.
+pub async fn file_text(id: &str) -> Option<String> {
+    let builtin = library::builtin(id)?;
+    if let Some(text) = FILES.with_borrow(|f| f.iter().find(|e| e.id == builtin.id).and_then(|e| e.text.clone())) {
+        return Some(text);
+    }
+    let text = fetch_text(&file_url(builtin.id)).await.ok()?;
+    FILES.with_borrow_mut(|f| {
+        if let Some(e) = f.iter_mut().find(|e| e.id == builtin.id) {
+            e.text = Some(text.clone());
+        }
+    });
+    Some(text)
 }
 
 /// Fetches and reads built-in lesson `id` (`lessons/<id>.json`, next to the page; only ids of the
@@ -50,22 +117,36 @@ pub async fn lesson(id: &str) -> Result<Lesson, String> {
     lesson::parse(&text).map_err(|e| e.to_string())
 }
 
-/// Loads `lang`'s translation pack (`i18n/<lang>.json`, stamped against stale caches) unless
-/// it is already here (see `story::packs`).
+/// Loads part `part` of `lang`'s translation pack (`i18n/<lang>.json` or `i18n/<lang>.later.json`,
+/// stamped against stale caches) unless it is already here (see `story::packs`).
 ///
 /// # Errors
 /// Why it could not be fetched or read (in English).
-pub async fn load_pack(lang: Lang) -> Result<(), String> {
-    if packs::has(lang) {
+pub async fn load_pack(lang: Lang, part: Part) -> Result<(), String> {
+    if packs::has(lang, part) {
         return Ok(());
     }
-    let url = format!("i18n/{}?v={}", packs::file_name(lang), packs::PACK_STAMP);
+    let url = format!("i18n/{}?v={}", packs::file_name(lang, part), packs::PACK_STAMP);
     let text = fetch_text(&url).await?;
-    packs::install(lang, &text).map_err(|e| format!("{url}: {e}"))
+    let texts = pack_texts(&text).map_err(|e| format!("{url}: {e}"))?;
+    packs::install(lang, part, texts).map_err(|e| format!("{url}: {e}"))
+}
+
+/// A pack's texts: its file is a JSON array of strings, read with the browser's `JSON.parse`
+/// (the page carries no JSON reader of its own before it needs one).
+fn pack_texts(json: &str) -> Result<Vec<String>, String> {
+    let value = js_sys::JSON::parse(json).map_err(|_| String::from("not JSON"))?;
+    if !js_sys::Array::is_array(&value) {
+        return Err("not a JSON array".into());
+    }
+    js_sys::Array::from(&value)
+        .iter()
+        .map(|t| t.as_string().ok_or_else(|| "not every text is a string".into()))
+        .collect()
 }
 
 /// The body of `url` (relative to the page) as text, or what went wrong.
-async fn fetch_text(url: &str) -> Result<String, String> {
+pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
     let shown = |e: wasm_bindgen::JsValue| {
         format!("fetching {url} failed: {}", e.as_string().unwrap_or_else(|| "a network error".into()))
     };

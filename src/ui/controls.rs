@@ -11,7 +11,6 @@ use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::{Markup, Tag};
 use crate::vocab::Fable;
-use crate::vocab::Lang;
 
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 use super::{fable_name, localized, seconds, told, tr};
@@ -213,12 +212,9 @@ pub fn ScenarioPicker(app: AppState) -> impl IntoView {
         if custom {
             out.option("", &fill(Ui::Imported.text(lang), &[("title", &title_now)]), true);
         }
-        for id in library::ids() {
-            let title = library::builtin(id).map_or(id, |b| match lang {
-                Lang::En => b.title_en,
-                Lang::Zh => b.title_zh,
-            });
-            out.option(id, title, !custom && id == id_now);
+        for (i, id) in library::ids().enumerate() {
+            let title = crate::story::packs::get(lang, crate::story::packs::scenario_title_index(i));
+            out.option(id, if title.is_empty() { id } else { title }, !custom && id == id_now);
         }
         out.into_string()
     };

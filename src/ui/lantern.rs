@@ -134,7 +134,7 @@ pub fn LanternScene(app: AppState) -> impl IntoView {
                 <g class="travels" inner_html=drawn(errands_svg)></g>
                 {super::lesson::pointers(app, "scene-lantern", &element_place)}
             </svg>
-            {super::hands::hands(app, &element_place, Element::Store)}
+            {app.later.hands(app, &element_place, Element::Store)}
         </div>
     }
 }

@@ -1,6 +1,8 @@
 //! The parts of the page the first scene does not need: the space-time diagram, the side panel,
-//! the tools menu, the figure menu and the shortcut overlay; and the lantern fable's drawing
-//! ([`Lantern`]), fetched the first time the lantern is shown. The split release build puts their
+//! the tools menu, the figure menu, the shortcut overlay, the figures' hit areas, the end-of-run
+//! card, the script's notice, the compared run's scene and labels, the keyboard's shortcuts and
+//! the focus keeping; and the lantern fable's drawing ([`Lantern`]), fetched the first time the
+//! lantern is shown. The split release build puts their
 //! code in one chunk, fetched once the first scene is painted and drawn when it comes (issue 14: the
 //! first scene sooner on a slow link or a slow CPU); other builds have it at once.
 //!
@@ -12,9 +14,12 @@
 use leptos::prelude::*;
 
 use super::draw::Look;
+use super::lesson::PlaceFn;
 use super::state::AppState;
+use crate::scenario::lesson::Element;
 use crate::story::cast::Cast;
 use crate::story::markup::Markup;
+use crate::story::packs;
 use crate::story::picture::Picture;
 use crate::vocab::Fable;
 
@@ -31,6 +36,12 @@ pub enum Part {
     FigureMenu,
     /// The `?` overlay of shortcuts.
     Help,
+    /// The card at the end of the run.
+    Recap,
+    /// The notice that the script will act again on a node the learner acted on.
+    ScriptNotice,
+    /// "This run" over a scene while two runs are compared.
+    ThisRunLabel,
 }
 
 /// The chunk's entry points, one per [`Part`].
@@ -41,6 +52,15 @@ struct Parts {
     tools: fn(AppState) -> AnyView,
     figure_menu: fn(AppState) -> AnyView,
     help: fn(AppState) -> AnyView,
+    recap: fn(AppState) -> AnyView,
+    script_notice: fn(AppState) -> AnyView,
+    this_run_label: fn(AppState) -> AnyView,
+    /// The compared run's scene (the lantern's drawing for the lantern).
+    other_scene: fn(AppState, Lantern) -> AnyView,
+    /// A scene's hit areas: where its figures are, and the element that stands for the timer.
+    hands: fn(AppState, &'static PlaceFn, Element) -> AnyView,
+    /// Once the chunk is here: keeping the focus, and with `true` the keyboard's shortcuts.
+    install: fn(AppState, bool),
 }
 
 impl Parts {
@@ -51,6 +71,9 @@ impl Parts {
             Part::Tools => self.tools,
             Part::FigureMenu => self.figure_menu,
             Part::Help => self.help,
+            Part::Recap => self.recap,
+            Part::ScriptNotice => self.script_notice,
+            Part::ThisRunLabel => self.this_run_label,
         }
     }
 }
@@ -61,6 +84,17 @@ const PARTS: Parts = Parts {
     tools: |app| view! { <super::controls::Tools app /> }.into_any(),
     figure_menu: |app| view! { <super::hands::FigureMenu app /> }.into_any(),
     help: |app| view! { <super::keys::Help app /> }.into_any(),
+    recap: |app| view! { <super::stage::Recap app /> }.into_any(),
+    script_notice: |app| view! { <super::hands::ScriptNoticeBar app /> }.into_any(),
+    this_run_label: |app| view! { <super::compare::ThisRunLabel app /> }.into_any(),
+    other_scene: |app, lantern| view! { <super::compare::OtherScene app lantern /> }.into_any(),
+    hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
+    install: |app, keys| {
+        super::lesson::keep_focus(app);
+        if keys {
+            super::keys::listen(app);
+        }
+    },
 };
 
 chunk_fn! {
@@ -75,18 +109,37 @@ fn parts() -> Parts {
 /// Longest wait between two tries to fetch a chunk, in ms.
 const MOST_WAIT_MS: u64 = 30_000;
 
-/// Fetches a chunk through its entry `load` into `into`, trying again after `wait_ms` (doubled
-/// each time, at most [`MOST_WAIT_MS`]) while it fails; `ready` runs once it is there.
-fn fetch<T, F>(load: fn() -> F, into: RwSignal<Option<T>>, wait_ms: u64, ready: fn())
+/// What `fetch` gives once it succeeds, trying again after 1 s, 2 s, … up to [`MOST_WAIT_MS`].
+async fn until_fetched<T, F>(fetch: impl Fn() -> F) -> T
 where
-    T: Send + Sync + 'static,
+    F: std::future::Future<Output = Result<T, String>>,
+{
+    let mut wait_ms = 1_000;
+    loop {
+        match fetch().await {
+            Ok(got) => return got,
+            Err(_) => {
+                gloo_timers::future::TimeoutFuture::new(wait_ms).await;
+                wait_ms = (wait_ms * 2).min(MOST_WAIT_MS as u32);
+            }
+        }
+    }
+}
+
+/// Fetches a chunk through its entry `load` into `into`, trying again after `wait_ms` (doubled
+/// each time, at most [`MOST_WAIT_MS`]) while it fails; `ready` runs with it once it is there,
+/// before it is drawn.
+fn fetch<T, F, R>(load: fn() -> F, into: RwSignal<Option<T>>, wait_ms: u64, ready: R)
+where
+    T: Copy + Send + Sync + 'static,
     F: std::future::Future<Output = Result<T, leptos::wasm_split::SplitLoaderError>> + 'static,
+    R: Fn(T) + Copy + 'static,
 {
     leptos::task::spawn_local(async move {
         match load().await {
             Ok(got) => {
+                ready(got);
                 into.set(Some(got));
-                ready();
             }
             Err(_) => set_timeout(
                 move || fetch(load, into, (wait_ms * 2).min(MOST_WAIT_MS), ready),
@@ -103,27 +156,139 @@ fn page_ready() {
     }
 }
 
-/// The chunk's entry points once it has come (`None` until then): one fetch for the whole page,
-/// which every [`Later`] placeholder reads.
+// `SHEET_STAMP`: a hash of `assets/later.css`, generated by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/sheet_stamp.rs"));
+
+/// The chunk's entry points once it has come (`None` until then), and whether the later parts'
+/// style sheet (`later.css`) is here: one fetch of each for the whole page, kept in
+/// [`AppState::later`] and read by every [`Later`] placeholder. A part is drawn once both are here.
 #[derive(Clone, Copy)]
-pub struct Coming(RwSignal<Option<Parts>>);
+pub struct Coming {
+    parts: RwSignal<Option<Parts>>,
+    styled: RwSignal<bool>,
+    asked: StoredValue<bool>,
+    /// How many of the style sheet and the later texts have not come yet.
+    waiting: StoredValue<u8>,
+}
 
 impl Coming {
-    /// Asks for the chunk once the first scene has been painted (a task after the next
-    /// animation frame), so that it does not compete with the scene for the network and the CPU.
-    pub fn after_first_paint() -> Self {
-        let parts = RwSignal::new(None::<Parts>);
+    /// Nothing yet (see [`Coming::after_first_paint`]).
+    pub fn new() -> Self {
+        Self {
+            parts: RwSignal::new(None),
+            styled: RwSignal::new(false),
+            asked: StoredValue::new(false),
+            waiting: StoredValue::new(2),
+        }
+    }
+
+    /// Asks for the chunk and the style sheet once the first scene has been painted (a task after
+    /// the next animation frame), so that they do not compete with the scene for the network and
+    /// the CPU. Once both are here the focus is kept, with `keys` the keyboard's shortcuts are
+    /// listened to, and the page says it is whole (`<html data-later="ready">`).
+    pub fn after_first_paint(self, app: AppState, keys: bool) {
         request_animation_frame(move || {
-            set_timeout(move || fetch(later_parts, parts, 1_000, page_ready), std::time::Duration::ZERO)
+            set_timeout(
+                move || {
+                    self.ask_for_sheet(app);
+                    fetch(later_parts, self.parts, 1_000, |_| {});
+                },
+                std::time::Duration::ZERO,
+            )
         });
-        Self(parts)
+        Effect::new(move |done: Option<bool>| {
+            if done == Some(true) {
+                return true;
+            }
+            let Some(parts) = self.parts.get().filter(|_| self.styled.get()) else { return false };
+            (parts.install)(app, keys);
+            page_ready();
+            true
+        });
+    }
+
+    /// Whether the later parts' style sheet and texts are here (tracks it): what comes in a chunk
+    /// of its own and is styled by it (the lessons, the lantern) waits for them too. Asks for
+    /// them if nobody has.
+    pub fn styled(self, app: AppState) -> bool {
+        self.ask_for_sheet(app);
+        self.styled.get()
+    }
+
+    /// Whether the later parts' style sheet and texts have been asked for.
+    pub fn asked(self) -> bool {
+        self.asked.get_value()
+    }
+
+    /// Puts the later parts' style sheet into the page (fetched as text into a `<style>`, with
+    /// the fetching the page already has) and loads the later part of the translation pack of
+    /// `app`'s language, once, both at the same time; each tried again while it cannot be fetched
+    /// (1 s, 2 s, … up to [`MOST_WAIT_MS`] between tries).
+    fn ask_for_sheet(self, app: AppState) {
+        if self.asked.get_value() {
+            return;
+        }
+        self.asked.set_value(true);
+        let (styled, waiting) = (self.styled, self.waiting);
+        // The second of the two to arrive says the later parts can be drawn.
+        let arrived = move || {
+            waiting.update_value(|n| *n = n.saturating_sub(1));
+            if waiting.get_value() == 0 {
+                styled.set(true);
+            }
+        };
+        leptos::task::spawn_local(async move {
+            let url = format!("{}?v={SHEET_STAMP}", crate::build_facts::LATER_CSS);
+            let text = until_fetched(|| super::catalog::fetch_text(&url)).await;
+            let doc = document();
+            if let (Ok(style), Some(head)) = (doc.create_element("style"), doc.head()) {
+                let _ = style.set_attribute("data-sheet", "later");
+                style.set_text_content(Some(&text));
+                // Before the page's own sheet, as in the one sheet they were cut from: where a rule
+                // of both applies with the same weight, style.css's (its layouts for a phone, a
+                // projector, a lesson) still wins.
+                let first = doc.query_selector("link[rel=stylesheet]").ok().flatten();
+                let _ = head.insert_before(&style, first.as_ref().map(|l| l.as_ref()));
+            }
+            arrived();
+        });
+        leptos::task::spawn_local(async move {
+            let lang = app.lang.get_untracked();
+            until_fetched(|| super::catalog::load_pack(lang, packs::Part::Later)).await;
+            // The caption tells the lantern's story from the later texts: told again now.
+            if app.fable.get_untracked() == Fable::Lantern {
+                app.lang.notify();
+            }
+            arrived();
+        });
+    }
+
+    /// The chunk's entry points once they, and the style sheet, are here (tracks both).
+    fn ready(self) -> Option<Parts> {
+        self.parts.get().filter(|_| self.styled.get())
+    }
+
+    /// The compared run's scene, once the chunk is here (tracks it).
+    pub fn other_scene(self, app: AppState, lantern: Lantern) -> impl IntoView {
+        move || self.ready().map(|p| (p.other_scene)(app, lantern))
+    }
+
+    /// A scene's hit areas (see `hands::hands`), once the chunk is here (tracks it).
+    pub fn hands(self, app: AppState, place: &'static PlaceFn, timer: Element) -> impl IntoView {
+        move || self.ready().map(|p| (p.hands)(app, place, timer.clone()))
     }
 }
 
-/// `part`, drawn once the chunk `coming` waits for has come (nothing before).
+impl Default for Coming {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// `part`, drawn once the page's chunk has come (nothing before).
 #[component]
-pub fn Later(app: AppState, coming: Coming, part: Part) -> impl IntoView {
-    move || coming.0.get().map(|p| p.view(part)(app))
+pub fn Later(app: AppState, part: Part) -> impl IntoView {
+    move || app.later.ready().map(|p| p.view(part)(app))
 }
 
 /// The lantern fable's drawing, in a chunk of its own fetched the first time the lantern is shown
@@ -156,19 +321,20 @@ impl Lantern {
         Effect::new(move |_| {
             if app.fable.get() == Fable::Lantern && !asked.get_value() {
                 asked.set_value(true);
-                fetch(lantern_art, art, 1_000, || {});
+                fetch(lantern_art, art, 1_000, |_| {});
             }
         });
         Self(art)
     }
 
-    /// The lantern's scene for `app`, once the chunk is here (tracks it).
+    /// The lantern's scene for `app`, once the chunk and the later parts' style sheet are here
+    /// (tracks both).
     pub fn scene(self, app: AppState) -> Option<AnyView> {
-        self.0.get().map(|a| (a.scene)(app))
+        self.0.get().filter(|_| app.later.styled(app)).map(|a| (a.scene)(app))
     }
 
     /// The whole lantern scene drawn from `p`, once the chunk is here (tracks it).
-    pub fn whole(self, p: &Picture, cast: &Cast, look: Look) -> Option<Markup> {
+    pub(crate) fn whole(self, p: &Picture, cast: &Cast, look: Look) -> Option<Markup> {
         self.0.get().map(|a| (a.whole)(p, cast, look))
     }
 }

@@ -301,7 +301,7 @@ pub(crate) fn announcement(app: AppState, lang: Lang) -> Option<(String, String)
 /// control was redrawn away) goes to the step's title, or to the reveal button while the
 /// audience question is up; an open dialog (the audience question, the shortcuts list) makes
 /// the page behind it inert, so Tab stays inside.
-fn keep_focus(app: AppState) {
+pub(crate) fn keep_focus(app: AppState) {
     // What is pointed at comes into view when it is off the screen (a panel below the fold, the
     // scene under the lesson on a phone).
     Effect::new(move |first: Option<()>| {
@@ -643,17 +643,17 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
 }
 
 /// The step panel, shown while a lesson is followed (or a lesson's error, if it could not open),
-/// once the lessons' code is there.
+/// once the lessons' code and the later parts' style sheet are there.
 #[component]
 pub fn LessonPanel(app: AppState) -> impl IntoView {
-    keep_focus(app);
-    move || app.tutor.2.get().map(|runtime| (runtime.panel)(app))
+    move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.panel)(app))
 }
 
-/// The audience question over the page (presenter mode), once the lessons' code is there.
+/// The audience question over the page (presenter mode), once the lessons' code and the later
+/// parts' style sheet are there.
 #[component]
 pub fn AudienceLayer(app: AppState) -> impl IntoView {
-    move || app.tutor.2.get().map(|runtime| (runtime.audience)(app))
+    move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.audience)(app))
 }
 
 fn panel_view(app: AppState) -> AnyView {
@@ -700,7 +700,7 @@ pub(crate) type PlaceFn = dyn Fn(AppState, &Element) -> Option<Place> + Send + S
 /// A scene's pointing overlay ([`pointers_view`]), once the lessons' code is there: only a
 /// lesson points, so the first scene goes without it.
 pub(crate) fn pointers(app: AppState, scene: &'static str, place: &'static PlaceFn) -> impl IntoView {
-    move || app.tutor.2.get().map(|runtime| (runtime.pointers)(app, scene, place))
+    move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.pointers)(app, scene, place))
 }
 
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,

@@ -72,6 +72,7 @@ use crate::scenario::{library, Localized};
 use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
+use crate::story::packs::Part;
 use crate::story::theme::Theme;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
@@ -88,22 +89,41 @@ pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         // The page's texts come from the translation pack of its language (`story::packs`).
         let lang = url::wanted_lang();
-        if let Err(error) = catalog::load_pack(lang).await {
+        if let Err(error) = catalog::load_pack(lang, Part::First).await {
             let other = match lang {
                 Lang::En => Lang::Zh,
                 Lang::Zh => Lang::En,
             };
-            if catalog::load_pack(other).await.is_err() {
+            if catalog::load_pack(other, Part::First).await.is_err() {
                 no_texts(&error);
                 return;
             }
+        }
+        if !url::has_query() {
+            // The bare address: the default scenario, built in (no file, no reader).
+            catalog::load(library::DEFAULT_ID).await;
+            let scenario = catalog::get(library::DEFAULT_ID).unwrap_or_else(|| Ok(crate::scenario::opening::opening()));
+            mount(url::Start::plain(scenario.map_err(|e| e.to_string())));
+            return;
         }
         let wanted = url::wanted_builtin();
         catalog::load(&wanted).await;
         if !matches!(catalog::get(&wanted), Some(Ok(_))) {
             catalog::load(library::DEFAULT_ID).await;
         }
-        mount(url::read());
+        // The address is read by the reader's chunk, asked for again while the network fails
+        // (the loading picture stays meanwhile): 1 s, 2 s, … up to 30 s between tries.
+        let mut wait_ms = 1_000;
+        let reader = loop {
+            match catalog::reader().await {
+                Ok(reader) => break reader,
+                Err(_) => {
+                    gloo_timers::future::TimeoutFuture::new(wait_ms).await;
+                    wait_ms = (wait_ms * 2).min(30_000);
+                }
+            }
+        };
+        mount((reader.address)());
     });
 }
 
@@ -129,8 +149,15 @@ fn no_texts(error: &str) {
 /// it cannot be had the page stays in its language and says why.
 pub(crate) fn set_lang(app: AppState, lang: Lang) {
     wasm_bindgen_futures::spawn_local(async move {
-        match catalog::load_pack(lang).await {
-            Ok(()) => app.lang.set(lang),
+        match catalog::load_pack(lang, Part::First).await {
+            Ok(()) => {
+                // The page's later parts show the later part's texts: it comes first if it can
+                // (else they show the other language's until it does).
+                if app.later.asked() {
+                    let _ = catalog::load_pack(lang, Part::Later).await;
+                }
+                app.lang.set(lang);
+            }
             Err(error) => {
                 let said = fill(Ui::PackFailed.text(app.lang.get_untracked()), &[("error", &error)]);
                 app.tutor.0.update(|t| t.notice = Some(said));
@@ -178,7 +205,6 @@ fn mount(start: url::Start) {
                 app.start_clock();
                 app.presenter.set(start.presenter);
                 if start.embed.is_none() {
-                    keys::listen(app);
                     app.landing.set(url::bare_address());
                 }
                 if let Some((id, step)) = start.lesson.clone() {
@@ -280,8 +306,9 @@ fn follow_lang(app: AppState) {
 #[component]
 fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> impl IntoView {
     follow_lang(app);
-    // The rest of the page: one chunk, asked for once, drawn into each placeholder.
-    let coming = later::Coming::after_first_paint();
+    // The rest of the page: one chunk, asked for once, drawn into each placeholder; the keyboard's
+    // shortcuts come with it, but not in a frame.
+    app.later.after_first_paint(app, embed.is_none());
     let (class, api, controls) = match embed {
         None => (String::from("page"), None, None),
         Some(e) => {
@@ -340,7 +367,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
                 <div class="toolbar">
                     <div class="sandbox-tools">
-                        <later::Later app coming part=later::Part::Tools />
+                        <later::Later app part=later::Part::Tools />
                     </div>
                     <lesson::LessonPicker app />
                     <keys::WorkshopButtons app />
@@ -379,19 +406,19 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
                 </div>
             </header>
             <UrlWarning app issues />
-            <later::Later app coming part=later::Part::Help />
+            <later::Later app part=later::Part::Help />
             <lesson::AudienceLayer app />
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">
-                    <later::Later app coming part=later::Part::Diagram />
+                    <later::Later app part=later::Part::Diagram />
                 </div>
                 <div class="right">
                     <lesson::LessonPanel app />
-                    <later::Later app coming part=later::Part::Side />
+                    <later::Later app part=later::Part::Side />
                 </div>
             </main>
-            <later::Later app coming part=later::Part::FigureMenu />
+            <later::Later app part=later::Part::FigureMenu />
         </div>
     }
 }

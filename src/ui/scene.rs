@@ -111,7 +111,7 @@ pub fn Scene(app: AppState) -> impl IntoView {
                 <g class="travels" inner_html=drawn(travels_svg)></g>
                 {super::lesson::pointers(app, "scene-harbor", &element_place)}
             </svg>
-            {super::hands::hands(app, &element_place, Element::Ttl)}
+            {app.later.hands(app, &element_place, Element::Ttl)}
         </div>
     }
 }

@@ -11,6 +11,7 @@ use crate::vocab::Fable;
 
 use crate::story::markup::Markup;
 
+use super::later::{Later, Part};
 use super::state::AppState;
 use super::{localized, tr};
 
@@ -32,17 +33,17 @@ pub fn Stage(app: AppState) -> impl IntoView {
                 // date (the other's picture stands still, see `AppState::harbor`). Switching never
                 // rebuilds a view; the run goes on untouched.
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
-                    <super::compare::ThisRunLabel app />
+                    <Later app part=Part::ThisRunLabel />
                     <super::scene::Scene app />
                 </div>
                 <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
-                    <super::compare::ThisRunLabel app />
+                    <Later app part=Part::ThisRunLabel />
                     {move || lantern.scene(app)}
                 </div>
-                <super::compare::OtherScene app lantern />
+                {app.later.other_scene(app, lantern)}
                 <Landing app />
-                <Recap app />
-                <super::hands::ScriptNoticeBar app />
+                <Later app part=Part::Recap />
+                <Later app part=Part::ScriptNotice />
             </div>
             <super::log::Caption app />
             <super::controls::Transport app />
@@ -162,7 +163,7 @@ fn Landing(app: AppState) -> impl IntoView {
 /// At the end of the run (outside a lesson, which says it in its own words): the scenario's
 /// summary, what happened in it; put away to look at the last picture.
 #[component]
-fn Recap(app: AppState) -> impl IntoView {
+pub(crate) fn Recap(app: AppState) -> impl IntoView {
     let put_away = RwSignal::new(false);
     // A new run (a reset, another scenario) shows it again at its end.
     Effect::new(move |_| {

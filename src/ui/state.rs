@@ -49,7 +49,7 @@ pub const LOG_ROWS_KEPT: usize = 400;
 const MAX_FRAME_MS: f64 = 250.0;
 
 /// One row of the event log: a trace entry worth narrating.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Debug)]
 pub struct LogRow {
     /// Which run of the page the row belongs to (grows on every reset), so rows of a new run
     /// never reuse the views of an old run's rows with the same trace position.
@@ -60,6 +60,15 @@ pub struct LogRow {
     pub entry: TraceEntry,
     pub kind: &'static str,
     pub minor: bool,
+}
+
+/// Two rows are the same row when they tell the same trace entry of the same run: the engine is
+/// deterministic, so the entry at a trace position of a run is always the same (the caption's memo
+/// compares rows this way instead of field by field).
+impl PartialEq for LogRow {
+    fn eq(&self, other: &Self) -> bool {
+        self.run == other.run && self.entry.seq == other.entry.seq
+    }
 }
 
 impl LogRow {
@@ -158,6 +167,8 @@ pub struct AppState {
     stop_at: StoredValue<Option<u64>>,
     /// The lesson being followed, if any.
     pub tutor: Tutor,
+    /// The parts of the page that come after the first scene (`later`), once they have come.
+    pub later: super::later::Coming,
     /// Presenter mode: large type and strokes, full screen, controls hidden until wanted.
     pub presenter: RwSignal<bool>,
     /// In presenter mode: the controls shown.
@@ -320,6 +331,7 @@ impl AppState {
             pointed: RwSignal::new(Vec::new()),
             stop_at: StoredValue::new(None),
             tutor: Tutor::new(),
+            later: super::later::Coming::new(),
             presenter: RwSignal::new(false),
             show_controls: RwSignal::new(false),
             help: RwSignal::new(false),

@@ -163,6 +163,13 @@ pub fn bare_address() -> bool {
     })
 }
 
+/// Whether the address has a query at all (anything after `?`): only then is it read (by
+/// [`read`], in the reader's chunk); without one the page starts [`Start::plain`].
+pub fn has_query() -> bool {
+    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    !search.trim_start_matches('?').is_empty()
+}
+
 /// The page address's query parameters.
 fn query() -> Option<web_sys::UrlSearchParams> {
     let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
@@ -482,22 +489,29 @@ pub fn parse(
         chosen
     });
 
-    Start {
-        scenario,
-        source: None,
-        fable,
-        lang,
-        speed_log2,
-        autoplay,
-        view: View::default(),
-        theme: None,
-        pacing: Pacing::default(),
-        interventions: Vec::new(),
-        at_ms: None,
-        issues,
-        embed: None,
-        lesson: None,
-        presenter: false,
+    Start { fable, lang, speed_log2, autoplay, issues, ..Start::plain(scenario) }
+}
+
+impl Start {
+    /// The settings of an address that asks for nothing: `scenario`, in English, at 1×, paused.
+    pub fn plain(scenario: Result<Scenario, String>) -> Self {
+        Start {
+            scenario,
+            source: None,
+            fable: None,
+            lang: Lang::En,
+            speed_log2: 0,
+            autoplay: false,
+            view: View::default(),
+            theme: None,
+            pacing: Pacing::default(),
+            interventions: Vec::new(),
+            at_ms: None,
+            issues: Vec::new(),
+            embed: None,
+            lesson: None,
+            presenter: false,
+        }
     }
 }
 

@@ -9,18 +9,18 @@ use crate::story::theme::Theme;
 use leptos::prelude::*;
 
 impl AppState {
-    /// The scenario's file: the imported JSON, else the built-in's.
-    pub fn source_text(&self) -> Option<String> {
-        self.source.get_untracked().or_else(|| {
-            let id = self.scenario.with_untracked(|s| s.id.clone());
-            crate::ui::catalog::text(&id).and_then(Result::ok)
-        })
+    /// The scenario's file: the imported JSON, else the built-in's (fetched if it is not here).
+    async fn source_text(self) -> Option<String> {
+        match self.source.get_untracked() {
+            Some(text) => Some(text),
+            None => crate::ui::catalog::file_text(&self.scenario.with_untracked(|s| s.id.clone())).await,
+        }
     }
 
     /// This run as a scenario file: the scenario's file with the learner's interventions merged
     /// in (see `scenario::export`), and its file name.
     pub async fn export_scenario(self) -> Option<(String, String)> {
-        let source = self.source_text()?;
+        let source = self.source_text().await?;
         let interventions = self.timeline.with_value(|t| t.interventions().to_vec());
         let id = self.scenario.with_untracked(|s| s.id.clone());
         scenario_file(id, source, interventions).await.ok().flatten()

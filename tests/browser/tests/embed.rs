@@ -132,7 +132,14 @@ async fn the_full_app_gives_an_iframe_snippet_for_the_run_on_screen() -> Result<
         // The snippet's address shows that run embedded.
         b.client().goto(&src).await?;
         b.wait_exists("embed", SECS(30)).await?;
-        ensure!(shown(b, "scene-lantern").await?, "the lantern is shown");
+        // The lantern is drawn once its chunk, and the later parts' style and texts, are here.
+        b.wait_until_js(
+            "the lantern is shown",
+            "const el = document.querySelector('[data-testid=\"scene-lantern\"]'); \
+             return !!el && el.getClientRects().length > 0;",
+            SECS(30),
+        )
+        .await?;
         ensure!(b.text_of("play-toggle").await?.contains("播放"), "in Chinese");
         b.assert_no_console_errors().await
     })

@@ -131,3 +131,50 @@ async fn another_address_or_a_kept_theme_shows_the_plain_loading_picture() -> Re
     })
     .await
 }
+
+/// What the first screen is (header, stage, every element of the first module's page) as the
+/// browser lays it out and paints it: each element's box and the style that shows.
+const FIRST_SCREEN_LOOK: &str = "\
+    const props = ['display', 'visibility', 'opacity', 'color', 'background-color', 'font-size', \
+      'font-weight', 'fill', 'stroke', 'stroke-width', 'border-top-width', 'border-top-color', \
+      'outline-style', 'filter', 'transform', 'z-index', 'position']; \
+    return Array.from(document.querySelectorAll('body *')).map(e => { \
+      const r = e.getBoundingClientRect(), c = getComputedStyle(e); \
+      return [e.tagName, e.className?.baseVal ?? e.className, \
+        [r.x, r.y, r.width, r.height].map(Math.round).join(' '), \
+        props.map(p => c.getPropertyValue(p)).join('|')].join(' · '); });";
+
+/// The later parts' style sheet (`later.css`, fetched after the first scene with their code,
+/// `ui::later`) styles only them: with their chunk refused, the page as the first module draws
+/// it looks the same with the sheet and without it, on a laptop, on a phone and in the dark theme.
+#[tokio::test]
+async fn the_later_style_sheet_leaves_the_first_screen_as_it_is() -> Result<()> {
+    with_browser("first_scene_later_sheet", Duration::from_secs(120), async |b| {
+        b.cdp("Network.enable", json!({})).await?;
+        b.cdp("Network.setBlockedURLs", json!({"urls": ["*split_later_parts*"]})).await?;
+        for (width, height, query) in [(1280, 720, ""), (390, 844, ""), (1280, 720, "?theme=dark")] {
+            b.viewport(width, height, width < 600).await?;
+            b.open_now(query).await?;
+            b.wait_until_js(
+                "the later style sheet",
+                "return !!document.querySelector('style[data-sheet=later]') && !!document.querySelector('.scene svg');",
+                Duration::from_secs(30),
+            )
+            .await?;
+            ensure!(b.count("[data-testid=hands]").await? == 0, "the later parts were drawn: their chunk was refused");
+            let with = b.eval(FIRST_SCREEN_LOOK, vec![]).await?;
+            b.eval("document.querySelector('style[data-sheet=later]').sheet.disabled = true; return true;", vec![])
+                .await?;
+            let without = b.eval(FIRST_SCREEN_LOOK, vec![]).await?;
+            let (with, without) = (with.as_array().context("a list")?, without.as_array().context("a list")?);
+            ensure!(with.len() > 100, "{width}×{height}{query}: only {} elements on the first screen", with.len());
+            let changed: Vec<(&Value, &Value)> = with.iter().zip(without).filter(|(a, b)| a != b).collect();
+            ensure!(
+                changed.is_empty() && with.len() == without.len(),
+                "{width}×{height}{query}: later.css changes the first screen: {changed:?}"
+            );
+        }
+        Ok(())
+    })
+    .await
+}

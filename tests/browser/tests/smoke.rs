@@ -46,24 +46,28 @@ async fn app_loads_from_a_sub_path_without_console_errors() -> anyhow::Result<()
         }
 
         b.assert_no_console_errors().await?;
-        // The translation pack and the scenario are asked for by index.html while the wasm
-        // downloads, and the app finds them there: each crosses the network once, so the
-        // preload's addresses are the app's (`cargo xtask dist` writes them).
+        // The translation pack is asked for by index.html while the wasm downloads, and the app
+        // finds it there: it crosses the network once, so the preload's address is the app's
+        // (`cargo xtask dist` writes it). The default scenario is built into the wasm: its file
+        // is not fetched at all.
         let console = b.console().await?;
         anyhow::ensure!(
             !console.iter().any(|e| e.message.contains("preloaded using link preload but not used")),
             "a preload went unused: {console:?}"
         );
-        for file in ["i18n/en.json", "scenarios/harbor-zombie.json"] {
-            let n = requests.iter().filter(|(p, _)| p.ends_with(file)).count();
-            anyhow::ensure!(n == 1, "{file} fetched {n} times: {requests:?}");
-        }
+        let n = requests.iter().filter(|(p, _)| p.ends_with("i18n/en.json")).count();
+        anyhow::ensure!(n == 1, "i18n/en.json fetched {n} times: {requests:?}");
+        anyhow::ensure!(
+            !requests.iter().any(|(p, _)| p.contains("scenarios/")),
+            "a scenario file was fetched for the bare address: {requests:?}"
+        );
         Ok(())
     })
     .await
 }
 
-/// With `lang=zh` and another scenario, the preloads follow the address.
+/// With `lang=zh` and another scenario, the preloads follow the address: the Chinese pack, the
+/// scenario's file and the chunk that reads them, each fetched once and none unused.
 #[tokio::test]
 async fn the_preloads_follow_the_address() -> anyhow::Result<()> {
     with_browser("smoke-preload", Duration::from_secs(60), async |b| {
@@ -72,7 +76,7 @@ async fn the_preloads_follow_the_address() -> anyhow::Result<()> {
         // A preload unused by the app is reported a few seconds after the load.
         tokio::time::sleep(Duration::from_secs(4)).await;
         let requests = b.requests();
-        for file in ["i18n/zh.json", "scenarios/lantern-ankle.json"] {
+        for file in ["i18n/zh.json", "scenarios/lantern-ankle.json", "/split_reader.wasm"] {
             let n = requests.iter().filter(|(p, _)| p.ends_with(file)).count();
             anyhow::ensure!(n == 1, "{file} fetched {n} times: {requests:?}");
         }
