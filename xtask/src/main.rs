@@ -19,6 +19,7 @@
 
 #[path = "../../src/build_facts.rs"]
 mod build_facts;
+mod glue;
 
 use anyhow::{bail, ensure, Context, Result};
 use flate2::{write::GzEncoder, Compression};
@@ -183,8 +184,11 @@ fn test() -> Result<()> {
     lint(&root)?;
 
     let mut totals = TestTotals::default();
-    header(&format!("[1/4] Native tests: cargo test -p leaselab ({} into the run)", minutes(started.elapsed())));
-    run_tests(cargo().args(["test", "-p", "leaselab"]).current_dir(&root), &mut totals)?;
+    header(&format!(
+        "[1/4] Native tests: cargo test -p leaselab -p xtask ({} into the run)",
+        minutes(started.elapsed())
+    ));
+    run_tests(cargo().args(["test", "-p", "leaselab", "-p", "xtask"]).current_dir(&root), &mut totals)?;
 
     header(&format!(
         "[2/4] Conformance against Redis and etcd: cargo xtask conform ({} into the run)",
@@ -226,6 +230,7 @@ fn prepare_dist(root: &Path) -> Result<()> {
     // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
     let std_manifest = std_library_manifest()?;
     run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
+    glue::ensure_terser(root)?;
     write_packs(root)
 }
 
@@ -870,8 +875,15 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
         .args(["--remove-producers-section", "--out-name", "leaselab-web", "--out-dir"])
         .arg(&bindgen)
         .arg(&main_wasm))?;
-    std::fs::copy(bindgen.join("leaselab-web.js"), dist_dir.join(&js_name))?;
-    std::fs::copy(bindgen.join("leaselab-web_bg.wasm"), dist_dir.join(&wasm_name))?;
+    let (wasm, js) = glue::shorten_imports(
+        &std::fs::read(bindgen.join("leaselab-web_bg.wasm"))?,
+        &std::fs::read_to_string(bindgen.join("leaselab-web.js"))?,
+        "./leaselab-web_bg.js",
+    )
+    .context("shortening the first module's import names")?;
+    std::fs::write(dist_dir.join(&wasm_name), wasm)?;
+    std::fs::write(dist_dir.join(&js_name), js)?;
+    glue::minify_script(root, &dist_dir.join(&js_name))?;
     for entry in std::fs::read_dir(dist_dir)? {
         let path = entry?.path();
         if path.file_name().and_then(OsStr::to_str).is_some_and(|n| n.starts_with("lazy-")) {
@@ -889,6 +901,9 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
                 std::fs::write(out.join(name), bare)?;
             } else {
                 std::fs::copy(&path, out.join(name))?;
+                if path.extension().is_some_and(|e| e == "js") {
+                    glue::minify_script(root, &out.join(name))?;
+                }
             }
         }
     }

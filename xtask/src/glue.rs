@@ -1,0 +1,220 @@
+//! The page's script and its first module made smaller after wasm-bindgen has written them
+//! (issue 14: the first load). Both steps are checked by the browser tests, which run on the
+//! result.
+//!
+//! wasm-bindgen names each function the module imports from its script after the web API it
+//! calls plus a 16-digit hash (`__wbg_getBoundingClientRect_329ca748ec918b0c`), and writes each
+//! name twice, in the module's import section and as a key of the script's import object. The
+//! hashes barely compress: two hundred of them cost about 5 KB of brotli over the two files.
+//! [`shorten_imports`] gives both sides the same short names instead.
+//!
+//! wasm-bindgen writes the script and the chunks' loader readable, and Trunk's own minifier does
+//! not see the files this build rewrites after it: [`minify_script`] runs terser on them (from
+//! the npm registry, pinned in `xtask/js/package-lock.json`).
+
+use anyhow::{bail, ensure, Context, Result};
+use std::collections::HashSet;
+use std::path::Path;
+use std::process::Command;
+use wasm_encoder::reencode::Reencode as _;
+
+/// The short name of the `k`-th import (from 0): `a` … `Z`, then `a0` … `ZZ`, … : a JavaScript
+/// identifier that cannot be any of wasm-bindgen's own keys (`__proto__`, `__wbindgen_…`).
+fn short_name(mut k: usize) -> String {
+    const FIRST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+    const REST: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+    let mut name = vec![FIRST[k % FIRST.len()]];
+    k /= FIRST.len();
+    while k > 0 {
+        k -= 1;
+        name.push(REST[k % REST.len()]);
+        k /= REST.len();
+    }
+    String::from_utf8(name).unwrap_or_default()
+}
+
+/// Where `key` is written as a property key in `js` (`key:` with no identifier character before
+/// it), if it is written there once and nowhere else.
+fn sole_key(js: &str, key: &str) -> Option<usize> {
+    let mut found = js.match_indices(key);
+    let (at, _) = found.next()?;
+    if found.next().is_some() {
+        return None;
+    }
+    let before = js[..at].chars().next_back();
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    let after = js[at + key.len()..].trim_start().chars().next();
+    (!before.is_some_and(is_ident) && after == Some(':')).then_some(at)
+}
+
+/// The first module `wasm` and its script `js` with short names for the functions the module
+/// imports from the script, whose imports come from the module `js_module`
+/// (`./leaselab-web_bg.js`): each becomes [`short_name`] in the import section and in the script's
+/// import object, and `js_module` itself becomes `w`. Every other section is copied as it is.
+///
+/// # Errors
+/// The module cannot be read, or the script does not write an imported name exactly once as a
+/// key, or `"js_module"` exactly once (a wasm-bindgen whose glue is laid out otherwise): nothing
+/// is renamed then, and the build stops rather than ship a page whose imports do not resolve.
+pub fn shorten_imports(wasm: &[u8], js: &str, js_module: &str) -> Result<(Vec<u8>, String)> {
+    const SHORT_MODULE: &str = "w";
+    let quoted = format!("\"{js_module}\"");
+    ensure!(
+        js.matches(&quoted).count() == 1,
+        "the script names its import module {quoted} {} times, not once",
+        js.matches(&quoted).count()
+    );
+    ensure!(!js.contains(&format!("\"{SHORT_MODULE}\"")), "the script already has a key \"{SHORT_MODULE}\"");
+    let mut renames: Vec<(usize, String, String)> = Vec::new();
+    let mut seen = HashSet::new();
+    let mut module = wasm_encoder::Module::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        match payload? {
+            wasmparser::Payload::ImportSection(reader) => {
+                let mut section = wasm_encoder::ImportSection::new();
+                for group in reader {
+                    let wasmparser::Imports::Single(_, import) = group? else {
+                        bail!("the module's imports are written compactly, which this step does not read");
+                    };
+                    let ty = wasm_encoder::reencode::RoundtripReencoder
+                        .entity_type(import.ty)
+                        .map_err(|e| anyhow::anyhow!("the type of import {}: {e}", import.name))?;
+                    if import.module != js_module {
+                        section.import(import.module, import.name, ty);
+                        continue;
+                    }
+                    ensure!(seen.insert(import.name), "import {} is imported twice", import.name);
+                    let at = sole_key(js, import.name).with_context(|| {
+                        format!("the script does not write the import {} once, as a key", import.name)
+                    })?;
+                    let short = short_name(renames.len());
+                    section.import(SHORT_MODULE, &short, ty);
+                    renames.push((at, import.name.to_owned(), short));
+                }
+                module.section(&section);
+            }
+            wasmparser::Payload::CustomSection(custom) => {
+                module.section(&wasm_encoder::CustomSection { name: custom.name().into(), data: custom.data().into() });
+            }
+            payload => {
+                if let Some((id, range)) = payload.as_section() {
+                    let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
+                    let data = wasm.get(range).context("a section past the end of the module")?;
+                    module.section(&wasm_encoder::RawSection { id, data });
+                }
+            }
+        }
+    }
+    // The script rewritten from its end, so the places found in it stay right.
+    renames.sort_by_key(|(at, ..)| std::cmp::Reverse(*at));
+    let mut out = js.to_owned();
+    for (at, name, short) in &renames {
+        out.replace_range(*at..at + name.len(), short);
+    }
+    let out = out.replacen(&quoted, &format!("\"{SHORT_MODULE}\""), 1);
+    Ok((module.finish(), out))
+}
+
+/// The directory of the build's JavaScript tools (`xtask/js`: terser).
+fn tools_dir(root: &Path) -> std::path::PathBuf {
+    root.join("xtask").join("js")
+}
+
+/// terser, at the version `xtask/js/package-lock.json` pins (`npm ci`), unless installed.
+pub fn ensure_terser(root: &Path) -> Result<()> {
+    let dir = tools_dir(root);
+    if dir.join("node_modules/terser/bin/terser").exists() {
+        println!("ok: terser (xtask/js/node_modules)");
+        return Ok(());
+    }
+    crate::run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))
+        .context("installing terser for the release build needs Node.js and npm (Debian: apt-get install nodejs npm)")
+}
+
+/// Minifies the ES module at `path` in place with terser (compressed, local names mangled;
+/// property names and the module's exports and imports are kept, which the wasm module and the
+/// chunks' loader call the script by).
+pub fn minify_script(root: &Path, path: &Path) -> Result<()> {
+    let terser = tools_dir(root).join("node_modules/terser/bin/terser");
+    let out = path.with_extension("min.js");
+    crate::run(
+        Command::new("node").arg(&terser).arg(path).args(["--module", "--compress", "--mangle", "--output"]).arg(&out),
+    )?;
+    std::fs::rename(&out, path).with_context(|| format!("replacing {}", path.display()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A module importing `names` from `from`, functions of type `() -> ()`.
+    fn module_importing(from: &str, names: &[&str]) -> Vec<u8> {
+        let mut module = wasm_encoder::Module::new();
+        let mut types = wasm_encoder::TypeSection::new();
+        types.ty().function([], []);
+        module.section(&types);
+        let mut imports = wasm_encoder::ImportSection::new();
+        for name in names {
+            imports.import(from, name, wasm_encoder::EntityType::Function(0));
+        }
+        imports.import("./lazy/__wasm_split.js", "__wasm_split_load_x", wasm_encoder::EntityType::Function(0));
+        module.section(&imports);
+        module.finish()
+    }
+
+    fn imports_of(wasm: &[u8]) -> Vec<(String, String)> {
+        let mut out = Vec::new();
+        for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+            if let Ok(wasmparser::Payload::ImportSection(reader)) = payload {
+                for group in reader {
+                    if let Ok(wasmparser::Imports::Single(_, i)) = group {
+                        out.push((i.module.to_owned(), i.name.to_owned()));
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn short_names_are_distinct_identifiers() {
+        let names: Vec<String> = (0..5000).map(short_name).collect();
+        assert_eq!(names[0], "a");
+        assert_eq!(names[51], "Z");
+        assert_eq!(names[52], "aa");
+        let unique: HashSet<&String> = names.iter().collect();
+        assert_eq!(unique.len(), names.len());
+        assert!(names.iter().all(|n| n.chars().next().is_some_and(|c| c.is_ascii_alphabetic())
+            && n.chars().all(|c| c.is_ascii_alphanumeric())));
+    }
+
+    #[test]
+    fn both_sides_get_the_same_short_names() {
+        let wasm = module_importing("./app_bg.js", &["__wbg_now_0123456789abcdef", "__wbg_log_fedcba9876543210"]);
+        let js = "const import0 = {\n  __proto__: null,\n  __wbg_now_0123456789abcdef: function() { return Date.now(); },\n  \
+                  __wbg_log_fedcba9876543210: function(a) { console.log(a); },\n};\n\
+                  return { __proto__: null, \"./app_bg.js\": import0 };";
+        let (wasm, js) = shorten_imports(&wasm, js, "./app_bg.js").expect("renamed");
+        assert_eq!(
+            imports_of(&wasm),
+            [("w", "a"), ("w", "b"), ("./lazy/__wasm_split.js", "__wasm_split_load_x")]
+                .map(|(m, n)| (m.to_owned(), n.to_owned()))
+        );
+        assert!(js.contains("  a: function() { return Date.now(); }"), "{js}");
+        assert!(js.contains("  b: function(a) { console.log(a); }"), "{js}");
+        assert!(js.contains("\"w\": import0") && !js.contains("__wbg_") && !js.contains("app_bg"), "{js}");
+    }
+
+    #[test]
+    fn a_name_the_script_does_not_write_once_as_a_key_stops_the_build() {
+        let wasm = module_importing("./app_bg.js", &["__wbg_now_0123456789abcdef"]);
+        for js in [
+            "{ \"./app_bg.js\": {} }",
+            "{ __wbg_now_0123456789abcdef: f, x: __wbg_now_0123456789abcdef, \"./app_bg.js\": {} }",
+            "{ x__wbg_now_0123456789abcdef: f, \"./app_bg.js\": {} }",
+            "{ __wbg_now_0123456789abcdef: f }",
+        ] {
+            assert!(shorten_imports(&wasm, js, "./app_bg.js").is_err(), "{js}");
+        }
+    }
+}
