@@ -148,6 +148,7 @@ pub struct Sim {
     expiry_reported_for: Option<u64>,
     raw_writes: u64,
     trace: Vec<TraceEntry>,
+    /// The `trace_hash` of the entries folded so far (folded when asked for).
     hasher: TraceHasher,
     interventions: Vec<ScheduledCommand>,
     ended: bool,
@@ -294,8 +295,18 @@ impl Sim {
         self.trace = trace;
     }
 
-    /// FNV-1a hash of the whole trace so far, 16 hex digits.
+    /// FNV-1a hash of the whole trace so far, 16 hex digits ([`TraceHasher`]). The entries are
+    /// serialized and folded when it is asked for: a run nobody asks never serializes its trace.
     pub fn trace_hash(&self) -> String {
+        let mut hasher = self.hasher;
+        hasher.catch_up(&self.trace);
+        hasher.hex()
+    }
+
+    /// [`Self::trace_hash`], keeping what it folded, so that the next call folds only the
+    /// entries made since: for a caller that asks often (the page, every frame).
+    pub fn fold_trace_hash(&mut self) -> String {
+        self.hasher.catch_up(&self.trace);
         self.hasher.hex()
     }
 
@@ -539,7 +550,6 @@ impl Sim {
 
     fn push(&mut self, event: TraceEvent) {
         let entry = TraceEntry { seq: self.trace.len() as u64, at_ms: self.now_ms, event };
-        self.hasher.add(&entry);
         self.trace.push(entry);
     }
 

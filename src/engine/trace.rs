@@ -524,39 +524,87 @@ pub enum TraceEvent {
 ///
 /// Not cryptographic: it proves that two runs produced the same trace, bit for bit, on any
 /// platform (native and wasm32 produce the same JSON and the same hash).
+///
+/// It folds the entries when the hash is asked for ([`TraceHasher::catch_up`]), not as they are
+/// made: a run that nobody asks the hash of never serializes its trace (the page's first scene
+/// does not show it, issue 14), and the hash is the same whenever it is asked.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TraceHasher(u64);
+pub struct TraceHasher {
+    hash: u64,
+    /// How many entries, from the trace's first, are folded into `hash`.
+    folded: usize,
+}
 
 impl Default for TraceHasher {
     fn default() -> Self {
         // FNV's offset basis: the hash of nothing.
-        Self(std::hash::Hasher::finish(&fnv::FnvHasher::default()))
+        Self { hash: std::hash::Hasher::finish(&fnv::FnvHasher::default()), folded: 0 }
     }
 }
 
 impl TraceHasher {
+    /// Folds in the entries of `trace` after the ones already folded (`trace` is the same trace,
+    /// grown, or a prefix of it at least as long as what was folded).
+    pub fn catch_up(&mut self, trace: &[TraceEntry]) {
+        for entry in trace.get(self.folded..).unwrap_or_default() {
+            self.add(entry);
+        }
+    }
+
     /// Folds one entry into the hash.
-    pub fn add(&mut self, entry: &TraceEntry) {
+    fn add(&mut self, entry: &TraceEntry) {
         // Serializing plain data with string keys cannot fail; if it ever did, the error's text is
         // hashed (a `Debug` fallback would put every type's `Debug` code, floats included, into
         // the page: about 4 KB of brotli).
         use std::hash::Hasher as _;
         let bytes = serde_json::to_vec(entry).unwrap_or_else(|e| e.to_string().into_bytes());
-        let mut fnv = fnv::FnvHasher::with_key(self.0);
+        let mut fnv = fnv::FnvHasher::with_key(self.hash);
         fnv.write(&bytes);
         fnv.write(b"\n");
-        self.0 = fnv.finish();
+        self.hash = fnv.finish();
+        self.folded += 1;
     }
 
     /// The hash as 16 lowercase hex digits.
     pub fn hex(&self) -> String {
-        format!("{:016x}", self.0)
+        format!("{:016x}", self.hash)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The hash folded when asked, however often, is the FNV-1a of the trace's JSON lines: asked
+    /// at every step, at a few moments, or once at the end, a run gives the same hash, and the
+    /// hash of a copy taken midway and played on is the same too.
+    #[test]
+    fn the_hash_does_not_depend_on_when_it_is_asked() {
+        use std::hash::Hasher as _;
+        let scenario = crate::scenario::library::get("harbor-zombie").and_then(Result::ok).expect("the built-in");
+        let mut often = crate::engine::Sim::new(scenario.config.clone()).expect("valid");
+        let mut midway = None;
+        while often.step() > 0 {
+            often.fold_trace_hash();
+            if often.now_ms() >= 20_000 && midway.is_none() {
+                midway = Some(often.clone());
+            }
+        }
+        let mut once = crate::engine::Sim::new(scenario.config).expect("valid");
+        once.run_to_end();
+        let mut midway = midway.expect("the run passes 20 s");
+        midway.run_to_end();
+        let mut fnv = fnv::FnvHasher::default();
+        for entry in once.trace() {
+            fnv.write(&serde_json::to_vec(entry).expect("plain data"));
+            fnv.write(b"\n");
+        }
+        let expected = format!("{:016x}", fnv.finish());
+        assert!(once.trace().len() > 20, "a run with a trace");
+        assert_eq!(often.fold_trace_hash(), expected);
+        assert_eq!(once.trace_hash(), expected);
+        assert_eq!(midway.trace_hash(), expected);
+    }
 
     /// `code` names each kind as the trace's JSON does.
     #[test]

@@ -16,6 +16,7 @@ use leptos::prelude::*;
 use super::draw::Look;
 use super::lesson::PlaceFn;
 use super::state::AppState;
+use crate::engine::Sim;
 use crate::scenario::lesson::Element;
 use crate::story::cast::Cast;
 use crate::story::markup::Markup;
@@ -61,6 +62,9 @@ struct Parts {
     hands: fn(AppState, &'static PlaceFn, Element) -> AnyView,
     /// Once the chunk is here: keeping the focus, and with `true` the keyboard's shortcuts.
     install: fn(AppState, bool),
+    /// The run's `trace_hash` ([`Sim::trace_hash`]): the first scene does not show it, so the
+    /// code that serializes the trace to hash it comes with the chunk.
+    trace_hash: fn(&mut Sim) -> String,
 }
 
 impl Parts {
@@ -89,7 +93,9 @@ const PARTS: Parts = Parts {
     this_run_label: |app| view! { <super::compare::ThisRunLabel app /> }.into_any(),
     other_scene: |app, lantern| view! { <super::compare::OtherScene app lantern /> }.into_any(),
     hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
+    trace_hash: Sim::fold_trace_hash,
     install: |app, keys| {
+        app.refresh_trace_hash();
         super::lesson::keep_focus(app);
         if keys {
             super::keys::listen(app);
@@ -264,6 +270,11 @@ impl Coming {
     }
 
     /// The chunk's entry points once they, and the style sheet, are here (tracks both).
+    /// The run's `trace_hash`, once the chunk that computes it is here (`None` before).
+    pub fn trace_hash(self, sim: &mut Sim) -> Option<String> {
+        self.parts.with_untracked(|p| p.map(|p| (p.trace_hash)(sim)))
+    }
+
     fn ready(self) -> Option<Parts> {
         self.parts.get().filter(|_| self.styled.get())
     }

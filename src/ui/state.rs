@@ -126,7 +126,8 @@ pub struct AppState {
     pub ledger: RwSignal<Ledger>,
     /// What the scene lights up (a violation under the pointer or the keyboard focus).
     pub highlight: RwSignal<Option<Highlight>>,
-    /// The run's `trace_hash` so far (equal hashes: identical runs), for share links and tests.
+    /// The run's `trace_hash` so far (equal hashes: identical runs), for share links and tests;
+    /// empty until the page's later parts have come (`later::Coming::trace_hash`).
     pub trace_hash: RwSignal<String>,
     /// The last share link or `<iframe>` snippet ("Embed this") made, shown for copying.
     pub share_url: RwSignal<Option<String>>,
@@ -357,6 +358,14 @@ impl AppState {
         self.sim.with_value(|sim| self.logged.get_value() < sim.trace().len())
     }
 
+    /// Sets [`Self::trace_hash`] from the run as it stands, once the later parts' chunk, which
+    /// computes it, has come (`later::Coming::trace_hash`).
+    pub fn refresh_trace_hash(&self) {
+        if let Some(hash) = self.sim.try_update_value(|sim| self.later.trace_hash(sim)).flatten() {
+            self.trace_hash.set(hash);
+        }
+    }
+
     /// Publishes the engine's state: the snapshot, the picture's memory of the trace, new log rows.
     fn publish(&self) {
         let cast = self.cast.get_untracked();
@@ -386,9 +395,9 @@ impl AppState {
                     })
                 })
                 .collect();
-            self.trace_hash.set(sim.trace_hash());
             (sim.snapshot(), sim.finished(), rows, log_due, trace.len())
         });
+        self.refresh_trace_hash();
         if log_due {
             self.logged.set_value(trace_len);
         }
