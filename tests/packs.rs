@@ -38,8 +38,16 @@ fn a_pack_is_read_in_declaration_order() {
     }
     let en = packs::texts(Lang::En);
     let zh = packs::texts(Lang::Zh);
-    assert_eq!(en[Ui::Play as usize], "Play");
-    assert_eq!(zh[Ui::Play as usize], "播放");
+    assert_eq!(en[packs::ui_index(Ui::Play)], "Play");
+    assert_eq!(zh[packs::ui_index(Ui::Play)], "播放");
+    // Every text of the page's own at its place, each place once.
+    let mut places: Vec<usize> = Ui::ALL.iter().map(|u| packs::ui_index(*u)).collect();
+    for u in Ui::ALL {
+        assert_eq!(zh[packs::ui_index(*u)], u.text(Lang::Zh), "{u:?}");
+    }
+    places.sort_unstable();
+    places.dedup();
+    assert_eq!(places.len(), Ui::ALL.len());
     let [story, technical] = Line::LeaseExpired.text(Lang::Zh);
     assert_eq!(
         (zh[packs::story_index(Line::LeaseExpired)], zh[packs::technical_index(Line::LeaseExpired)]),
@@ -56,15 +64,21 @@ fn a_pack_is_read_in_declaration_order() {
     assert_eq!(Some(en[packs::scenario_title_index(i)]), file["title"]["en"].as_str());
 }
 
-/// The first part holds what the first scene needs: every text of the page's own and the harbor's
-/// story lines; the technical lines, the lantern's stories and the scenarios' titles wait for the
-/// later part.
+/// The first part holds what the first scene needs: the page's own texts but those marked
+/// `#[later]` (which only the later parts show), and the harbor's story lines; the technical
+/// lines, the lantern's stories and the scenarios' titles wait for the later part.
 #[test]
 fn the_first_part_holds_the_page_and_the_harbors_story() {
     use packs::Part;
     for u in Ui::ALL {
-        assert_eq!(Part::of(*u as usize), Part::First, "{u:?}");
+        let part = if Ui::LATER[*u as usize] { Part::Later } else { Part::First };
+        assert_eq!(Part::of(packs::ui_index(*u)), part, "{u:?}");
     }
+    // The transport's words and the scene's are in the first; the side panel's in the later.
+    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::FencingOn] {
+        assert_eq!(Part::of(packs::ui_index(u)), Part::First, "{u:?}");
+    }
+    assert_eq!(Part::of(packs::ui_index(Ui::PanelTitle)), Part::Later);
     for l in Line::ALL {
         assert_eq!(Part::of(packs::story_index(l)), Part::First, "{l:?}'s story");
         assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");

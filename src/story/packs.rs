@@ -2,17 +2,19 @@
 //! technical lines, the lantern's stories) of one language, as JSON arrays of strings in a fixed
 //! order, in two parts: the first (`assets/i18n/en.json`, `zh.json`) holds what the first scene
 //! needs, the page's own texts and the harbor's story lines; the later part (`en.later.json`,
-//! `zh.later.json`) the technical lines and the lantern's stories, which only the parts of the page
-//! that come after the first scene show (the log, the lantern: `ui::later`), and the built-in
-//! scenarios' titles, which only the scenario menu shows.
+//! `zh.later.json`) what only the parts of the page that come after the first scene show: the
+//! page's texts marked `#[later]` in the table (the side panel, the diagram, the lessons, the
+//! figures' menu, …), the technical lines and the lantern's stories (the log, the lantern:
+//! `ui::later`), and the built-in scenarios' titles, which only the scenario menu shows.
 //!
 //! Native builds (the runner, the tests) compile the tables in. The page does not: it loads the
 //! first part of its language before it is drawn, the later part with the page's later parts,
 //! and the other language's when the learner switches, so it carries neither language's texts
 //! (issue 4's page budget; issue 14's first load). The packs are generated from the tables
 //! (`leaselab packs`) and committed; a test checks that they are up to date. Their order (over
-//! both parts): every [`Ui`] in declaration order, every [`Line`]'s story, every [`Line`]'s
-//! technical text, every [`Line`]'s lantern story, every built-in scenario's title in menu order.
+//! both parts): the first part's [`Ui`] texts in declaration order, every [`Line`]'s story; then
+//! the later part's [`Ui`] texts in declaration order, every [`Line`]'s technical text, every
+//! [`Line`]'s lantern story, every built-in scenario's title in menu order.
 
 use super::i18n::Ui;
 use super::narrate::Line;
@@ -22,16 +24,47 @@ use crate::vocab::Lang;
 /// How many texts the two parts of a pack hold together.
 pub const COUNT: usize = Ui::ALL.len() + 3 * Line::ALL.len() + library::MENU.len();
 
+/// How many [`Ui`] texts are in the later part (marked `#[later]`: [`Ui::LATER`]).
+const UI_LATER: usize = {
+    let mut n = 0;
+    let mut i = 0;
+    while i < Ui::LATER.len() {
+        if Ui::LATER[i] {
+            n += 1;
+        }
+        i += 1;
+    }
+    n
+};
+
+/// How many [`Ui`] texts are in the first part.
+const UI_FIRST: usize = Ui::ALL.len() - UI_LATER;
+
 /// How many of them are in the first part (the rest are in the later one).
-pub const FIRST: usize = Ui::ALL.len() + Line::ALL.len();
+pub const FIRST: usize = UI_FIRST + Line::ALL.len();
+
+/// [`Ui::LATER`] as a bit set, bit `i % 64` of word `i / 64` for the variant declared `i`-th:
+/// where a text is in the pack is then counted in a few words ([`ui_index`]) rather than looked
+/// up in a table of every variant's place (a kilobyte in the page).
+const UI_LATER_BITS: [u64; Ui::ALL.len().div_ceil(64)] = {
+    let mut bits = [0u64; Ui::ALL.len().div_ceil(64)];
+    let mut i = 0;
+    while i < Ui::LATER.len() {
+        if Ui::LATER[i] {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        i += 1;
+    }
+    bits
+};
 
 /// A part of a pack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     /// What the first scene needs: loaded before the page is drawn.
     First,
-    /// The technical lines, the lantern's stories and the scenarios' titles: loaded with the
-    /// page's later parts.
+    /// The later parts' own texts, the technical lines, the lantern's stories and the scenarios'
+    /// titles: loaded with the page's later parts.
     Later,
 }
 
@@ -57,24 +90,39 @@ impl Part {
     }
 }
 
+/// Where [`Ui`] `ui`'s text is in a pack: the first part's texts in declaration order from 0,
+/// the later part's in declaration order from [`FIRST`].
+pub fn ui_index(ui: Ui) -> usize {
+    let i = ui as usize;
+    let (word, bit) = (i / 64, i % 64);
+    let whole: u32 = UI_LATER_BITS.iter().take(word).map(|w| w.count_ones()).sum();
+    let word = UI_LATER_BITS.get(word).copied().unwrap_or(0);
+    let later_before = (whole + (word & ((1 << bit) - 1)).count_ones()) as usize;
+    if word & (1 << bit) != 0 {
+        FIRST + later_before
+    } else {
+        i - later_before
+    }
+}
+
 /// Where [`Line`] `line`'s story is in a pack.
 pub fn story_index(line: Line) -> usize {
-    Ui::ALL.len() + line as usize
+    UI_FIRST + line as usize
 }
 
 /// Where [`Line`] `line`'s technical text is in a pack.
 pub fn technical_index(line: Line) -> usize {
-    Ui::ALL.len() + Line::ALL.len() + line as usize
+    FIRST + UI_LATER + line as usize
 }
 
 /// Where [`Line`] `line`'s lantern story is in a pack.
 pub fn lantern_index(line: Line) -> usize {
-    Ui::ALL.len() + 2 * Line::ALL.len() + line as usize
+    FIRST + UI_LATER + Line::ALL.len() + line as usize
 }
 
 /// Where the title of the `i`-th built-in scenario of the menu ([`library::MENU`]) is in a pack.
 pub fn scenario_title_index(i: usize) -> usize {
-    Ui::ALL.len() + 3 * Line::ALL.len() + i
+    FIRST + UI_LATER + 2 * Line::ALL.len() + i
 }
 
 // `PACK_STAMP`: a hash of all the packs' parts, generated by `build.rs`.
@@ -92,8 +140,9 @@ pub fn file_name(lang: Lang, part: Part) -> String {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn texts(lang: Lang) -> Vec<&'static str> {
     let mut out = Vec::with_capacity(COUNT);
-    out.extend(Ui::ALL.iter().map(|u| u.text(lang)));
+    out.extend(Ui::ALL.iter().filter(|u| !Ui::LATER[**u as usize]).map(|u| u.text(lang)));
     out.extend(Line::ALL.iter().map(|l| l.text(lang)[0]));
+    out.extend(Ui::ALL.iter().filter(|u| Ui::LATER[**u as usize]).map(|u| u.text(lang)));
     out.extend(Line::ALL.iter().map(|l| l.text(lang)[1]));
     out.extend(Line::ALL.iter().map(|l| l.lantern_story(lang)));
     out.extend(library::MENU.iter().map(|b| lang.pick([b.title_en, b.title_zh])));
@@ -110,9 +159,9 @@ pub fn file(lang: Lang, part: Part) -> String {
 
 #[cfg(target_arch = "wasm32")]
 mod loaded {
-    use std::cell::Cell;
+    use std::cell::{Cell, RefCell};
 
-    use super::Part;
+    use super::{Part, FIRST, UI_LATER};
     use crate::vocab::Lang;
 
     type Texts = Cell<Option<&'static [&'static str]>>;
@@ -120,6 +169,17 @@ mod loaded {
     thread_local! {
         /// The parts loaded so far, English and Chinese, first and later, for the rest of the visit.
         static PACKS: [[Texts; 2]; 2] = const { [[Cell::new(None), Cell::new(None)], [Cell::new(None), Cell::new(None)]] };
+
+        /// The page's own later texts (`#[later]` in the table) read before any later part was
+        /// here: drawn empty, a mistake of the table's marks (see [`take_missed`]).
+        static MISSED: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
+    }
+
+    /// The places of the later texts of the page's own ([`super::Ui::LATER`]) that were read
+    /// before either language's later part was here, since the last call. The page reports them
+    /// as an error once the later part has come and draws its texts again (`ui::later`).
+    pub fn take_missed() -> Vec<usize> {
+        MISSED.with(|m| std::mem::take(&mut *m.borrow_mut()))
     }
 
     fn slot(lang: Lang) -> usize {
@@ -158,10 +218,13 @@ mod loaded {
         PACKS.with(|p| {
             let first = p[slot(lang)][part as usize].get();
             let other = p[1 - slot(lang)][part as usize].get();
+            if first.is_none() && other.is_none() && (FIRST..FIRST + UI_LATER).contains(&i) {
+                MISSED.with(|m| m.borrow_mut().push(i));
+            }
             first.or(other).and_then(|t| t.get(at).copied()).unwrap_or("")
         })
     }
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use loaded::{get, has, install};
+pub use loaded::{get, has, install, take_missed};

@@ -261,20 +261,31 @@ impl Coming {
         leptos::task::spawn_local(async move {
             let lang = app.lang.get_untracked();
             until_fetched(|| super::catalog::load_pack(lang, packs::Part::Later)).await;
-            // The caption tells the lantern's story from the later texts: told again now.
-            if app.fable.get_untracked() == Fable::Lantern {
+            // A later text read before its part came was drawn empty: a mistake in the table's
+            // `#[later]` marks, which the browser tests' check of the console catches.
+            let missed = packs::take_missed();
+            if !missed.is_empty() {
+                let places: Vec<String> = missed.iter().map(usize::to_string).collect();
+                leptos::logging::error!(
+                    "LeaseLab: the pack's later texts at {} were drawn before they came",
+                    places.join(", ")
+                );
+            }
+            // The caption tells the lantern's story from the later texts: told again now, as is
+            // any text drawn too early.
+            if app.fable.get_untracked() == Fable::Lantern || !missed.is_empty() {
                 app.lang.notify();
             }
             arrived();
         });
     }
 
-    /// The chunk's entry points once they, and the style sheet, are here (tracks both).
     /// The run's `trace_hash`, once the chunk that computes it is here (`None` before).
     pub fn trace_hash(self, sim: &mut Sim) -> Option<String> {
         self.parts.with_untracked(|p| p.map(|p| (p.trace_hash)(sim)))
     }
 
+    /// The chunk's entry points once they, and the style sheet, are here (tracks both).
     fn ready(self) -> Option<Parts> {
         self.parts.get().filter(|_| self.styled.get())
     }

@@ -79,12 +79,14 @@ const SERVE_PORT: u16 = 8080;
 /// script's notice, the compared run's parts, the shortcuts and the focus keeping into the later
 /// chunk to 198.8 KB; the later parts' style sheet apart to 197.0 KB; the translation pack's later
 /// part (technical lines, lantern stories, scenario titles) to 191.8 KB; a log row compared by
-/// its place in the trace to 189.5 KB.
-const BUDGET_BROTLI_BYTES: u64 = 190_000;
+/// its place in the trace to 189.5 KB. The first module's import names shortened and the script
+/// minified (`glue`) took it to 183.1 KB; the trace hash computed by the later parts' chunk to
+/// 180.6 KB; the page's own later texts in the pack's later part to 178.6 KB.
+const BUDGET_BROTLI_BYTES: u64 = 179_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 231_500;
+const BUDGET_GZIP_BYTES: u64 = 215_500;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
