@@ -24,25 +24,6 @@ use crate::vocab::Lang;
 /// How many texts the two parts of a pack hold together.
 pub const COUNT: usize = Ui::ALL.len() + 3 * Line::ALL.len() + library::MENU.len();
 
-/// How many [`Ui`] texts are in the later part (marked `#[later]`: [`Ui::LATER`]).
-const UI_LATER: usize = {
-    let mut n = 0;
-    let mut i = 0;
-    while i < Ui::LATER.len() {
-        if Ui::LATER[i] {
-            n += 1;
-        }
-        i += 1;
-    }
-    n
-};
-
-/// How many [`Ui`] texts are in the first part.
-const UI_FIRST: usize = Ui::ALL.len() - UI_LATER;
-
-/// How many of them are in the first part (the rest are in the later one).
-pub const FIRST: usize = UI_FIRST + Line::ALL.len();
-
 /// [`Ui::LATER`] as a bit set, bit `i % 64` of word `i / 64` for the variant declared `i`-th:
 /// where a text is in the pack is then counted in a few words ([`ui_index`]) rather than looked
 /// up in a table of every variant's place (a kilobyte in the page).
@@ -57,6 +38,23 @@ const UI_LATER_BITS: [u64; Ui::ALL.len().div_ceil(64)] = {
     }
     bits
 };
+
+/// How many [`Ui`] texts are in the later part (marked `#[later]`: [`Ui::LATER`]).
+const UI_LATER: usize = {
+    let mut n = 0;
+    let mut w = 0;
+    while w < UI_LATER_BITS.len() {
+        n += UI_LATER_BITS[w].count_ones() as usize;
+        w += 1;
+    }
+    n
+};
+
+/// How many [`Ui`] texts are in the first part.
+const UI_FIRST: usize = Ui::ALL.len() - UI_LATER;
+
+/// How many of them are in the first part (the rest are in the later one).
+pub const FIRST: usize = UI_FIRST + Line::ALL.len();
 
 /// A part of a pack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

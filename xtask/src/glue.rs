@@ -67,44 +67,30 @@ pub fn shorten_imports(wasm: &[u8], js: &str, js_module: &str) -> Result<(Vec<u8
     ensure!(!js.contains(&format!("\"{SHORT_MODULE}\"")), "the script already has a key \"{SHORT_MODULE}\"");
     let mut renames: Vec<(usize, String, String)> = Vec::new();
     let mut seen = HashSet::new();
-    let mut module = wasm_encoder::Module::new();
-    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
-        match payload? {
-            wasmparser::Payload::ImportSection(reader) => {
-                let mut section = wasm_encoder::ImportSection::new();
-                for group in reader {
-                    let wasmparser::Imports::Single(_, import) = group? else {
-                        bail!("the module's imports are written compactly, which this step does not read");
-                    };
-                    let ty = wasm_encoder::reencode::RoundtripReencoder
-                        .entity_type(import.ty)
-                        .map_err(|e| anyhow::anyhow!("the type of import {}: {e}", import.name))?;
-                    if import.module != js_module {
-                        section.import(import.module, import.name, ty);
-                        continue;
-                    }
-                    ensure!(seen.insert(import.name), "import {} is imported twice", import.name);
-                    let at = sole_key(js, import.name).with_context(|| {
-                        format!("the script does not write the import {} once, as a key", import.name)
-                    })?;
-                    let short = short_name(renames.len());
-                    section.import(SHORT_MODULE, &short, ty);
-                    renames.push((at, import.name.to_owned(), short));
-                }
-                module.section(&section);
+    let wasm = rewrite_module(wasm, |payload, module| {
+        let wasmparser::Payload::ImportSection(reader) = payload else { return Ok(false) };
+        let mut section = wasm_encoder::ImportSection::new();
+        for group in reader.clone() {
+            let wasmparser::Imports::Single(_, import) = group? else {
+                bail!("the module's imports are written compactly, which this step does not read");
+            };
+            let ty = wasm_encoder::reencode::RoundtripReencoder
+                .entity_type(import.ty)
+                .map_err(|e| anyhow::anyhow!("the type of import {}: {e}", import.name))?;
+            if import.module != js_module {
+                section.import(import.module, import.name, ty);
+                continue;
             }
-            wasmparser::Payload::CustomSection(custom) => {
-                module.section(&wasm_encoder::CustomSection { name: custom.name().into(), data: custom.data().into() });
-            }
-            payload => {
-                if let Some((id, range)) = payload.as_section() {
-                    let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
-                    let data = wasm.get(range).context("a section past the end of the module")?;
-                    module.section(&wasm_encoder::RawSection { id, data });
-                }
-            }
+            ensure!(seen.insert(import.name.to_owned()), "import {} is imported twice", import.name);
+            let at = sole_key(js, import.name)
+                .with_context(|| format!("the script does not write the import {} once, as a key", import.name))?;
+            let short = short_name(renames.len());
+            section.import(SHORT_MODULE, &short, ty);
+            renames.push((at, import.name.to_owned(), short));
         }
-    }
+        module.section(&section);
+        Ok(true)
+    })?;
     // The script rewritten from its end, so the places found in it stay right.
     renames.sort_by_key(|(at, ..)| std::cmp::Reverse(*at));
     let mut out = js.to_owned();
@@ -112,7 +98,34 @@ pub fn shorten_imports(wasm: &[u8], js: &str, js_module: &str) -> Result<(Vec<u8
         out.replace_range(*at..at + name.len(), short);
     }
     let out = out.replacen(&quoted, &format!("\"{SHORT_MODULE}\""), 1);
-    Ok((module.finish(), out))
+    Ok((wasm, out))
+}
+
+/// `wasm` written again section by section: `edit` sees each payload first and returns whether it
+/// has written that section into the new module itself (or dropped it); every other section,
+/// custom sections included, is copied as it is.
+///
+/// # Errors
+/// The module cannot be read, or `edit` fails.
+pub fn rewrite_module(
+    wasm: &[u8],
+    mut edit: impl FnMut(&wasmparser::Payload<'_>, &mut wasm_encoder::Module) -> Result<bool>,
+) -> Result<Vec<u8>> {
+    let mut module = wasm_encoder::Module::new();
+    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+        let payload = payload?;
+        if edit(&payload, &mut module)? {
+            continue;
+        }
+        if let wasmparser::Payload::CustomSection(custom) = &payload {
+            module.section(&wasm_encoder::CustomSection { name: custom.name().into(), data: custom.data().into() });
+        } else if let Some((id, range)) = payload.as_section() {
+            let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
+            let data = wasm.get(range).context("a section past the end of the module")?;
+            module.section(&wasm_encoder::RawSection { id, data });
+        }
+    }
+    Ok(module.finish())
 }
 
 /// The directory of the build's JavaScript tools (`xtask/js`: terser).
@@ -122,13 +135,7 @@ fn tools_dir(root: &Path) -> std::path::PathBuf {
 
 /// terser, at the version `xtask/js/package-lock.json` pins (`npm ci`), unless installed.
 pub fn ensure_terser(root: &Path) -> Result<()> {
-    let dir = tools_dir(root);
-    if dir.join("node_modules/terser/bin/terser").exists() {
-        println!("ok: terser (xtask/js/node_modules)");
-        return Ok(());
-    }
-    crate::run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))
-        .context("installing terser for the release build needs Node.js and npm (Debian: apt-get install nodejs npm)")
+    crate::ensure_npm_packages(&tools_dir(root), "terser/bin/terser", "terser for the release build")
 }
 
 /// Minifies the ES module at `path` in place with terser (compressed, local names mangled;

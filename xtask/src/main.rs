@@ -81,7 +81,7 @@ const SERVE_PORT: u16 = 8080;
 /// part (technical lines, lantern stories, scenario titles) to 191.8 KB; a log row compared by
 /// its place in the trace to 189.5 KB. The first module's import names shortened and the script
 /// minified (`glue`) took it to 183.1 KB; the trace hash computed by the later parts' chunk to
-/// 180.6 KB; the page's own later texts in the pack's later part to 178.6 KB.
+/// 180.6 KB; the page's own later texts in the pack's later part to 178.7 KB.
 const BUDGET_BROTLI_BYTES: u64 = 179_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
@@ -934,19 +934,7 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
 /// chunk (two thirds of a chunk's bytes), the producers. The page reads none of them; the first
 /// module loses them in wasm-bindgen (`--remove-name-section`).
 fn without_custom_sections(wasm: &[u8]) -> Result<Vec<u8>> {
-    let mut module = wasm_encoder::Module::new();
-    for payload in wasmparser::Parser::new(0).parse_all(wasm) {
-        let payload = payload?;
-        if matches!(payload, wasmparser::Payload::CustomSection(_)) {
-            continue;
-        }
-        if let Some((id, range)) = payload.as_section() {
-            let range = usize::try_from(range.start)?..usize::try_from(range.end)?;
-            let data = wasm.get(range).context("a section past the end of the module")?;
-            module.section(&wasm_encoder::RawSection { id, data });
-        }
-    }
-    Ok(module.finish())
+    glue::rewrite_module(wasm, |payload, _| Ok(matches!(payload, wasmparser::Payload::CustomSection(_))))
 }
 
 /// Adds to index.html a small script that asks for what the address wants first while the wasm
@@ -1087,15 +1075,20 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
 }
 
 /// axe-core, the accessibility checker the browser tests inject into the page: from the npm
-/// registry, at the version `tests/browser/package-lock.json` pins (`npm ci`).
+/// registry, at the version `tests/browser/package-lock.json` pins.
 fn ensure_axe(root: &Path) -> Result<()> {
-    let dir = root.join("tests").join("browser");
-    if dir.join("node_modules/axe-core/axe.min.js").exists() {
-        println!("ok: axe-core (tests/browser/node_modules)");
+    ensure_npm_packages(&root.join("tests").join("browser"), "axe-core/axe.min.js", "axe-core for the browser tests")
+}
+
+/// The npm packages `dir`'s `package-lock.json` pins, installed with `npm ci` unless
+/// `node_modules/{installed}` is already there; `what` names them in the messages.
+fn ensure_npm_packages(dir: &Path, installed: &str, what: &str) -> Result<()> {
+    if dir.join("node_modules").join(installed).exists() {
+        println!("ok: {what} ({})", dir.join("node_modules").display());
         return Ok(());
     }
-    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(&dir))
-        .context("installing axe-core for the browser tests needs Node.js and npm (Debian: apt-get install nodejs npm)")
+    run(Command::new("npm").args(["ci", "--no-audit", "--no-fund"]).current_dir(dir))
+        .with_context(|| format!("installing {what} needs Node.js and npm (Debian: apt-get install nodejs npm)"))
 }
 
 /// Debian's `chromium` and `chromium-driver`, for the browser tests (see
