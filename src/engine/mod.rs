@@ -167,6 +167,17 @@ impl Sim {
     /// [`ConfigError`] when the configuration breaks a rule of [`Config::check`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
         config.check()?;
+        Ok(Self::from_checked(config))
+    }
+
+    /// Start a run of a configuration already known to pass [`Config::check`]: the config of a
+    /// [`Scenario`](crate::scenario::Scenario) read by [`scenario::parse`](crate::scenario::parse)
+    /// (which checks it) or of the built-in opening (`scenario::opening`, checked by its tests).
+    /// The page starts its runs this way, so that the checker's rules and messages stay out of
+    /// its first module (issue 14); anything else goes through [`Sim::new`]. An unchecked config
+    /// may make the run panic.
+    pub(crate) fn from_checked(config: Config) -> Self {
+        debug_assert!(config.check().is_ok(), "Sim::from_checked needs a checked config");
         let resources: Vec<Resource> = (0..config.resource_count())
             .map(|r| {
                 let mut resource = Resource::new(config.resource.fencing, config.resource.equal_token);
@@ -239,7 +250,7 @@ impl Sim {
         // The end sorts after everything else at `until_ms`, also what is scheduled for that very
         // millisecond later on: nothing happens after the run ended.
         sim.queue.insert((until, u64::MAX), Item::End);
-        Ok(sim)
+        sim
     }
 
     /// Replay a run: the configuration plus live commands, each applied after everything at or

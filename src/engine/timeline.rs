@@ -54,11 +54,18 @@ impl Timeline {
     /// # Errors
     /// The configuration's [`ConfigError`].
     pub fn new(config: Config) -> Result<Self, ConfigError> {
-        let mut start = Sim::new(config)?;
+        config.check()?;
+        Ok(Self::from_checked(config))
+    }
+
+    /// As [`Timeline::new`], for a configuration already known to pass [`Config::check`] (see
+    /// [`Sim::from_checked`]).
+    pub(crate) fn from_checked(config: Config) -> Self {
+        let mut start = Sim::from_checked(config);
         let config = start.shared_config();
         let trace = start.take_trace();
         let every_ms = config.until_ms.div_ceil(MAX_CHECKPOINTS).max(MIN_CHECKPOINT_EVERY_MS);
-        Ok(Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![(start, trace.len())], trace })
+        Self { config, interventions: Vec::new(), every_ms, checkpoints: vec![(start, trace.len())], trace }
     }
 
     /// The configuration.

@@ -197,7 +197,7 @@ fn obey(app: AppState, request: Request) -> Result<(), String> {
         Request::Pause => app.playing.set(false),
         Request::Seek { t_ms } => app.seek(t_ms),
         Request::Load { scenario, fable } => {
-            app.load(*scenario)?;
+            app.load(*scenario);
             if let Some(fable) = fable {
                 app.choose_fable(fable);
             }

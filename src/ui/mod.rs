@@ -182,8 +182,7 @@ fn mount(start: url::Start) {
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
         let mut issues = start.issues.clone();
-        match start.scenario.clone().and_then(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay))
-        {
+        match start.scenario.clone().map(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());

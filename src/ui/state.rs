@@ -263,17 +263,12 @@ pub const FAST_FROM_SPEED: f64 = 16.0;
 pub const CATCH_UP_MS: f64 = 1_000.0;
 
 impl AppState {
-    /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own), or the engine's
-    /// refusal (in English) if its config is invalid.
-    pub fn new(
-        scenario: Scenario,
-        fable: Option<Fable>,
-        lang: Lang,
-        speed_log2: i32,
-        playing: bool,
-    ) -> Result<Self, String> {
-        let mut sim = Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
-        let timeline = Timeline::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+    /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own). Every scenario
+    /// the page has was read by `scenario::parse`, which checks its config, or is the built-in
+    /// opening: its runs start unchecked (`Sim::from_checked`).
+    pub fn new(scenario: Scenario, fable: Option<Fable>, lang: Lang, speed_log2: i32, playing: bool) -> Self {
+        let mut sim = Sim::from_checked(scenario.config.clone());
+        let timeline = Timeline::from_checked(scenario.config.clone());
         // The world at 0 ms: whoever starts at once is already on the breakwater.
         sim.advance_to(0);
         let snapshot = RwSignal::new(sim.snapshot());
@@ -345,7 +340,7 @@ impl AppState {
             diagram_big: RwSignal::new(false),
         };
         state.publish();
-        Ok(state)
+        state
     }
 
     /// Speed as a factor: 2^speed_log2.
@@ -620,7 +615,7 @@ impl AppState {
         if same {
             self.reset();
         } else {
-            self.load(scenario)?;
+            self.load(scenario);
         }
         self.replay_link(interventions, Some(at_ms))
     }
@@ -706,11 +701,9 @@ impl AppState {
         self.other.with_value(|t| f(&t[..t.partition_point(|e| e.at_ms <= now_ms)]))
     }
 
-    /// Plays an imported scenario (already validated) from the start, like a built-in.
+    /// Plays an imported scenario (read by `scenario::parse`, so checked) from the start, like a
+    /// built-in.
     pub fn load_custom(&self, scenario: Scenario, source: String) {
-        if Sim::new(scenario.config.clone()).is_err() {
-            return;
-        }
         self.scenario.set(scenario);
         self.source.set(Some(source));
         self.reset();
@@ -816,15 +809,10 @@ impl AppState {
     pub fn reset(&self) {
         self.address_follows_the_run();
         let config = self.scenario.with_untracked(|s| s.config.clone());
-        match (Sim::new(config.clone()), Timeline::new(config)) {
-            (Ok(mut sim), Ok(timeline)) => {
-                sim.advance_to(0);
-                self.sim.set_value(sim);
-                self.timeline.set_value(timeline);
-            }
-            // The scenario was already accepted once, so this cannot happen; keep the old run.
-            _ => return,
-        }
+        let mut sim = Sim::from_checked(config.clone());
+        sim.advance_to(0);
+        self.sim.set_value(sim);
+        self.timeline.set_value(Timeline::from_checked(config));
         self.playing.set(false);
         self.memory.set_value(Memory::default());
         self.logged.set_value(0);
@@ -851,7 +839,7 @@ impl AppState {
         wasm_bindgen_futures::spawn_local(async move {
             super::catalog::load(&id).await;
             if let Some(Ok(scenario)) = super::catalog::get(&id) {
-                let _ = app.load(scenario);
+                app.load(scenario);
             }
         });
     }
@@ -864,23 +852,18 @@ impl AppState {
         wasm_bindgen_futures::spawn_local(async move {
             super::catalog::load(&id).await;
             if let Some(Ok(scenario)) = super::catalog::get(&id) {
-                if app.load(scenario).is_ok() {
-                    app.playing.set(true);
-                }
+                app.load(scenario);
+                app.playing.set(true);
             }
         });
     }
 
-    /// Switches to `scenario` (a built-in or a validated file) and resets.
-    ///
-    /// # Errors
-    /// The engine's refusal of its config (in English); the current run goes on untouched.
-    pub fn load(&self, scenario: Scenario) -> Result<(), String> {
-        Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+    /// Switches to `scenario` (a built-in or a file read by `scenario::parse`, so checked) and
+    /// resets.
+    pub fn load(&self, scenario: Scenario) {
         self.scenario.set(scenario);
         self.source.set(None);
         self.reset();
-        Ok(())
     }
 
     /// Tells the run as `fable` from now on. The run goes on untouched: same engine, same trace,

@@ -6,7 +6,8 @@
 //! calls plus a 16-digit hash (`__wbg_getBoundingClientRect_329ca748ec918b0c`), and writes each
 //! name twice, in the module's import section and as a key of the script's import object. The
 //! hashes barely compress: two hundred of them cost about 5 KB of brotli over the two files.
-//! [`shorten_imports`] gives both sides the same short names instead.
+//! [`shorten_imports`] gives both sides the same short names instead, and [`shorten_exports`]
+//! does the same for the closure shims the module exports to the script.
 //!
 //! wasm-bindgen writes the script and the chunks' loader readable, and Trunk's own minifier does
 //! not see the files this build rewrites after it: [`minify_script`] runs terser on them (from
@@ -101,6 +102,66 @@ pub fn shorten_imports(wasm: &[u8], js: &str, js_module: &str) -> Result<(Vec<u8
     Ok((wasm, out))
 }
 
+/// The first module `wasm` and its script `js` with short names for the functions wasm-bindgen
+/// exports under its own long names (`wasm_bindgen_<hash>___convert__closures_…`: the shims
+/// through which the script calls Rust closures, each named after its argument types and the
+/// crates' hashes). Each such export is called by the script once, as `wasm.<name>` (from a
+/// wrapper function of the same name, which terser renames); it becomes `_` + [`short_name`] in
+/// the export section and at that call. Other exports (the ones the
+/// chunks' loader or the page use by name: `memory`, `main`, the table, the split's own) keep
+/// their names.
+///
+/// # Errors
+/// The module cannot be read, or the script does not call a renamed export exactly once as
+/// `wasm.<name>`, or a short name is taken: the build stops rather than ship a script that calls
+/// a function the module no longer exports.
+pub fn shorten_exports(wasm: &[u8], js: &str) -> Result<(Vec<u8>, String)> {
+    const LONG_PREFIX: &str = "wasm_bindgen_";
+    let mut renames: Vec<(String, String)> = Vec::new();
+    let wasm = rewrite_module(wasm, |payload, module| {
+        let wasmparser::Payload::ExportSection(reader) = payload else { return Ok(false) };
+        let exports = reader.clone().into_iter().collect::<Result<Vec<_>, _>>()?;
+        let taken: HashSet<&str> = exports.iter().map(|e| e.name).collect();
+        let mut section = wasm_encoder::ExportSection::new();
+        for export in &exports {
+            let kind = wasm_encoder::reencode::RoundtripReencoder.export_kind(export.kind)?;
+            if export.kind != wasmparser::ExternalKind::Func || !export.name.starts_with(LONG_PREFIX) {
+                section.export(export.name, kind, export.index);
+                continue;
+            }
+            let call = format!("wasm.{}", export.name);
+            let calls = js.match_indices(&call).filter(|(at, _)| sole_call(js, *at, &call)).count();
+            // The script's own wrapper function of the same name is local (terser renames it);
+            // a quoted name would be a lookup this step cannot follow.
+            let quoted = ['"', '\'', '`'].iter().any(|q| js.contains(&format!("{q}{}{q}", export.name)));
+            ensure!(
+                calls == 1 && !quoted,
+                "the script does not call the export {} exactly once as `wasm.{}`",
+                export.name,
+                export.name
+            );
+            let short = format!("_{}", short_name(renames.len()));
+            ensure!(!taken.contains(short.as_str()), "the module already exports {short}");
+            section.export(&short, kind, export.index);
+            renames.push((call, format!("wasm.{short}")));
+        }
+        module.section(&section);
+        Ok(true)
+    })?;
+    let mut out = js.to_owned();
+    for (call, short) in &renames {
+        out = out.replacen(call, short, 1);
+    }
+    Ok((wasm, out))
+}
+
+/// Whether `call` written at `at` in `js` stands on its own (no identifier character on either
+/// side: `xwasm.f` or `wasm.f2` are other names).
+fn sole_call(js: &str, at: usize, call: &str) -> bool {
+    let is_ident = |c: char| c.is_ascii_alphanumeric() || c == '_' || c == '$';
+    !js[..at].chars().next_back().is_some_and(is_ident) && !js[at + call.len()..].chars().next().is_some_and(is_ident)
+}
+
 /// `wasm` written again section by section: `edit` sees each payload first and returns whether it
 /// has written that section into the new module itself (or dropped it); every other section,
 /// custom sections included, is copied as it is.
@@ -181,6 +242,77 @@ mod tests {
             }
         }
         out
+    }
+
+    /// A module exporting `names` (functions of type `() -> ()`) and its memory.
+    fn module_exporting(names: &[&str]) -> Vec<u8> {
+        let mut module = wasm_encoder::Module::new();
+        let mut types = wasm_encoder::TypeSection::new();
+        types.ty().function([], []);
+        module.section(&types);
+        let mut functions = wasm_encoder::FunctionSection::new();
+        for _ in names {
+            functions.function(0);
+        }
+        module.section(&functions);
+        let mut memories = wasm_encoder::MemorySection::new();
+        memories.memory(wasm_encoder::MemoryType {
+            minimum: 1,
+            maximum: None,
+            memory64: false,
+            shared: false,
+            page_size_log2: None,
+        });
+        module.section(&memories);
+        let mut exports = wasm_encoder::ExportSection::new();
+        for (i, name) in names.iter().enumerate() {
+            exports.export(name, wasm_encoder::ExportKind::Func, u32::try_from(i).unwrap_or(0));
+        }
+        exports.export("memory", wasm_encoder::ExportKind::Memory, 0);
+        module.section(&exports);
+        let mut code = wasm_encoder::CodeSection::new();
+        for _ in names {
+            let mut f = wasm_encoder::Function::new([]);
+            f.instructions().end();
+            code.function(&f);
+        }
+        module.section(&code);
+        module.finish()
+    }
+
+    fn exports_of(wasm: &[u8]) -> Vec<String> {
+        let mut out = Vec::new();
+        for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+            if let Ok(wasmparser::Payload::ExportSection(reader)) = payload {
+                out.extend(reader.into_iter().filter_map(Result::ok).map(|e| e.name.to_owned()));
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn closure_shims_get_short_export_names_on_both_sides() {
+        let long = "wasm_bindgen_0123456789abcdef___convert__closures_____invoke___JsValue______true_";
+        let wasm = module_exporting(&["main", long]);
+        let js = format!("function {long}(a) {{ wasm.{long}(a); }}\nwasm.main(); const m = wasm.memory;");
+        let (wasm, js) = shorten_exports(&wasm, &js).expect("renamed");
+        assert!(wasmparser::validate(&wasm).is_ok());
+        assert_eq!(exports_of(&wasm), ["main", "_a", "memory"]);
+        assert_eq!(js, format!("function {long}(a) {{ wasm._a(a); }}\nwasm.main(); const m = wasm.memory;"));
+    }
+
+    #[test]
+    fn an_export_the_script_does_not_call_once_stops_the_build() {
+        let long = "wasm_bindgen_0123456789abcdef___convert__closures_____invoke_______true_";
+        let wasm = module_exporting(&[long]);
+        for js in [
+            String::new(),
+            format!("wasm.{long}(); wasm.{long}();"),
+            format!("wasm.{long}_2();"),
+            format!("wasm.{long}(); const name = \"{long}\";"),
+        ] {
+            assert!(shorten_exports(&wasm, &js).is_err(), "{js}");
+        }
     }
 
     #[test]
