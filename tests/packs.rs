@@ -74,11 +74,14 @@ fn the_first_part_holds_the_page_and_the_harbors_story() {
         let part = if Ui::LATER[*u as usize] { Part::Later } else { Part::First };
         assert_eq!(Part::of(packs::ui_index(*u)), part, "{u:?}");
     }
-    // The transport's words and the scene's are in the first; the side panel's in the later.
-    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::FencingOn] {
+    // The transport's words and the scene's are in the first; the side panel's, the tools menu's
+    // and the address warnings' (drawn once the later part has come) in the later.
+    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::Dockmaster, Ui::CaptionEmpty] {
         assert_eq!(Part::of(packs::ui_index(u)), Part::First, "{u:?}");
     }
-    assert_eq!(Part::of(packs::ui_index(Ui::PanelTitle)), Part::Later);
+    for u in [Ui::PanelTitle, Ui::LogTitle, Ui::FencingOn, Ui::StoreRulesRedis, Ui::UrlWarningTitle, Ui::UrlBadSpeed] {
+        assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
+    }
     for l in Line::ALL {
         assert_eq!(Part::of(packs::story_index(l)), Part::First, "{l:?}'s story");
         assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");

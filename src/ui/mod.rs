@@ -422,11 +422,16 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
     }
 }
 
-/// What is wrong with the page's address, if anything: drawn by a chunk fetched only then.
+/// What is wrong with the page's address, if anything: drawn by a chunk fetched only then, once
+/// the later parts' texts are here too (its words are in the pack's later part, `#[later]`).
 #[component]
 fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
+    let issues = StoredValue::new(issues);
     // Nothing shown if the chunk cannot be fetched: the page plays on with its fallback.
-    (!issues.is_empty()).then(|| Suspend::new(async move { url_warning(app, issues).await.ok() }))
+    move || {
+        (issues.with_value(|i| !i.is_empty()) && app.later.styled(app))
+            .then(|| Suspend::new(async move { url_warning(app, issues.get_value()).await.ok() }))
+    }
 }
 
 chunk_fn! {

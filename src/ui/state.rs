@@ -154,8 +154,9 @@ pub struct AppState {
     other: StoredValue<Vec<TraceEntry>>,
     /// The compared run as a timeline (the same interventions), to show it at this run's moment.
     other_timeline: StoredValue<Option<Timeline>>,
-    /// The comparing code ([`AppState::set_compare`]), once a comparison has been asked for.
-    compare_code: StoredValue<Option<fn(&AppState)>>,
+    /// The comparing code ([`AppState::set_compare`]), once a comparison has been asked for:
+    /// playing both runs through, and moving the compared run to this run's moment.
+    compare_code: StoredValue<Option<CompareCode>>,
     /// The compared run at the moment shown (moved on with this run, or sought when it goes back).
     other_sim: StoredValue<Option<Sim>>,
     other_memory: StoredValue<Memory>,
@@ -261,6 +262,17 @@ pub const FAST_FROM_SPEED: f64 = 16.0;
 /// Least real time between two catch-ups of the log, and between two redraws of the diagram, at
 /// [`FAST_FROM_SPEED`] or faster, in ms.
 pub const CATCH_UP_MS: f64 = 1_000.0;
+
+/// The comparing code, reached through these pointers only (set by [`AppState::set_compare`]),
+/// so that the split build puts it in the chunk of the page's later parts with the compare bar
+/// (issue 14: the first load).
+#[derive(Clone, Copy)]
+struct CompareCode {
+    /// Plays both runs to their end and finds where they part.
+    refresh: fn(&AppState),
+    /// Moves the compared run to this run's moment and publishes its picture.
+    publish: fn(&AppState),
+}
 
 impl AppState {
     /// A fresh app on `scenario`, told as `fable` (`None`: the scenario's own). Every scenario
@@ -435,8 +447,8 @@ impl AppState {
         if finished && self.playing.get_untracked() {
             self.playing.set(false);
         }
-        if self.compare.with_untracked(Option::is_some) {
-            self.publish_other();
+        if let Some(code) = self.compare_code.get_value().filter(|_| self.compare.with_untracked(Option::is_some)) {
+            (code.publish)(self);
         }
     }
 
@@ -625,15 +637,16 @@ impl AppState {
         // The comparing code is reached from here only, and this from the compare bar only, so
         // the split build puts it in the chunk of the page's later parts with the bar: until a
         // comparison is first asked for there is none to refresh.
-        self.compare_code.set_value(Some(Self::refresh_compare_now));
+        self.compare_code
+            .set_value(Some(CompareCode { refresh: Self::refresh_compare_now, publish: Self::publish_other }));
         self.compare.set(setting);
         self.refresh_compare();
     }
 
     /// After the run changed: the comparison follows it, once one has been asked for.
     fn refresh_compare(&self) {
-        if let Some(refresh) = self.compare_code.get_value() {
-            refresh(self);
+        if let Some(code) = self.compare_code.get_value() {
+            (code.refresh)(self);
         }
     }
 
