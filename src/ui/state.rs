@@ -86,13 +86,9 @@ pub struct AppState {
     timeline: StoredValue<Timeline>,
     /// What the picture remembers from the trace.
     memory: StoredValue<Memory>,
-    /// Trace entries already turned into log rows.
-    logged: StoredValue<usize>,
-    /// Number of the current run (see [`LogRow::run`]).
-    run: StoredValue<u32>,
-    /// Virtual clock, in ms (fractional, so slow speeds still advance).
-    clock: StoredValue<f64>,
-    /// How the clock turns real time into virtual time (see `story::pacing`).
+    /// What publishing keeps from one publish to the next (the log's and the diagram's turns).
+    publishing: StoredValue<Publishing>,
+    /// The virtual clock and how it turns real time into virtual time (see `story::pacing`).
     pace: StoredValue<Pace>,
     /// The page's pacing: `false` for story time (the default), `true` for true time (plain
     /// real time × speed). A bool rather than a [`Pacing`]: a signal of a type of its own costs
@@ -136,13 +132,6 @@ pub struct AppState {
     /// when the playhead leaves what the drawing covers): rebuilding the drawing's markup every
     /// frame at 64× doubled the 95th-percentile frame time; between redraws it only slides.
     pub diagram_now: RwSignal<u64>,
-    /// When the diagram last redrew, or (at speed) the log or the diagram last caught up, in
-    /// real ms.
-    diagram_stamp: StoredValue<f64>,
-    /// At [`FAST_FROM_SPEED`] or faster, whether the log catches up next (else the diagram).
-    log_turn: StoredValue<bool>,
-    /// The latest moment the diagram's current drawing covers (see [`Self::set_diagram_horizon`]).
-    diagram_horizon: StoredValue<u64>,
     /// The JSON of an imported scenario (a file or a link's `s=`); `None` for a built-in.
     pub source: RwSignal<Option<String>>,
     /// The setting the compared run flips; `None`: no comparison.
@@ -165,8 +154,6 @@ pub struct AppState {
     pub other_picture: RwSignal<Option<Picture>>,
     /// What a lesson step or a metaphor row points at in the scene and the diagram.
     pub pointed: RwSignal<Vec<Element>>,
-    /// While playing, the clock stops at this moment (a lesson step's awaited event), in ms.
-    stop_at: StoredValue<Option<u64>>,
     /// The lesson being followed, if any.
     pub tutor: Tutor,
     /// The parts of the page that come after the first scene (`later`), once they have come.
@@ -177,10 +164,6 @@ pub struct AppState {
     pub show_controls: RwSignal<bool>,
     /// The keyboard shortcuts overlay is open.
     pub help: RwSignal<bool>,
-    /// `prefers-reduced-motion`: the scene moves in steps while playing.
-    reduced_motion: StoredValue<bool>,
-    /// When the engine last caught up with the clock, in real ms (reduced motion).
-    moved_at: StoredValue<f64>,
     /// The landing card over the scene (what to do first) is shown: a fresh page, until the
     /// learner starts something.
     pub landing: RwSignal<bool>,
@@ -226,14 +209,47 @@ impl SideTab {
     }
 }
 
-/// The clock's pacing between frames.
-#[derive(Default)]
+/// The virtual clock and its pacing between frames. Kept in one stored value with
+/// [`Publishing`] beside it, rather than a stored value per field: each stored value of a type
+/// of its own is code in the page (issue 14).
 struct Pace {
+    /// Virtual clock, in ms (fractional, so slow speeds still advance).
+    clock_ms: f64,
     pacer: Pacer,
     /// A lesson step's own pacing, which it plays with instead of the page's.
     step: Option<Pacing>,
+    /// While playing, the clock stops at this moment (a lesson step's awaited event), in ms.
+    stop_at_ms: Option<u64>,
+    /// `prefers-reduced-motion`: the scene moves in steps while playing.
+    reduced_motion: bool,
     /// With reduced motion: real time gathered since the scene last moved, in ms.
     owed_ms: f64,
+    /// When the engine last caught up with the clock, in real ms (reduced motion).
+    moved_at_ms: f64,
+}
+
+/// What publishing the engine's state keeps from one publish to the next.
+struct Publishing {
+    /// Trace entries already turned into log rows.
+    logged: usize,
+    /// Number of the current run (see [`LogRow::run`]).
+    run: u32,
+    /// When the diagram last redrew, or (at speed) the log or the diagram last caught up, in
+    /// real ms.
+    diagram_stamp_ms: f64,
+    /// At [`FAST_FROM_SPEED`] or faster, whether the log catches up next (else the diagram).
+    log_turn: bool,
+    /// The latest moment the diagram's current drawing covers (see
+    /// [`AppState::set_diagram_horizon`]), in ms.
+    diagram_horizon_ms: u64,
+}
+
+impl Publishing {
+    /// A new run (a seek or a reset) whose log starts at trace entry `logged`.
+    fn new_run(&mut self, logged: usize) {
+        self.logged = logged;
+        self.run = self.run.wrapping_add(1);
+    }
 }
 
 /// With `prefers-reduced-motion`, the real time between two steps of the scene while playing,
@@ -298,10 +314,22 @@ impl AppState {
             sim: StoredValue::new(sim),
             timeline: StoredValue::new(timeline),
             memory,
-            logged: StoredValue::new(0),
-            run: StoredValue::new(0),
-            clock: StoredValue::new(0.0),
-            pace: StoredValue::new(Pace::default()),
+            publishing: StoredValue::new(Publishing {
+                logged: 0,
+                run: 0,
+                diagram_stamp_ms: f64::NEG_INFINITY,
+                log_turn: true,
+                diagram_horizon_ms: u64::MAX,
+            }),
+            pace: StoredValue::new(Pace {
+                clock_ms: 0.0,
+                pacer: Pacer::default(),
+                step: None,
+                stop_at_ms: None,
+                reduced_motion: prefers_reduced_motion(),
+                owed_ms: 0.0,
+                moved_at_ms: f64::NEG_INFINITY,
+            }),
             true_time: RwSignal::new(false),
             scenario,
             fable_choice,
@@ -324,9 +352,6 @@ impl AppState {
             trace_hash: RwSignal::new(String::new()),
             share_url: RwSignal::new(None),
             diagram_now: RwSignal::new(0),
-            diagram_stamp: StoredValue::new(f64::NEG_INFINITY),
-            log_turn: StoredValue::new(true),
-            diagram_horizon: StoredValue::new(u64::MAX),
             source: RwSignal::new(None),
             compare: RwSignal::new(None),
             divergence: RwSignal::new(None),
@@ -337,14 +362,11 @@ impl AppState {
             other_memory: StoredValue::new(Memory::default()),
             other_picture: RwSignal::new(None),
             pointed: RwSignal::new(Vec::new()),
-            stop_at: StoredValue::new(None),
             tutor: Tutor::new(),
             later: super::later::Coming::new(),
             presenter: RwSignal::new(false),
             show_controls: RwSignal::new(false),
             help: RwSignal::new(false),
-            reduced_motion: StoredValue::new(prefers_reduced_motion()),
-            moved_at: StoredValue::new(f64::NEG_INFINITY),
             landing: RwSignal::new(false),
             figure: RwSignal::new(None),
             script_notice: RwSignal::new(None),
@@ -362,7 +384,8 @@ impl AppState {
 
     /// Whether the trace has entries the log has not taken yet (see [`FAST_FROM_SPEED`]).
     fn log_behind(&self) -> bool {
-        self.sim.with_value(|sim| self.logged.get_value() < sim.trace().len())
+        let logged = self.publishing.with_value(|p| p.logged);
+        self.sim.with_value(|sim| logged < sim.trace().len())
     }
 
     /// Sets [`Self::trace_hash`] from the run as it stands, once the later parts' chunk, which
@@ -376,15 +399,14 @@ impl AppState {
     /// Publishes the engine's state: the snapshot, the picture's memory of the trace, new log rows.
     fn publish(&self) {
         let cast = self.cast.get_untracked();
-        let logged = self.logged.get_value();
-        let run = self.run.get_value();
+        let (logged, run, stamp_ms, log_turn, horizon_ms) =
+            self.publishing.with_value(|p| (p.logged, p.run, p.diagram_stamp_ms, p.log_turn, p.diagram_horizon_ms));
         let real = now_ms().unwrap_or(0.0);
         let playing = self.playing.get_untracked();
         let fast = playing && Self::speed_factor(self.speed_log2.get_untracked()) >= FAST_FROM_SPEED;
         let every_ms = if fast { CATCH_UP_MS / 2.0 } else { DIAGRAM_REDRAW_MS };
-        let on_time = real - self.diagram_stamp.get_value() >= every_ms;
-        // At speed, whose turn it is when on time: the log's or the diagram's.
-        let log_turn = self.log_turn.get_value();
+        let on_time = real - stamp_ms >= every_ms;
+        // At speed, whose turn it is when on time (`log_turn`): the log's or the diagram's.
         let (snapshot, finished, mut rows, log_due, trace_len) = self.sim.with_value(|sim| {
             let trace = sim.trace();
             self.memory.update_value(|m| m.absorb(trace));
@@ -406,7 +428,7 @@ impl AppState {
         });
         self.refresh_trace_hash();
         if log_due {
-            self.logged.set_value(trace_len);
+            self.publishing.update_value(|p| p.logged = trace_len);
         }
         if !rows.is_empty() {
             // A batch is never larger than what the log keeps (a seek far into a long run).
@@ -432,12 +454,14 @@ impl AppState {
         let now = snapshot.now_ms;
         self.snapshot.set(snapshot);
         if on_time && fast {
-            self.log_turn.set_value(!log_turn);
-            self.diagram_stamp.set_value(real);
+            self.publishing.update_value(|p| {
+                p.log_turn = !log_turn;
+                p.diagram_stamp_ms = real;
+            });
         }
-        let due = !playing || finished || now > self.diagram_horizon.get_value() || (on_time && !(fast && log_turn));
+        let due = !playing || finished || now > horizon_ms || (on_time && !(fast && log_turn));
         if due {
-            self.diagram_stamp.set_value(real);
+            self.publishing.update_value(|p| p.diagram_stamp_ms = real);
             // Set even when equal: a seek or an intervention at the same moment changes the run.
             self.diagram_now.set(now);
         }
@@ -455,7 +479,7 @@ impl AppState {
     /// The space-time diagram says how far its drawing reaches: once the playhead passes
     /// `t_ms`, the next frame redraws it whatever the time since the last redraw.
     pub fn set_diagram_horizon(&self, t_ms: u64) {
-        self.diagram_horizon.set_value(t_ms);
+        self.publishing.update_value(|p| p.diagram_horizon_ms = t_ms);
     }
 
     /// One animation frame of `dt_ms` real time: the pacing says how far the virtual clock and
@@ -468,31 +492,30 @@ impl AppState {
         let mut real = crate::story::markup::within(dt_ms, 0.0, MAX_FRAME_MS);
         // With reduced motion the scene moves in steps: the real time is gathered and played
         // every REDUCED_MOTION_STEP_MS.
-        if self.reduced_motion.get_value() {
+        if self.pace.with_value(|p| p.reduced_motion) {
             let now = now_ms().unwrap_or(0.0);
-            let due = now - self.moved_at.get_value() >= REDUCED_MOTION_STEP_MS;
-            real = self
+            let due = self
                 .pace
                 .try_update_value(|p| {
+                    let due = now - p.moved_at_ms >= REDUCED_MOTION_STEP_MS;
                     p.owed_ms += real;
+                    real = if due { std::mem::take(&mut p.owed_ms) } else { 0.0 };
                     if due {
-                        std::mem::take(&mut p.owed_ms)
-                    } else {
-                        0.0
+                        p.moved_at_ms = now;
                     }
+                    due
                 })
-                .unwrap_or(0.0);
+                .unwrap_or(false);
             if !due {
                 return;
             }
-            self.moved_at.set_value(now);
         }
         let play = Play {
             speed: Self::speed_factor(self.speed_log2.get_untracked()),
             pacing: self.pacing_now(),
-            stop_at_ms: self.stop_at.get_value(),
+            stop_at_ms: self.pace.with_value(|p| p.stop_at_ms),
         };
-        let clock = self.clock.get_value();
+        let clock = self.pace.with_value(|p| p.clock_ms);
         // Interventions still ahead (after a seek back) apply at their times.
         let moved = self.timeline.with_value(|timeline| {
             self.sim.try_update_value(|sim| {
@@ -502,7 +525,7 @@ impl AppState {
             })
         });
         if let Some((Some(clock), moved)) = moved {
-            self.clock.set_value(clock);
+            self.pace.update_value(|p| p.clock_ms = clock);
             if moved {
                 self.publish();
             }
@@ -530,7 +553,7 @@ impl AppState {
             })
         });
         if let Some(now) = now {
-            self.clock.set_value(now as f64);
+            self.pace.update_value(|p| p.clock_ms = now as f64);
         }
         self.publish();
     }
@@ -595,7 +618,7 @@ impl AppState {
 
     /// While playing, stop the clock at `t_ms` (`None`: play on to the end).
     pub fn set_stop_at(&self, t_ms: Option<u64>) {
-        self.stop_at.set_value(t_ms);
+        self.pace.update_value(|p| p.stop_at_ms = t_ms);
     }
 
     /// Whether this run is built-in `scenario` with exactly `interventions` so far: a lesson step's
@@ -737,13 +760,12 @@ impl AppState {
     pub fn seek(&self, t_ms: u64) {
         let Some(sim) = self.timeline.try_update_value(|timeline| timeline.seek(t_ms)) else { return };
         self.playing.set(false);
-        self.clock.set_value(sim.now_ms() as f64);
+        self.pace.update_value(|p| p.clock_ms = sim.now_ms() as f64);
         // Only the newest rows are narrated again: the log keeps LOG_ROWS_KEPT of them anyway.
         let start = sim.trace().len().saturating_sub(LOG_ROWS_KEPT * 4);
         self.sim.set_value(sim);
         self.memory.set_value(Memory::default());
-        self.logged.set_value(start);
-        self.run.update_value(|r| *r = r.wrapping_add(1));
+        self.publishing.update_value(|p| p.new_run(start));
         self.log.set(Vec::new());
         self.log_trimmed.set(start > 0);
         self.ledger.update(Ledger::restart);
@@ -828,9 +850,8 @@ impl AppState {
         self.timeline.set_value(Timeline::from_checked(config));
         self.playing.set(false);
         self.memory.set_value(Memory::default());
-        self.logged.set_value(0);
-        self.run.update_value(|r| *r = r.wrapping_add(1));
-        self.clock.set_value(0.0);
+        self.publishing.update_value(|p| p.new_run(0));
+        self.pace.update_value(|p| p.clock_ms = 0.0);
         self.log.set(Vec::new());
         self.log_trimmed.set(false);
         self.ledger.update(Ledger::restart);
