@@ -81,7 +81,18 @@ fn the_first_part_holds_the_page_and_the_harbors_story() {
     }
     for u in [Ui::PanelTitle, Ui::LogTitle, Ui::FencingOn, Ui::StoreRulesRedis, Ui::UrlWarningTitle, Ui::UrlBadSpeed] {
         assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
+        assert!(!packs::is_lantern(u), "{u:?}");
     }
+    // The lantern's own words (the tablet, the wick, its caption before the story starts) come
+    // with the later part, and only they may be read before it has come.
+    for u in [Ui::LanternCaptionEmpty, Ui::LanternSceneLabel, Ui::TabletFree, Ui::WickLeft] {
+        assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
+        assert!(packs::is_lantern(u), "{u:?}");
+    }
+    for u in Ui::ALL {
+        assert_eq!(packs::is_lantern(*u), Ui::LANTERN[*u as usize], "{u:?}");
+    }
+    assert!(!packs::is_lantern(Ui::Play) && !packs::is_lantern(Ui::Dockmaster));
     for l in Line::ALL {
         assert_eq!(Part::of(packs::story_index(l)), Part::First, "{l:?}'s story");
         assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");

@@ -39,7 +39,29 @@ const UI_LATER_BITS: [u64; Ui::ALL.len().div_ceil(64)] = {
     bits
 };
 
-/// How many [`Ui`] texts are in the later part (marked `#[later]`: [`Ui::LATER`]).
+/// [`Ui::LANTERN`] as a bit set, as [`UI_LATER_BITS`]: the lantern's words, which the page may
+/// read before the later part has come without it being a mistake of the marks.
+const UI_LANTERN_BITS: [u64; Ui::ALL.len().div_ceil(64)] = {
+    let mut bits = [0u64; Ui::ALL.len().div_ceil(64)];
+    let mut i = 0;
+    while i < Ui::LANTERN.len() {
+        // A lantern word is in the later part: marked `#[lantern]`, it is `LATER` too.
+        assert!(Ui::LATER[i] || !Ui::LANTERN[i]);
+        if Ui::LANTERN[i] {
+            bits[i / 64] |= 1 << (i % 64);
+        }
+        i += 1;
+    }
+    bits
+};
+
+/// Whether `ui` is one of the lantern's words ([`Ui::LANTERN`]).
+pub fn is_lantern(ui: Ui) -> bool {
+    let i = ui as usize;
+    UI_LANTERN_BITS.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+}
+
+/// How many [`Ui`] texts are in the later part (marked `#[later]` or `#[lantern]`: [`Ui::LATER`]).
 const UI_LATER: usize = {
     let mut n = 0;
     let mut w = 0;
@@ -159,7 +181,7 @@ pub fn file(lang: Lang, part: Part) -> String {
 mod loaded {
     use std::cell::{Cell, RefCell};
 
-    use super::{Part, FIRST, UI_LATER};
+    use super::{Part, Ui};
     use crate::vocab::Lang;
 
     type Texts = Cell<Option<&'static [&'static str]>>;
@@ -168,8 +190,9 @@ mod loaded {
         /// The parts loaded so far, English and Chinese, first and later, for the rest of the visit.
         static PACKS: [[Texts; 2]; 2] = const { [[Cell::new(None), Cell::new(None)], [Cell::new(None), Cell::new(None)]] };
 
-        /// The page's own later texts (`#[later]` in the table) read before any later part was
-        /// here: drawn empty, a mistake of the table's marks (see [`take_missed`]).
+        /// The page's own later texts (`#[later]` in the table, not the lantern's words) read
+        /// before any later part was here: drawn empty, a mistake of the table's marks (see
+        /// [`take_missed`]).
         static MISSED: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
     }
 
@@ -216,13 +239,25 @@ mod loaded {
         PACKS.with(|p| {
             let first = p[slot(lang)][part as usize].get();
             let other = p[1 - slot(lang)][part as usize].get();
-            if first.is_none() && other.is_none() && (FIRST..FIRST + UI_LATER).contains(&i) {
-                MISSED.with(|m| m.borrow_mut().push(i));
-            }
             first.or(other).and_then(|t| t.get(at).copied()).unwrap_or("")
         })
+    }
+
+    /// [`Ui`] `ui`'s text in `lang` (as [`get`]); a later text of the page's own read before
+    /// either language's later part is here is recorded (see [`take_missed`]); a lantern word
+    /// is not (see [`Ui::LANTERN`]).
+    pub fn ui_text(lang: Lang, ui: Ui) -> &'static str {
+        let i = super::ui_index(ui);
+        if Part::of(i) == Part::Later
+            && !has(Lang::En, Part::Later)
+            && !has(Lang::Zh, Part::Later)
+            && !super::is_lantern(ui)
+        {
+            MISSED.with(|m| m.borrow_mut().push(i));
+        }
+        get(lang, i)
     }
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use loaded::{get, has, install, take_missed};
+pub use loaded::{get, has, install, take_missed, ui_text};

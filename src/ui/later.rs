@@ -271,8 +271,8 @@ impl Coming {
                     places.join(", ")
                 );
             }
-            // The caption tells the lantern's story from the later texts: told again now, as is
-            // any text drawn too early.
+            // The lantern is told from the later texts (its story lines and its own words,
+            // `#[lantern]`): told again now, as is any text drawn too early.
             if app.fable.get_untracked() == Fable::Lantern || !missed.is_empty() {
                 app.lang.notify();
             }

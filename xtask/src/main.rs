@@ -88,12 +88,13 @@ const SERVE_PORT: u16 = 8080;
 /// shortened to 173.0 KB; the side panel's, the tools menu's, the technical notes' and the
 /// address warnings' texts in the pack's later part (the warnings drawn once it has come) and
 /// the compared run's stepping reached through `CompareCode` to 170.0 KB; the clock's and the
-/// log's bookkeeping in two stored values instead of ten to 169.2 KB.
-const BUDGET_BROTLI_BYTES: u64 = 169_700;
+/// log's bookkeeping in two stored values instead of ten to 169.2 KB; the lantern's own words in
+/// the pack's later part (`#[lantern]`) to 168.7 KB.
+const BUDGET_BROTLI_BYTES: u64 = 169_200;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip.
 /// The harbor alone (issue 2) shipped at 248.5 KB; issue 3 added the lantern scene (+29 KB), the
 /// technical view and violations panel (+19 KB) and the failure library; issue 4 about 30 KB more.
-const BUDGET_GZIP_BYTES: u64 = 203_700;
+const BUDGET_GZIP_BYTES: u64 = 203_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
