@@ -231,16 +231,22 @@ mod loaded {
         Ok(())
     }
 
-    /// Text `i` of `lang`'s pack; of the other language's while `lang`'s part is not loaded; else
-    /// empty (a later part that has not come yet).
-    pub fn get(lang: Lang, i: usize) -> &'static str {
+    /// Text `i` of `lang`'s pack, or of the other language's while `lang`'s part is not loaded;
+    /// `None` while neither language's part holding it is.
+    fn lookup(lang: Lang, i: usize) -> Option<&'static str> {
         let part = Part::of(i);
         let at = i - part.range().start;
         PACKS.with(|p| {
             let first = p[slot(lang)][part as usize].get();
             let other = p[1 - slot(lang)][part as usize].get();
-            first.or(other).and_then(|t| t.get(at).copied()).unwrap_or("")
+            first.or(other).map(|t| t.get(at).copied().unwrap_or(""))
         })
+    }
+
+    /// Text `i` of `lang`'s pack; of the other language's while `lang`'s part is not loaded; else
+    /// empty (a later part that has not come yet).
+    pub fn get(lang: Lang, i: usize) -> &'static str {
+        lookup(lang, i).unwrap_or("")
     }
 
     /// [`Ui`] `ui`'s text in `lang` (as [`get`]); a later text of the page's own read before
@@ -248,14 +254,12 @@ mod loaded {
     /// is not (see [`Ui::LANTERN`]).
     pub fn ui_text(lang: Lang, ui: Ui) -> &'static str {
         let i = super::ui_index(ui);
-        if Part::of(i) == Part::Later
-            && !has(Lang::En, Part::Later)
-            && !has(Lang::Zh, Part::Later)
-            && !super::is_lantern(ui)
-        {
-            MISSED.with(|m| m.borrow_mut().push(i));
-        }
-        get(lang, i)
+        lookup(lang, i).unwrap_or_else(|| {
+            if Part::of(i) == Part::Later && !super::is_lantern(ui) {
+                MISSED.with(|m| m.borrow_mut().push(i));
+            }
+            ""
+        })
     }
 }
 

@@ -14,7 +14,7 @@ use leptos::prelude::*;
 use crate::engine::compare::{compare, Divergence, Setting};
 use crate::engine::timeline::Timeline;
 use crate::engine::ScheduledCommand;
-use crate::engine::{Command, Sim, Snapshot, TraceEntry};
+use crate::engine::{Command, Config, Sim, Snapshot, TraceEntry};
 use crate::scenario::lesson::Element;
 use crate::scenario::{Pacing, Scenario};
 use crate::story::pacing::{Pacer, Play};
@@ -279,6 +279,14 @@ pub const FAST_FROM_SPEED: f64 = 16.0;
 /// [`FAST_FROM_SPEED`] or faster, in ms.
 pub const CATCH_UP_MS: f64 = 1_000.0;
 
+/// A run of `config` (checked when its scenario was read: `Sim::from_checked`) at 0 ms, and its
+/// timeline. At 0 ms whoever starts at once is already on the breakwater.
+fn fresh_run(config: &Config) -> (Sim, Timeline) {
+    let mut sim = Sim::from_checked(config.clone());
+    sim.advance_to(0);
+    (sim, Timeline::from_checked(config.clone()))
+}
+
 /// The comparing code, reached through these pointers only (set by [`AppState::set_compare`]),
 /// so that the split build puts it in the chunk of the page's later parts with the compare bar
 /// (issue 14: the first load).
@@ -295,10 +303,7 @@ impl AppState {
     /// the page has was read by `scenario::parse`, which checks its config, or is the built-in
     /// opening: its runs start unchecked (`Sim::from_checked`).
     pub fn new(scenario: Scenario, fable: Option<Fable>, lang: Lang, speed_log2: i32, playing: bool) -> Self {
-        let mut sim = Sim::from_checked(scenario.config.clone());
-        let timeline = Timeline::from_checked(scenario.config.clone());
-        // The world at 0 ms: whoever starts at once is already on the breakwater.
-        sim.advance_to(0);
+        let (sim, timeline) = fresh_run(&scenario.config);
         let snapshot = RwSignal::new(sim.snapshot());
         let memory = StoredValue::new(Memory::default());
         let scenario = RwSignal::new(scenario);
@@ -510,12 +515,9 @@ impl AppState {
                 return;
             }
         }
-        let play = Play {
-            speed: Self::speed_factor(self.speed_log2.get_untracked()),
-            pacing: self.pacing_now(),
-            stop_at_ms: self.pace.with_value(|p| p.stop_at_ms),
-        };
-        let clock = self.pace.with_value(|p| p.clock_ms);
+        let (stop_at_ms, clock) = self.pace.with_value(|p| (p.stop_at_ms, p.clock_ms));
+        let play =
+            Play { speed: Self::speed_factor(self.speed_log2.get_untracked()), pacing: self.pacing_now(), stop_at_ms };
         // Interventions still ahead (after a seek back) apply at their times.
         let moved = self.timeline.with_value(|timeline| {
             self.sim.try_update_value(|sim| {
@@ -843,11 +845,9 @@ impl AppState {
     /// Starts the current scenario again from 0 ms, paused.
     pub fn reset(&self) {
         self.address_follows_the_run();
-        let config = self.scenario.with_untracked(|s| s.config.clone());
-        let mut sim = Sim::from_checked(config.clone());
-        sim.advance_to(0);
+        let (sim, timeline) = self.scenario.with_untracked(|s| fresh_run(&s.config));
         self.sim.set_value(sim);
-        self.timeline.set_value(Timeline::from_checked(config));
+        self.timeline.set_value(timeline);
         self.playing.set(false);
         self.memory.set_value(Memory::default());
         self.publishing.update_value(|p| p.new_run(0));

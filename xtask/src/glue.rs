@@ -215,12 +215,18 @@ pub fn minify_script(root: &Path, path: &Path) -> Result<()> {
 mod tests {
     use super::*;
 
-    /// A module importing `names` from `from`, functions of type `() -> ()`.
-    fn module_importing(from: &str, names: &[&str]) -> Vec<u8> {
+    /// A module whose one type, 0, is `() -> ()`: the sections after it are the caller's.
+    fn module_with_unit_type() -> wasm_encoder::Module {
         let mut module = wasm_encoder::Module::new();
         let mut types = wasm_encoder::TypeSection::new();
         types.ty().function([], []);
         module.section(&types);
+        module
+    }
+
+    /// A module importing `names` from `from`, functions of type `() -> ()`.
+    fn module_importing(from: &str, names: &[&str]) -> Vec<u8> {
+        let mut module = module_with_unit_type();
         let mut imports = wasm_encoder::ImportSection::new();
         for name in names {
             imports.import(from, name, wasm_encoder::EntityType::Function(0));
@@ -246,10 +252,7 @@ mod tests {
 
     /// A module exporting `names` (functions of type `() -> ()`) and its memory.
     fn module_exporting(names: &[&str]) -> Vec<u8> {
-        let mut module = wasm_encoder::Module::new();
-        let mut types = wasm_encoder::TypeSection::new();
-        types.ty().function([], []);
-        module.section(&types);
+        let mut module = module_with_unit_type();
         let mut functions = wasm_encoder::FunctionSection::new();
         for _ in names {
             functions.function(0);
