@@ -155,6 +155,80 @@ pub fn shorten_exports(wasm: &[u8], js: &str) -> Result<(Vec<u8>, String)> {
     Ok((wasm, out))
 }
 
+/// The classes wasm-streams exports to JavaScript (`IntoUnderlyingSource`,
+/// `IntoUnderlyingByteSource`, `IntoUnderlyingSink`): Leptos 0.8 always links server_fn with its
+/// `browser` feature, which brings wasm-streams, whose `#[wasm_bindgen]` classes are exports and
+/// so are kept with all the code behind them (about 8 KB of the module and 3 KB of the script),
+/// though this page has no server functions and never makes a stream.
+pub const UNUSED_CLASSES: &str = "IntoUnderlying";
+
+/// The linked (not yet bindgen'd) module `wasm` without the classes whose names contain
+/// `class` (see [`UNUSED_CLASSES`]): their exports (methods, destructors, and the
+/// `__wbindgen_describe_…` functions wasm-bindgen reads their signatures from) leave the export
+/// section, and their entries leave wasm-bindgen's `__wasm_bindgen_unstable` section, which lists
+/// each exported item as a pair of blobs (a schema-version JSON, then the item). The code behind
+/// them is then unused: the splitter and wasm-bindgen leave it out. Every other section, the
+/// code and the linker's relocations included, is copied as it is, so the splitter reads the
+/// module as before.
+///
+/// # Errors
+/// The module cannot be read, or nothing of `class` was found in the exports or in the bindgen
+/// section (a dependency that no longer exports them, or a wasm-bindgen that lays its section out
+/// otherwise): the build stops so that this step is looked at again.
+pub fn drop_classes(wasm: &[u8], class: &str) -> Result<Vec<u8>> {
+    let lower = class.to_ascii_lowercase();
+    let (mut exports_dropped, mut items_dropped) = (0, 0);
+    let out = rewrite_module(wasm, |payload, module| match payload {
+        wasmparser::Payload::ExportSection(reader) => {
+            let mut section = wasm_encoder::ExportSection::new();
+            for export in reader.clone() {
+                let export = export?;
+                if export.name.contains(&lower) {
+                    exports_dropped += 1;
+                    continue;
+                }
+                let kind = wasm_encoder::reencode::RoundtripReencoder.export_kind(export.kind)?;
+                section.export(export.name, kind, export.index);
+            }
+            module.section(&section);
+            Ok(true)
+        }
+        wasmparser::Payload::CustomSection(custom) if custom.name() == "__wasm_bindgen_unstable" => {
+            let mut blobs = Vec::new();
+            let mut rest = custom.data();
+            while !rest.is_empty() {
+                let len = rest.get(..4).context("a bindgen blob without its length")?;
+                let len = usize::try_from(u32::from_le_bytes([len[0], len[1], len[2], len[3]]))?;
+                let blob = rest.get(4..4 + len).context("a bindgen blob past the section's end")?;
+                blobs.push(blob);
+                rest = &rest[4 + len..];
+            }
+            ensure!(blobs.len() % 2 == 0, "the bindgen section is not pairs of version and item");
+            let mut data = Vec::new();
+            for pair in blobs.chunks(2) {
+                let (version, item) = (pair[0], pair[1]);
+                ensure!(version.starts_with(b"{"), "a bindgen item without its version before it");
+                if item.windows(class.len()).any(|w| w == class.as_bytes()) {
+                    items_dropped += 1;
+                    continue;
+                }
+                for blob in [version, item] {
+                    data.extend_from_slice(&u32::try_from(blob.len())?.to_le_bytes());
+                    data.extend_from_slice(blob);
+                }
+            }
+            module.section(&wasm_encoder::CustomSection { name: custom.name().into(), data: data.into() });
+            Ok(true)
+        }
+        _ => Ok(false),
+    })?;
+    ensure!(
+        exports_dropped > 0 && items_dropped > 0,
+        "no {class} classes to drop (exports {exports_dropped}, bindgen items {items_dropped})"
+    );
+    Ok(out)
+}
+
 /// Whether `call` written at `at` in `js` stands on its own (no identifier character on either
 /// side: `xwasm.f` or `wasm.f2` are other names).
 fn sole_call(js: &str, at: usize, call: &str) -> bool {
@@ -291,6 +365,57 @@ mod tests {
             }
         }
         out
+    }
+
+    /// `wasm` with a bindgen section of `items`, each after its schema-version blob.
+    fn with_bindgen_items(wasm: &[u8], items: &[&[u8]]) -> Vec<u8> {
+        let mut data = Vec::new();
+        for item in items {
+            for blob in [&br#"{"schema_version":"0.2.130"}"#[..], item] {
+                data.extend_from_slice(&u32::try_from(blob.len()).unwrap_or(0).to_le_bytes());
+                data.extend_from_slice(blob);
+            }
+        }
+        // A custom section appended as it is written: id 0, size, name, data.
+        let section = wasm_encoder::CustomSection { name: "__wasm_bindgen_unstable".into(), data: data.into() };
+        let mut out = wasm.to_vec();
+        out.push(0);
+        wasm_encoder::Encode::encode(&section, &mut out);
+        out
+    }
+
+    fn bindgen_items_of(wasm: &[u8]) -> Vec<Vec<u8>> {
+        let mut out = Vec::new();
+        for payload in wasmparser::Parser::new(0).parse_all(wasm) {
+            if let Ok(wasmparser::Payload::CustomSection(custom)) = payload {
+                let mut rest = custom.data();
+                while rest.len() >= 4 {
+                    let len = u32::from_le_bytes([rest[0], rest[1], rest[2], rest[3]]) as usize;
+                    out.push(rest[4..4 + len].to_vec());
+                    rest = &rest[4 + len..];
+                }
+            }
+        }
+        out.into_iter().skip(1).step_by(2).collect()
+    }
+
+    #[test]
+    fn unused_stream_classes_leave_the_exports_and_the_bindgen_section() {
+        let names = [
+            "main",
+            "intounderlyingsink_write_58a9338f50bce61c",
+            "__wbg_intounderlyingsink_free_58a9338f50bce61c",
+            "__wbindgen_describe_intounderlyingsink_write_58a9338f50bce61c",
+            "__wbindgen_describe___wbg_now_1",
+        ];
+        let items: [&[u8]; 3] = [b"\x01\x12IntoUnderlyingSink\x05write", b"\x03Date\x03now", b"\x12IntoUnderlyingSink"];
+        let wasm = with_bindgen_items(&module_exporting(&names), &items);
+        let out = drop_classes(&wasm, UNUSED_CLASSES).expect("dropped");
+        assert_eq!(exports_of(&out), ["main", "__wbindgen_describe___wbg_now_1", "memory"]);
+        assert_eq!(bindgen_items_of(&out), [b"\x03Date\x03now".to_vec()]);
+        // A module without them: the step says so rather than silently doing nothing.
+        let plain = with_bindgen_items(&module_exporting(&["main"]), &[b"\x03Date\x03now"]);
+        assert!(drop_classes(&plain, UNUSED_CLASSES).is_err());
     }
 
     #[test]

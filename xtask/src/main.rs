@@ -842,6 +842,9 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let built = target_dir.join(WASM_TARGET).join("release/leaselab-web.wasm");
     let input = std::fs::read(&built).with_context(|| format!("reading {}", built.display()))?;
+    // Classes a dependency exports that the page never uses, with the code behind them.
+    let input = glue::drop_classes(&input, glue::UNUSED_CLASSES)
+        .with_context(|| format!("dropping the unused {} classes from {}", glue::UNUSED_CLASSES, built.display()))?;
     // Trunk's file names (leaselab-web-<hash>.js and leaselab-web-<hash>_bg.wasm).
     let mut js_name = None;
     let mut wasm_name = None;
