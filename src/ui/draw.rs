@@ -378,7 +378,7 @@ pub(crate) fn readable_frame(app: AppState) -> NodeRef<leptos::html::Div> {
 /// this sets, in view-box units, `--floor` (the smallest word: [`SMALLEST_WORD_PX`] on screen),
 /// `--grow` and `--floor-in` (how much the messages and flags grow, and the smallest word inside
 /// them), and `data-compact` under [`COMPACT_BELOW_PX`]; the stylesheet does the rest.
-fn keep_readable(el: &web_sys::Element, floor_signal: RwSignal<f64>) {
+fn keep_readable(el: &web_sys::Element, floor_signal: super::plain::Plain<f64>) {
     on_resize(el, move |target, width, _| {
         // Hidden (the other fable's scene): nothing to size.
         if width < 1.0 {

@@ -171,7 +171,7 @@ include!(concat!(env!("OUT_DIR"), "/sheet_stamp.rs"));
 #[derive(Clone, Copy)]
 pub struct Coming {
     parts: RwSignal<Option<Parts>>,
-    styled: RwSignal<bool>,
+    styled: super::plain::Plain<bool>,
     asked: StoredValue<bool>,
     /// How many of the style sheet and the later texts have not come yet.
     waiting: StoredValue<u8>,
@@ -182,7 +182,7 @@ impl Coming {
     pub fn new() -> Self {
         Self {
             parts: RwSignal::new(None),
-            styled: RwSignal::new(false),
+            styled: super::plain::Plain::new(false),
             asked: StoredValue::new(false),
             waiting: StoredValue::new(2),
         }

@@ -57,6 +57,7 @@ mod later;
 mod lesson;
 mod log;
 mod panel;
+mod plain;
 mod scene;
 mod side;
 mod stage;
@@ -462,7 +463,7 @@ fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
         out.into_string()
     };
     // The presenter may have moved on (another scenario, another speed): let them put it away.
-    let shown = RwSignal::new(true);
+    let shown = plain::Plain::new(true);
     view! {
         <aside class="url-warning" data-testid="url-warning" role="status" hidden=move || !shown.get()>
             <button class="dismiss" data-testid="url-warning-dismiss" on:click=move |_| shown.set(false)>

@@ -164,7 +164,7 @@ fn Landing(app: AppState) -> impl IntoView {
 /// summary, what happened in it; put away to look at the last picture.
 #[component]
 pub(crate) fn Recap(app: AppState) -> impl IntoView {
-    let put_away = RwSignal::new(false);
+    let put_away = super::plain::Plain::new(false);
     // A new run (a reset, another scenario) shows it again at its end.
     Effect::new(move |_| {
         if !app.finished.get() {

@@ -28,6 +28,7 @@ use crate::vocab::Lang;
 
 use super::hands::{Figure, ScriptNotice};
 use super::lesson::Tutor;
+use super::plain::Plain;
 
 mod clock;
 mod files;
@@ -93,10 +94,10 @@ pub struct AppState {
     /// The page's pacing: `false` for story time (the default), `true` for true time (plain
     /// real time × speed). A bool rather than a [`Pacing`]: a signal of a type of its own costs
     /// the page about half a kilobyte.
-    pub true_time: RwSignal<bool>,
+    pub true_time: Plain<bool>,
     pub scenario: RwSignal<Scenario>,
     /// The fable the learner chose (the picker or `&fable=`); `None` follows the scenario's own.
-    pub fable_choice: RwSignal<Option<Fable>>,
+    pub fable_choice: Plain<Option<Fable>>,
     /// The fable shown: the learner's choice, else the scenario's.
     pub fable: Memo<Fable>,
     /// Who is who in the fable shown.
@@ -104,20 +105,20 @@ pub struct AppState {
     pub snapshot: RwSignal<Snapshot>,
     /// The run now as both fables draw it, built once per snapshot.
     pub picture: Memo<Picture>,
-    pub finished: RwSignal<bool>,
+    pub finished: Plain<bool>,
     pub log: RwSignal<Vec<Arc<LogRow>>>,
-    pub log_trimmed: RwSignal<bool>,
-    pub hide_minor: RwSignal<bool>,
-    pub lang: RwSignal<Lang>,
+    pub log_trimmed: Plain<bool>,
+    pub hide_minor: Plain<bool>,
+    pub lang: Plain<Lang>,
     /// The smallest size a scene's words are drawn at, in view-box units, for the size the scene
     /// is shown at (set by `draw::keep_readable`; 0 until the scene is measured).
-    pub floor: RwSignal<f64>,
-    pub playing: RwSignal<bool>,
-    pub speed_log2: RwSignal<i32>,
+    pub floor: Plain<f64>,
+    pub playing: Plain<bool>,
+    pub speed_log2: Plain<i32>,
     /// Which real system the technical view imitates.
-    pub tech_view: RwSignal<View>,
+    pub tech_view: Plain<View>,
     /// The page's colour theme (`data-theme` on `<html>`).
-    pub theme: RwSignal<Theme>,
+    pub theme: Plain<Theme>,
     /// The latest judged writes and every violation of this run, folded from the trace.
     pub ledger: RwSignal<Ledger>,
     /// What the scene lights up (a violation under the pointer or the keyboard focus).
@@ -131,7 +132,7 @@ pub struct AppState {
     /// moves at most every [`DIAGRAM_REDRAW_MS`] of real time, or [`CATCH_UP_MS`] at speed (and
     /// when the playhead leaves what the drawing covers): rebuilding the drawing's markup every
     /// frame at 64× doubled the 95th-percentile frame time; between redraws it only slides.
-    pub diagram_now: RwSignal<u64>,
+    pub diagram_now: Plain<u64>,
     /// The JSON of an imported scenario (a file or a link's `s=`); `None` for a built-in.
     pub source: RwSignal<Option<String>>,
     /// The setting the compared run flips; `None`: no comparison.
@@ -159,22 +160,22 @@ pub struct AppState {
     /// The parts of the page that come after the first scene (`later`), once they have come.
     pub later: super::later::Coming,
     /// Presenter mode: large type and strokes, full screen, controls hidden until wanted.
-    pub presenter: RwSignal<bool>,
+    pub presenter: Plain<bool>,
     /// In presenter mode: the controls shown.
-    pub show_controls: RwSignal<bool>,
+    pub show_controls: Plain<bool>,
     /// The keyboard shortcuts overlay is open.
-    pub help: RwSignal<bool>,
+    pub help: Plain<bool>,
     /// The landing card over the scene (what to do first) is shown: a fresh page, until the
     /// learner starts something.
-    pub landing: RwSignal<bool>,
+    pub landing: Plain<bool>,
     /// The figure whose menu is open (or was last), see `hands`.
     pub figure: RwSignal<Option<Figure>>,
     /// The script will act again on a node the learner just acted on: the page says so.
     pub script_notice: RwSignal<Option<ScriptNotice>>,
     /// Which tab of the side panel is shown.
-    pub side_tab: RwSignal<SideTab>,
+    pub side_tab: Plain<SideTab>,
     /// The learner enlarged the space-time diagram (it spans the page's width under the stage).
-    pub diagram_big: RwSignal<bool>,
+    pub diagram_big: Plain<bool>,
 }
 
 /// The side panel's tabs: the run's history, its people, and the panels for engineers.
@@ -307,7 +308,7 @@ impl AppState {
         let snapshot = RwSignal::new(sim.snapshot());
         let memory = StoredValue::new(Memory::default());
         let scenario = RwSignal::new(scenario);
-        let fable_choice = RwSignal::new(fable);
+        let fable_choice = Plain::new(fable);
         let fable = Memo::new(move |_| fable_choice.get().unwrap_or_else(|| scenario.with(|s| s.fable)));
         // One picture for both fables; each scene redraws only while its fable is shown.
         let picture = Memo::new(move |_| {
@@ -335,28 +336,28 @@ impl AppState {
                 owed_ms: 0.0,
                 moved_at_ms: f64::NEG_INFINITY,
             }),
-            true_time: RwSignal::new(false),
+            true_time: Plain::new(false),
             scenario,
             fable_choice,
             fable,
             cast,
             snapshot,
             picture,
-            finished: RwSignal::new(false),
+            finished: Plain::new(false),
             log: RwSignal::new(Vec::new()),
-            log_trimmed: RwSignal::new(false),
-            hide_minor: RwSignal::new(false),
-            lang: RwSignal::new(lang),
-            floor: RwSignal::new(0.0),
-            playing: RwSignal::new(playing),
-            speed_log2: RwSignal::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
-            tech_view: RwSignal::new(View::default()),
-            theme: RwSignal::new(Theme::default()),
+            log_trimmed: Plain::new(false),
+            hide_minor: Plain::new(false),
+            lang: Plain::new(lang),
+            floor: Plain::new(0.0),
+            playing: Plain::new(playing),
+            speed_log2: Plain::new(speed_log2.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX)),
+            tech_view: Plain::new(View::default()),
+            theme: Plain::new(Theme::default()),
             ledger: RwSignal::new(Ledger::default()),
             highlight: RwSignal::new(None),
             trace_hash: RwSignal::new(String::new()),
             share_url: RwSignal::new(None),
-            diagram_now: RwSignal::new(0),
+            diagram_now: Plain::new(0),
             source: RwSignal::new(None),
             compare: RwSignal::new(None),
             divergence: RwSignal::new(None),
@@ -369,14 +370,14 @@ impl AppState {
             pointed: RwSignal::new(Vec::new()),
             tutor: Tutor::new(),
             later: super::later::Coming::new(),
-            presenter: RwSignal::new(false),
-            show_controls: RwSignal::new(false),
-            help: RwSignal::new(false),
-            landing: RwSignal::new(false),
+            presenter: Plain::new(false),
+            show_controls: Plain::new(false),
+            help: Plain::new(false),
+            landing: Plain::new(false),
             figure: RwSignal::new(None),
             script_notice: RwSignal::new(None),
-            side_tab: RwSignal::new(SideTab::default()),
-            diagram_big: RwSignal::new(false),
+            side_tab: Plain::new(SideTab::default()),
+            diagram_big: Plain::new(false),
         };
         state.publish();
         state
