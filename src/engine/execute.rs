@@ -9,8 +9,10 @@ use super::{Command, IgnoredBecause, Item, Link, Sim, TraceEvent};
 impl Sim {
     /// Records that `command` changed nothing, and why.
     fn ignored(&mut self, command: &Command, why: IgnoredBecause) {
-        // Cannot fail (plain data); the error's text stands in if it ever did (see `TraceHasher`).
-        let command = serde_json::to_string(command).unwrap_or_else(|e| e.to_string());
+        // Cannot fail (plain data with string keys); were it ever to, the entry would carry no
+        // command rather than bring serde_json's error texts into the page's first module (issue
+        // 14: they stay with `TraceHasher`, in a chunk).
+        let command = serde_json::to_string(command).unwrap_or_default();
         self.record(TraceEvent::CommandIgnored { command, why });
     }
 
