@@ -62,6 +62,8 @@ struct Parts {
     hands: fn(AppState, &'static PlaceFn, Element) -> AnyView,
     /// Once the chunk is here: keeping the focus, and with `true` the keyboard's shortcuts.
     install: fn(AppState, bool),
+    /// The address's warnings (`ui::url_warning_view`).
+    url_warning: fn(AppState, Vec<super::url::UrlIssue>) -> AnyView,
     /// The run's `trace_hash` ([`Sim::trace_hash`]): the first scene does not show it, so the
     /// code that serializes the trace to hash it comes with the chunk.
     trace_hash: fn(&mut Sim) -> String,
@@ -93,6 +95,7 @@ const PARTS: Parts = Parts {
     this_run_label: |app| view! { <super::compare::ThisRunLabel app /> }.into_any(),
     other_scene: |app, lantern| view! { <super::compare::OtherScene app lantern /> }.into_any(),
     hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
+    url_warning: super::url_warning_view,
     trace_hash: Sim::fold_trace_hash,
     install: |app, keys| {
         app.refresh_trace_hash();
@@ -288,6 +291,12 @@ impl Coming {
     /// The chunk's entry points once they, and the style sheet, are here (tracks both).
     fn ready(self) -> Option<Parts> {
         self.parts.get().filter(|_| self.styled.get())
+    }
+
+    /// The address's warnings `issues`, once the chunk is here (tracks it).
+    pub fn url_warning(self, app: AppState, issues: Vec<super::url::UrlIssue>) -> impl IntoView {
+        let issues = StoredValue::new(issues);
+        move || self.ready().map(|p| (p.url_warning)(app, issues.get_value()))
     }
 
     /// The compared run's scene, once the chunk is here (tracks it).

@@ -423,23 +423,16 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
     }
 }
 
-/// What is wrong with the page's address, if anything: drawn by a chunk fetched only then, once
-/// the later parts' texts are here too (its words are in the pack's later part, `#[later]`).
+/// What is wrong with the page's address, if anything: drawn by the later parts' chunk once it
+/// has come, with the later parts' texts (its words are in the pack's later part, `#[later]`).
+/// Nothing is shown while the chunk cannot be fetched: the page plays on with its fallback.
 #[component]
 fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
-    let issues = StoredValue::new(issues);
-    // Nothing shown if the chunk cannot be fetched: the page plays on with its fallback.
-    move || {
-        (issues.with_value(|i| !i.is_empty()) && app.later.styled(app))
-            .then(|| Suspend::new(async move { url_warning(app, issues.get_value()).await.ok() }))
-    }
+    (!issues.is_empty()).then(|| app.later.url_warning(app, issues))
 }
 
-chunk_fn! {
-    fn url_warning(app: AppState, issues: Vec<UrlIssue>) -> AnyView = url_warning_view;
-}
-
-fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
+/// The address's warnings (the later parts' chunk draws them: `later::Parts`).
+pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView {
     // What the page fell back to when it opened: the warning keeps saying so after the learner
     // picks another scenario.
     let (start_title, start_id, start_fable) =
