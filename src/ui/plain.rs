@@ -85,6 +85,13 @@ bits_by_place!(View, View::ALL);
 bits_by_place!(SideTab, SideTab::ALL);
 bits_by_place!(Option<Fable>, [None, Some(Fable::Harbor), Some(Fable::Lantern)]);
 
+/// A new word signal: one function for every [`Plain::new`], rather than Leptos's signal
+/// constructor written out again at each of them (the page makes about twenty at its start).
+#[inline(never)]
+fn new_word(bits: u64) -> RwSignal<u64> {
+    RwSignal::new(bits)
+}
+
 /// A signal of a small plain value `T`, kept as a word (see the module docs). `Copy`, like the
 /// `RwSignal` it stands for; its methods have the same names and meaning.
 pub struct Plain<T> {
@@ -103,7 +110,7 @@ impl<T> Copy for Plain<T> {}
 impl<T: Bits> Plain<T> {
     /// A signal holding `value`, owned by the current reactive owner (as `RwSignal::new`).
     pub fn new(value: T) -> Self {
-        Self { word: RwSignal::new(value.to_bits()), value: PhantomData }
+        Self { word: new_word(value.to_bits()), value: PhantomData }
     }
 
     /// The value, tracked by the running effect or memo.
