@@ -365,7 +365,7 @@ const GROW_FROM: f64 = 20.0;
 /// [`keep_readable`] once it is on the page; it writes the size it measures to `app.floor`.
 pub(crate) fn readable_frame(app: AppState) -> NodeRef<leptos::html::Div> {
     let frame = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
+    super::effect(move || {
         if let Some(el) = frame.get() {
             keep_readable(&el, app.floor);
         }
@@ -407,7 +407,7 @@ fn keep_readable(el: &web_sys::Element, floor_signal: super::plain::Plain<f64>) 
 /// with the CPU slowed 4×: about a fifth fewer frames drawn, issue 14).
 pub(crate) fn measured_room() -> NodeRef<leptos::html::Div> {
     let wrap = NodeRef::<leptos::html::Div>::new();
-    Effect::new(move |_| {
+    super::effect(move || {
         if let Some(el) = wrap.get() {
             on_resize(&el, |target, width, height| {
                 let c = crate::story::markup::coord;

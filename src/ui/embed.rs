@@ -86,7 +86,7 @@ fn serve_host(app: AppState, allowed: Allowed, parent: web_sys::Window, targets:
     let throttle = RefCell::new(Throttle::default());
     let cursor = Cell::new(0usize);
     let ready = Cell::new(false);
-    Effect::new(move |_| {
+    super::effect(move || {
         let lang = app.lang.get();
         let fable = app.fable.get();
         let playing = app.playing.get();

@@ -1,7 +1,7 @@
 //! The parts of the page the first scene does not need: the space-time diagram, the side panel,
 //! the tools menu, the figure menu, the shortcut overlay, the figures' hit areas, the end-of-run
-//! card, the script's notice, the compared run's scene and labels, the keyboard's shortcuts and
-//! the focus keeping; and the lantern fable's drawing ([`Lantern`]), fetched the first time the
+//! card, the script's notice, the compared run's scene and labels, the screen readers' narration,
+//! the keyboard's shortcuts and the focus keeping; and the lantern fable's drawing ([`Lantern`]), fetched the first time the
 //! lantern is shown. The split release build puts their
 //! code in one chunk, fetched once the first scene is painted and drawn when it comes (issue 14: the
 //! first scene sooner on a slow link or a slow CPU); other builds have it at once.
@@ -43,6 +43,8 @@ pub enum Part {
     ScriptNotice,
     /// "This run" over a scene while two runs are compared.
     ThisRunLabel,
+    /// The live region that says the run's events to screen readers.
+    Narrator,
 }
 
 /// The chunk's entry points, one per [`Part`].
@@ -56,6 +58,7 @@ struct Parts {
     recap: fn(AppState) -> AnyView,
     script_notice: fn(AppState) -> AnyView,
     this_run_label: fn(AppState) -> AnyView,
+    narrator: fn(AppState) -> AnyView,
     /// The compared run's scene (the lantern's drawing for the lantern).
     other_scene: fn(AppState, Lantern) -> AnyView,
     /// A scene's hit areas: where its figures are, and the element that stands for the timer.
@@ -80,6 +83,7 @@ impl Parts {
             Part::Recap => self.recap,
             Part::ScriptNotice => self.script_notice,
             Part::ThisRunLabel => self.this_run_label,
+            Part::Narrator => self.narrator,
         }
     }
 }
@@ -93,6 +97,7 @@ const PARTS: Parts = Parts {
     recap: |app| view! { <super::stage::Recap app /> }.into_any(),
     script_notice: |app| view! { <super::hands::ScriptNoticeBar app /> }.into_any(),
     this_run_label: |app| view! { <super::compare::ThisRunLabel app /> }.into_any(),
+    narrator: |app| view! { <super::log::Narrator app /> }.into_any(),
     other_scene: |app, lantern| view! { <super::compare::OtherScene app lantern /> }.into_any(),
     hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
     url_warning: super::url_warning_view,
@@ -349,7 +354,7 @@ impl Lantern {
     pub fn when_shown(app: AppState) -> Self {
         let art = RwSignal::new(None::<LanternArt>);
         let asked = StoredValue::new(false);
-        Effect::new(move |_| {
+        super::effect(move || {
             if app.fable.get() == Fable::Lantern && !asked.get_value() {
                 asked.set_value(true);
                 fetch(lantern_art, art, 1_000, |_| {});

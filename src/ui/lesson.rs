@@ -262,7 +262,7 @@ fn scroll_to(el: &web_sys::Element, block: web_sys::ScrollLogicalPosition) {
 /// Watches the run on every frame and tells the lesson what it means: the run left (or
 /// rejoined) the lesson's path, reached the awaited trace entry, or went back before it.
 fn watch(app: AppState) {
-    Effect::new(move |_| {
+    super::effect(move || {
         app.snapshot.track();
         let seen = app.tutor.get(|t| {
             let start = t.path()?;
@@ -282,11 +282,11 @@ fn watch(app: AppState) {
         playing
     });
     // Presenter mode and the language, as they change.
-    Effect::new(move |_| {
+    super::effect(move || {
         let on = app.presenter.get();
         untrack(|| send(app, Input::Presenter(on)));
     });
-    Effect::new(move |_| {
+    super::effect(move || {
         let lang = app.lang.get();
         untrack(|| send(app, Input::Lang(lang)));
     });
@@ -327,7 +327,7 @@ pub(crate) fn keep_focus(app: AppState) {
             });
         }
     });
-    Effect::new(move |_| {
+    super::effect(move || {
         let counting = app.tutor.0.with(|t| t.phase() == Phase::Counting);
         let dialog = counting || app.help.get();
         app.tutor.0.track();
@@ -673,7 +673,7 @@ fn audience_view(app: AppState) -> AnyView {
     let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
     let count = Memo::new(move |_| audience_count(app.tutor.0.with(Tour::countdown), app.lang.get()));
     // Runs after the markup is set (effects follow the render), so a redrawn question gets its count too.
-    Effect::new(move |_| {
+    super::effect(move || {
         audience.track();
         let words = count.get();
         let Some(el) = document().query_selector("[data-testid=audience-count]").ok().flatten() else {
@@ -735,7 +735,7 @@ fn pointers_view(app: AppState, scene: &'static str, place: &'static PlaceFn) ->
     // Off the words once drawn, and again each time the scene is redrawn under them (the words
     // move while the run plays): at most once a frame, each ring starting again from its place.
     let pending = StoredValue::new(false);
-    Effect::new(move |_| {
+    super::effect(move || {
         app.lang.track();
         app.fable.track();
         app.picture.track();

@@ -182,13 +182,13 @@ fn mount(start: url::Start) {
     remove_boot();
     leptos::mount::mount_to_body(move || {
         let lang = start.lang;
-        let mut issues = start.issues.clone();
-        match start.scenario.clone().map(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
+        let mut issues = start.issues;
+        match start.scenario.map(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
             Ok(app) => {
                 app.tech_view.set(start.view);
                 app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
                 app.true_time.set(start.pacing == crate::scenario::Pacing::True);
-                app.source.set(start.source.clone());
+                app.source.set(start.source);
                 // A share link: its interventions at their times, then its playhead.
                 if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
                     issues.push(UrlIssue::BadLink { error });
@@ -207,7 +207,7 @@ fn mount(start: url::Start) {
                 if start.embed.is_none() {
                     app.landing.set(url::bare_address());
                 }
-                if let Some((id, step)) = start.lesson.clone() {
+                if let Some((id, step)) = start.lesson {
                     lesson::open(app, id, step);
                 }
                 Either::Left(view! { <App app issues embed=start.embed /> })
@@ -285,9 +285,17 @@ pub(crate) fn coord(v: f64) -> String {
     format!("{sign}{}.{}", a / 10, a % 10)
 }
 
+/// Runs `f` now, and again whenever what it read changes (Leptos's `Effect`). The page's effects
+/// all go through this one boxed closure type, so that Leptos's effect code is in the page once
+/// rather than once per effect (issue 14).
+pub(crate) fn effect(f: impl Fn() + 'static) {
+    let f: Box<dyn Fn()> = Box::new(f);
+    Effect::new(move |_| f());
+}
+
 /// `<html lang>`, `<html data-theme>` and the tab title follow the language and the theme.
 fn follow_lang(app: AppState) {
-    Effect::new(move |_| {
+    effect(move || {
         let lang = app.lang.get();
         let doc = document();
         if let Some(root) = doc.document_element() {
@@ -339,20 +347,30 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
     };
     view! {
         <div
-            class=class
-            class:presenter=move || app.presenter.get()
-            class:show-controls=move || app.show_controls.get()
-            class:in-lesson=move || app.tutor.active()
-            // A step that points at the diagram enlarges it, unless it points at the side panel
-            // too (the log, the violations): spanning the whole width, the diagram would leave
-            // that panel a sliver beside the stage.
-            class:diagram-big=move || {
+            // The page's states as classes, written by one closure rather than one per class.
+            class=move || {
                 use crate::scenario::lesson::Element;
-                app.diagram_big.get()
+                // A step that points at the diagram enlarges it, unless it points at the side panel
+                // too (the log, the violations): spanning the whole width, the diagram would leave
+                // that panel a sliver beside the stage.
+                let diagram_big = app.diagram_big.get()
                     || app.pointed.with(|p| {
                         p.iter().any(|e| matches!(e, Element::Diagram | Element::Lane(_)))
                             && !p.iter().any(|e| matches!(e, Element::Log | Element::Violations))
-                    })
+                    });
+                let states = [
+                    (app.presenter.get(), " presenter"),
+                    (app.show_controls.get(), " show-controls"),
+                    (app.tutor.active(), " in-lesson"),
+                    (diagram_big, " diagram-big"),
+                ];
+                let mut out = class.clone();
+                for (on, name) in states {
+                    if on {
+                        out.push_str(name);
+                    }
+                }
+                out
             }
             data-testid=controls.map(|_| "embed")
             data-api=api

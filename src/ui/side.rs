@@ -108,7 +108,7 @@ pub fn Side(app: AppState) -> impl IntoView {
             }
         })
     });
-    Effect::new(move |_| {
+    super::effect(move || {
         if let Some(tab) = pointed.get() {
             app.side_tab.set(tab);
         }
@@ -116,7 +116,7 @@ pub fn Side(app: AppState) -> impl IntoView {
     // The technical panel is built the first time its tab is shown, once its code has come.
     let technical = RwSignal::new(None::<super::technical::Code>);
     let asked = StoredValue::new(false);
-    Effect::new(move |_| {
+    super::effect(move || {
         if app.side_tab.get() == SideTab::Technical && !asked.get_value() {
             asked.set_value(true);
             wasm_bindgen_futures::spawn_local(async move {

@@ -47,7 +47,7 @@ pub fn Stage(app: AppState) -> impl IntoView {
             </div>
             <super::log::Caption app />
             <super::controls::Transport app />
-            <super::log::Narrator app />
+            <Later app part=Part::Narrator />
         </section>
     }
 }
@@ -84,7 +84,7 @@ pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
 fn Landing(app: AppState) -> impl IntoView {
     // Once the run has moved (the time bar, a step, a key, the embed API), the card has been
     // passed: it would otherwise stay over the scene, under the end's card.
-    Effect::new(move |_| {
+    super::effect(move || {
         if app.landing.get() && app.snapshot.with(|s| s.now_ms > 0) {
             app.landing.set(false);
         }
@@ -166,7 +166,7 @@ fn Landing(app: AppState) -> impl IntoView {
 pub(crate) fn Recap(app: AppState) -> impl IntoView {
     let put_away = super::plain::Plain::new(false);
     // A new run (a reset, another scenario) shows it again at its end.
-    Effect::new(move |_| {
+    super::effect(move || {
         if !app.finished.get() {
             put_away.set(false);
         }

@@ -140,16 +140,8 @@ pub struct AppState {
     /// Where the compared run first parts from this one (`Some(None)`: never), recomputed when
     /// the run changes (an intervention, a reset, another scenario).
     pub divergence: RwSignal<Option<Option<Divergence>>>,
-    /// The compared run's whole trace.
-    other: StoredValue<Vec<TraceEntry>>,
-    /// The compared run as a timeline (the same interventions), to show it at this run's moment.
-    other_timeline: StoredValue<Option<Timeline>>,
-    /// The comparing code ([`AppState::set_compare`]), once a comparison has been asked for:
-    /// playing both runs through, and moving the compared run to this run's moment.
-    compare_code: StoredValue<Option<CompareCode>>,
-    /// The compared run at the moment shown (moved on with this run, or sought when it goes back).
-    other_sim: StoredValue<Option<Sim>>,
-    other_memory: StoredValue<Memory>,
+    /// The comparison's runs and code, once one has been asked for ([`AppState::set_compare`]).
+    comparing: StoredValue<Option<Comparing>>,
     /// The compared run's picture at this run's moment (`None` without a comparison): its scene
     /// is drawn beside this run's.
     pub other_picture: RwSignal<Option<Picture>>,
@@ -288,6 +280,22 @@ fn fresh_run(config: &Config) -> (Sim, Timeline) {
     (sim, Timeline::from_checked(config.clone()))
 }
 
+/// What comparing keeps, once a comparison has been asked for: its code, and the compared run.
+/// One stored value rather than one per field: each stored value of a type of its own is code in
+/// the page (issue 14).
+struct Comparing {
+    /// Playing both runs through, and moving the compared run to this run's moment.
+    code: CompareCode,
+    /// The compared run's whole trace.
+    trace: Vec<TraceEntry>,
+    /// The compared run as a timeline (the same interventions), to show it at this run's moment.
+    timeline: Option<Timeline>,
+    /// The compared run at the moment shown (moved on with this run, or sought when it goes back).
+    sim: Option<Sim>,
+    /// The picture's memory of the compared run's trace.
+    memory: Memory,
+}
+
 /// The comparing code, reached through these pointers only (set by [`AppState::set_compare`]),
 /// so that the split build puts it in the chunk of the page's later parts with the compare bar
 /// (issue 14: the first load).
@@ -361,11 +369,7 @@ impl AppState {
             source: RwSignal::new(None),
             compare: RwSignal::new(None),
             divergence: RwSignal::new(None),
-            other: StoredValue::new(Vec::new()),
-            other_timeline: StoredValue::new(None),
-            compare_code: StoredValue::new(None),
-            other_sim: StoredValue::new(None),
-            other_memory: StoredValue::new(Memory::default()),
+            comparing: StoredValue::new(None),
             other_picture: RwSignal::new(None),
             pointed: RwSignal::new(Vec::new()),
             tutor: Tutor::new(),
@@ -477,8 +481,9 @@ impl AppState {
         if finished && self.playing.get_untracked() {
             self.playing.set(false);
         }
-        if let Some(code) = self.compare_code.get_value().filter(|_| self.compare.with_untracked(Option::is_some)) {
-            (code.publish)(self);
+        let publish = self.comparing.with_value(|c| c.as_ref().map(|c| c.code.publish));
+        if let Some(publish) = publish.filter(|_| self.compare.with_untracked(Option::is_some)) {
+            publish(self);
         }
     }
 
@@ -663,16 +668,23 @@ impl AppState {
         // The comparing code is reached from here only, and this from the compare bar only, so
         // the split build puts it in the chunk of the page's later parts with the bar: until a
         // comparison is first asked for there is none to refresh.
-        self.compare_code
-            .set_value(Some(CompareCode { refresh: Self::refresh_compare_now, publish: Self::publish_other }));
+        self.comparing.update_value(|c| {
+            c.get_or_insert_with(|| Comparing {
+                code: CompareCode { refresh: Self::refresh_compare_now, publish: Self::publish_other },
+                trace: Vec::new(),
+                timeline: None,
+                sim: None,
+                memory: Memory::default(),
+            });
+        });
         self.compare.set(setting);
         self.refresh_compare();
     }
 
     /// After the run changed: the comparison follows it, once one has been asked for.
     fn refresh_compare(&self) {
-        if let Some(code) = self.compare_code.get_value() {
-            (code.refresh)(self);
+        if let Some(refresh) = self.comparing.with_value(|c| c.as_ref().map(|c| c.code.refresh)) {
+            refresh(self);
         }
     }
 
@@ -703,10 +715,14 @@ impl AppState {
                 Some(other)
             })
         });
-        self.other_timeline.set_value(other_timeline.flatten());
-        self.other_sim.set_value(None);
-        self.other_memory.set_value(Memory::default());
-        self.other.set_value(trace);
+        self.comparing.update_value(|c| {
+            if let Some(c) = c {
+                c.timeline = other_timeline.flatten();
+                c.sim = None;
+                c.memory = Memory::default();
+                c.trace = trace;
+            }
+        });
         self.divergence.set(divergence);
         self.publish_other();
     }
@@ -715,21 +731,22 @@ impl AppState {
     /// comparison).
     fn publish_other(&self) {
         let now = self.sim.with_value(Sim::now_ms);
-        let snapshot = self.other_timeline.try_update_value(|timeline| {
-            let timeline = timeline.as_mut()?;
-            self.other_sim.try_update_value(|sim| {
-                match sim {
+        let picture = self
+            .comparing
+            .try_update_value(|c| {
+                let c = c.as_mut()?;
+                let timeline = c.timeline.as_mut()?;
+                match &mut c.sim {
                     Some(s) if s.now_ms() <= now => {
                         timeline.advance(s, now);
                     }
-                    _ => *sim = Some(timeline.seek(now)),
+                    sim => *sim = Some(timeline.seek(now)),
                 }
-                let s = sim.as_ref()?;
-                self.other_memory.update_value(|m| m.absorb(s.trace()));
-                Some(s.snapshot())
-            })?
-        });
-        let picture = snapshot.flatten().map(|snap| self.other_memory.with_value(|m| picture::picture(&snap, m)));
+                let s = c.sim.as_ref()?;
+                c.memory.absorb(s.trace());
+                Some(picture::picture(&s.snapshot(), &c.memory))
+            })
+            .flatten();
         if picture.is_some() || self.other_picture.with_untracked(Option::is_some) {
             self.other_picture.set(picture);
         }
@@ -737,7 +754,10 @@ impl AppState {
 
     /// The compared run's trace up to `now_ms` (empty without a comparison).
     pub fn with_other_trace<R>(&self, now_ms: u64, f: impl FnOnce(&[TraceEntry]) -> R) -> R {
-        self.other.with_value(|t| f(&t[..t.partition_point(|e| e.at_ms <= now_ms)]))
+        self.comparing.with_value(|c| {
+            let t = c.as_ref().map_or(&[][..], |c| &c.trace[..]);
+            f(&t[..t.partition_point(|e| e.at_ms <= now_ms)])
+        })
     }
 
     /// Plays an imported scenario (read by `scenario::parse`, so checked) from the start, like a
