@@ -107,8 +107,12 @@ pub const FIRST_FRAME_OBSERVER: &str = r#"(() => {
       out.forEach(e => e.remove());
       box.append(to);
     }
+    // What an inert picture never uses: test ids, ids, what a screen reader or a tooltip would
+    // say, what a click would do (the attributes the style sheet selects on stay).
+    const unused = ['data-testid', 'title', 'role', 'aria-label', 'aria-labelledby', 'aria-keyshortcuts',
+      'aria-live', 'aria-atomic', 'aria-hidden', 'data-act', 'data-scenario', 'data-ms', 'data-hash'];
     for (const e of box.querySelectorAll('*')) {
-      e.removeAttribute('data-testid');
+      unused.forEach(a => e.removeAttribute(a));
       if (e.namespaceURI !== svg) e.removeAttribute('id');
     }
     const walk = document.createTreeWalker(box, NodeFilter.SHOW_COMMENT);
