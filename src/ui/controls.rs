@@ -31,12 +31,10 @@ const STEP_BACK: &str = "M14 2 L6 8 L14 14 Z M2 2h3v12H2z";
 const RESET: &str = "M8 2.5A5.5 5.5 0 1 0 13.5 8H11.5A3.5 3.5 0 1 1 8 4.5V7L12 3.5 8 0Z";
 
 /// A small drawn icon (no font needed), coloured like the button's text.
-fn icon(d: &'static str) -> impl IntoView {
-    view! {
-        <svg class="icon" viewBox="0 0 16 16" aria-hidden="true">
-            <path d=d fill="currentColor" />
-        </svg>
-    }
+fn icon(out: &mut Markup, d: &'static str) {
+    out.tag("svg").lit("class", "icon").lit("viewBox", "0 0 16 16").lit("aria-hidden", "true").open();
+    out.tag("path").lit("d", d).lit("fill", "currentColor").close();
+    out.end("svg");
 }
 
 /// Selects a read-only field's whole text when it gets the focus, ready to copy.
@@ -46,29 +44,110 @@ fn select_all(ev: leptos::ev::FocusEvent) {
     }
 }
 
+/// The transport bar's words and controls as markup, in `lang` as the fable shown tells them:
+/// drawn again only when those change. What moves (the clock, the time bar, play and pause, the
+/// speed) is set on these elements by [`Transport`]'s effects, so that the bar costs the page one
+/// piece of markup rather than a reactive view per attribute (issue 14: the first load).
+fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
+    let t = |ui: Ui| super::told(app, ui, lang);
+    let mut out = Markup::new();
+    out.tag("button")
+        .lit("class", "big play")
+        .lit("data-testid", "play-toggle")
+        .lit("data-act", "play")
+        .attr("title", t(Ui::PlayHint))
+        .lit("aria-keyshortcuts", "Space")
+        .open();
+    icon(&mut out, PLAY);
+    out.tag("span").text("");
+    out.end("button");
+    for (class, testid, hint, label, d) in [
+        ("step-back icon-only", "step-back", Ui::StepBackHint, Ui::StepBack, STEP_BACK),
+        ("icon-only", "step", Ui::StepHint, Ui::Step, STEP),
+        ("icon-only", "reset", Ui::ResetHint, Ui::Reset, RESET),
+    ] {
+        out.tag("button")
+            .lit("class", class)
+            .lit("data-testid", testid)
+            .lit("data-act", testid)
+            .attr("title", t(hint))
+            .attr("aria-label", t(label))
+            .open();
+        icon(&mut out, d);
+        out.end("button");
+    }
+    out.tag("label").lit("class", "speed").attr("title", t(Ui::SpeedHint)).open();
+    out.tag("span").lit("class", "sr-only").text(t(Ui::Speed));
+    out.tag("input")
+        .lit("type", "range")
+        .lit("data-testid", "speed")
+        .attr("min", &SPEED_LOG2_MIN.to_string())
+        .attr("max", &SPEED_LOG2_MAX.to_string())
+        .lit("step", "1")
+        .close();
+    out.tag("output").lit("class", "speed-value").text("");
+    out.end("label");
+    out.tag("div").lit("class", "scrub").open();
+    out.tag("input")
+        .lit("type", "range")
+        .lit("data-testid", "scrubber")
+        .lit("min", "0")
+        .lit("step", "100")
+        .attr("title", t(Ui::ScrubHint))
+        .attr("aria-label", t(Ui::Scrub))
+        .close();
+    out.tag("div").lit("class", "script-marks").lit("aria-hidden", "true").text("");
+    out.end("div");
+    // Story time holds each message in flight long enough to be seen; true time is plain.
+    out.tag("button")
+        .lit("class", "pacing")
+        .lit("data-testid", "pacing-toggle")
+        .lit("data-act", "pacing")
+        .lit("aria-keyshortcuts", "T")
+        .attr("title", t(Ui::KeyPacing))
+        .text(t(Ui::TrueTime));
+    out.tag("div").lit("class", "clock").attr("title", t(Ui::VirtualTime)).open();
+    out.tag("span").lit("class", "clock-value").lit("data-testid", "sim-time").text("");
+    out.tag("span").lit("class", "clock-unit").text(t(Ui::SecondsUnit));
+    out.tag("span").lit("class", "clock-of").text("");
+    out.end("div");
+    out.into_string()
+}
+
+/// The `data-act` of the control a click in the bar went to, unless that control is disabled.
+fn acted(ev: &leptos::ev::MouseEvent) -> Option<String> {
+    let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(ev.target()?).ok()?;
+    let control = el.closest("[data-act]").ok()??;
+    (!control.has_attribute("disabled")).then(|| control.get_attribute("data-act")).flatten()
+}
+
+/// The transport bar's element that `selector` finds (within the bar).
+fn in_bar(selector: &str) -> Option<web_sys::Element> {
+    document().query_selector(&format!("[data-testid=transport] {selector}")).ok().flatten()
+}
+
+/// Sets (`Some`) or removes (`None`) the attribute `name` of `el`.
+fn set_attr(el: &web_sys::Element, name: &str, value: Option<&str>) {
+    let _ = match value {
+        Some(v) => el.set_attribute(name, v),
+        None => el.remove_attribute(name),
+    };
+}
+
+/// Sets the value of the range input `el`.
+fn set_value(el: &web_sys::Element, value: &str) {
+    if let Some(input) = wasm_bindgen::JsCast::dyn_ref::<web_sys::HtmlInputElement>(el) {
+        input.set_value(value);
+    }
+}
+
 /// The transport bar under the scene: play/pause, step back, step, reset, speed, the time bar
-/// (with the scenario's scripted steps marked ahead of time) and the clock in seconds.
+/// (with the scenario's scripted steps marked ahead of time) and the clock in seconds. Its
+/// markup ([`transport_markup`]) is drawn when the language or the fable changes
+/// ([`super::drawn_markup`]); three effects set what moves on it, and one click and one input
+/// handler serve all of its controls.
 #[component]
 pub fn Transport(app: AppState) -> impl IntoView {
-    let finished = app.finished;
-    let toggle_play = move |_| {
-        app.playing.update(|p| *p = !*p);
-        app.landing.set(false);
-    };
-    let play_label = move || if app.playing.get() { Ui::Pause } else { Ui::Play }.text(app.lang.get());
-    let on_speed = move |ev| {
-        if let Ok(v) = event_target_value(&ev).trim().parse::<i32>() {
-            app.speed_log2.set(v.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX));
-        }
-    };
-    // The time bar: any moment of the run, back or forth (a bad value is ignored).
-    let on_scrub = move |ev| {
-        if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
-            app.seek(v);
-        }
-    };
-    let until = move || app.snapshot.with(|s| s.until_ms);
-    let now = move || app.snapshot.with(|s| s.now_ms);
     // The scenario's own scripted steps, at their places on the time bar: a learner sees what
     // the script will do before it does it. A step the learner dropped is shown struck out.
     let marks = Memo::new(move |_| {
@@ -94,103 +173,105 @@ pub fn Transport(app: AppState) -> impl IntoView {
         });
         out.into_string()
     });
-    view! {
-        <nav class="transport controls" data-testid="transport" aria-label=tr(app, Ui::TransportLabel)>
-            <button
-                class="big play"
-                data-testid="play-toggle"
-                class:playing=move || app.playing.get()
-                title=tr(app, Ui::PlayHint)
-                aria-keyshortcuts="Space"
-                disabled=move || finished.get()
-                on:click=toggle_play
-            >
-                {move || icon(if app.playing.get() { PAUSE } else { PLAY })}
-                <span>{play_label}</span>
-            </button>
-            <button
-                class="step-back icon-only"
-                data-testid="step-back"
-                title=tr(app, Ui::StepBackHint)
-                aria-label=tr(app, Ui::StepBack)
-                disabled=move || app.snapshot.with(|s| s.now_ms == 0)
-                on:click=move |_| app.step_back()
-            >
-                {icon(STEP_BACK)}
-            </button>
-            <button
-                class="icon-only"
-                data-testid="step"
-                title=tr(app, Ui::StepHint)
-                aria-label=tr(app, Ui::Step)
-                disabled=move || finished.get()
-                on:click=move |_| app.step()
-            >
-                {icon(STEP)}
-            </button>
-            <button
-                class="icon-only"
-                data-testid="reset"
-                title=tr(app, Ui::ResetHint)
-                aria-label=tr(app, Ui::Reset)
-                on:click=move |_| app.reset()
-            >
-                {icon(RESET)}
-            </button>
-            <label class="speed" title=tr(app, Ui::SpeedHint)>
-                <span class="sr-only">{tr(app, Ui::Speed)}</span>
-                <input
-                    type="range"
-                    data-testid="speed"
-                    min=SPEED_LOG2_MIN
-                    max=SPEED_LOG2_MAX
-                    step="1"
-                    prop:value=move || app.speed_log2.get().to_string()
-                    on:input=on_speed
-                />
-                <output class="speed-value">{move || speed_label(app.speed_log2.get())}</output>
-            </label>
-            <div class="scrub">
-                <input
-                    type="range"
-                    data-testid="scrubber"
-                    min="0"
-                    max=move || until().to_string()
-                    step="100"
-                    title=tr(app, Ui::ScrubHint)
-                    aria-label=tr(app, Ui::Scrub)
-                    prop:value=move || now().to_string()
-                    on:input=on_scrub
-                />
-                <div class="script-marks" aria-hidden="true" inner_html=move || marks.get()></div>
-            </div>
-            // Story time holds each message in flight long enough to be seen; true time is plain.
-            <button
-                class="pacing"
-                data-testid="pacing-toggle"
-                aria-pressed=move || if app.true_time.get() { "true" } else { "false" }
-                aria-keyshortcuts="T"
-                title=tr(app, Ui::KeyPacing)
-                on:click=move |_| {
-                    app.true_time.update(|t| *t = !*t);
-                    app.share_url.set(None);
+    // The bar's words, drawn when the language or the fable changes; each effect below runs
+    // again after that.
+    let drawn = super::drawn_markup("[data-testid=transport]", move || transport_markup(app, app.lang.get()));
+    // Playing or not, the end, the speed, the pacing.
+    super::effect(move || {
+        drawn.track();
+        let (playing, finished, lang) = (app.playing.get(), app.finished.get(), app.lang.get());
+        if let Some(play) = in_bar("[data-testid=play-toggle]") {
+            let _ = play.class_list().toggle_with_force("playing", playing);
+            set_attr(&play, "disabled", finished.then_some(""));
+            if let Ok(Some(path)) = play.query_selector("path") {
+                let _ = path.set_attribute("d", if playing { PAUSE } else { PLAY });
+            }
+            if let Ok(Some(label)) = play.query_selector("span") {
+                label.set_text_content(Some(if playing { Ui::Pause } else { Ui::Play }.text(lang)));
+            }
+        }
+        if let Some(step) = in_bar("[data-testid=step]") {
+            set_attr(&step, "disabled", finished.then_some(""));
+        }
+        let speed = app.speed_log2.get();
+        if let Some(input) = in_bar("[data-testid=speed]") {
+            set_value(&input, &speed.to_string());
+        }
+        if let Some(out) = in_bar(".speed-value") {
+            out.set_text_content(Some(&speed_label(speed)));
+        }
+        if let Some(pacing) = in_bar("[data-testid=pacing-toggle]") {
+            set_attr(&pacing, "aria-pressed", Some(if app.true_time.get() { "true" } else { "false" }));
+        }
+    });
+    // The moment: each frame while playing.
+    super::effect(move || {
+        drawn.track();
+        let lang = app.lang.get();
+        let (now, until) = app.snapshot.with(|s| (s.now_ms, s.until_ms));
+        if let Some(back) = in_bar("[data-testid=step-back]") {
+            set_attr(&back, "disabled", (now == 0).then_some(""));
+        }
+        if let Some(scrub) = in_bar("[data-testid=scrubber]") {
+            set_attr(&scrub, "max", Some(&until.to_string()));
+            set_value(&scrub, &now.to_string());
+        }
+        if let Some(clock) = in_bar("[data-testid=sim-time]") {
+            set_attr(&clock, "data-ms", Some(&now.to_string()));
+            set_attr(&clock, "data-hash", Some(&app.trace_hash.get()));
+            clock.set_text_content(Some(&seconds(now)));
+        }
+        if let Some(of) = in_bar(".clock-of") {
+            of.set_text_content(Some(&fill(Ui::ClockOf.text(lang), &[("s", &seconds(until))])));
+        }
+    });
+    // The script's marks, set again only when they change.
+    super::effect(move || {
+        drawn.track();
+        let markup = marks.get();
+        if let Some(el) = in_bar(".script-marks") {
+            el.set_inner_html(&markup);
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| match acted(&ev).as_deref() {
+        Some("play") => {
+            app.playing.update(|p| *p = !*p);
+            app.landing.set(false);
+        }
+        Some("step-back") => app.step_back(),
+        Some("step") => app.step(),
+        Some("reset") => app.reset(),
+        Some("pacing") => {
+            app.true_time.update(|t| *t = !*t);
+            app.share_url.set(None);
+        }
+        _ => {}
+    };
+    // The speed and the time bar: any moment of the run, back or forth (a bad value is ignored).
+    let on_input = move |ev: leptos::ev::Event| {
+        let value = event_target_value(&ev);
+        match event_target::<web_sys::Element>(&ev).get_attribute("data-testid").as_deref() {
+            Some("speed") => {
+                if let Ok(v) = value.trim().parse::<i32>() {
+                    app.speed_log2.set(v.clamp(SPEED_LOG2_MIN, SPEED_LOG2_MAX));
                 }
-            >
-                {tr(app, Ui::TrueTime)}
-            </button>
-            <div class="clock" title=tr(app, Ui::VirtualTime)>
-                <span
-                    class="clock-value"
-                    data-testid="sim-time"
-                    data-ms=move || now().to_string()
-                    data-hash=move || app.trace_hash.get()
-                >
-                    {move || seconds(now())}
-                </span>
-                <span class="clock-unit">{tr(app, Ui::SecondsUnit)}</span>
-                <span class="clock-of">{move || fill(Ui::ClockOf.text(app.lang.get()), &[("s", &seconds(until()))])}</span>
-            </div>
-        </nav>
+            }
+            Some("scrubber") => {
+                if let Ok(v) = value.trim().parse::<u64>() {
+                    app.seek(v);
+                }
+            }
+            _ => {}
+        }
+    };
+    view! {
+        <nav
+            class="transport controls"
+            data-testid="transport"
+            aria-label=tr(app, Ui::TransportLabel)
+            on:click=on_click
+            on:input=on_input
+        ></nav>
     }
 }
 

@@ -19,7 +19,6 @@ use crate::story::tour::Input;
 
 use super::lesson;
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-use super::tr;
 
 /// The shortcuts as the overlay lists them: the keys and what they do.
 pub const SHORTCUTS: &[(&str, Ui)] = &[
@@ -257,24 +256,4 @@ pub fn Help(app: AppState) -> impl IntoView {
         open
     });
     view! { <div class="help-layer" on:click=on_click inner_html=markup></div> }
-}
-
-/// The header's buttons for the shortcuts overlay and presenter mode.
-#[component]
-pub fn WorkshopButtons(app: AppState) -> impl IntoView {
-    view! {
-        <button class="keys" data-testid="help-open" title=tr(app, Ui::KeysHint) aria-label=tr(app, Ui::KeysHint) aria-keyshortcuts="?" on:click=move |_| app.help.update(|h| *h = !*h)>
-            "?"
-        </button>
-        <button
-            class="presenter-toggle"
-            data-testid="presenter-toggle"
-            title=tr(app, Ui::PresenterHint)
-            aria-keyshortcuts="W"
-            aria-pressed=move || if app.presenter.get() { "true" } else { "false" }
-            on:click=move |_| toggle_presenter(app)
-        >
-            {tr(app, Ui::Presenter)}
-        </button>
-    }
 }

@@ -16,15 +16,14 @@ use std::sync::Arc;
 use leptos::prelude::*;
 
 use crate::scenario::lesson::{self, Element};
-use crate::scenario::{library, Localized};
+use crate::scenario::Localized;
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
 use crate::vocab::Lang;
 
+use super::catalog;
 use super::state::AppState;
-use super::{catalog, tr};
 
 /// The lesson being followed, kept in [`AppState::tutor`]: the state machine, the real time (ms)
 /// at which the current step began (its reading time counts from there), and the lessons' code
@@ -358,35 +357,6 @@ pub(crate) fn keep_focus(app: AppState) {
             }
         });
     });
-}
-
-/// The lesson picker in the page's header: the built-in lessons, or none (the sandbox).
-#[component]
-pub fn LessonPicker(app: AppState) -> impl IntoView {
-    let on_change = move |ev| {
-        let id = event_target_value(&ev);
-        if id.is_empty() {
-            leave(app);
-        } else {
-            open(app, id, None);
-        }
-    };
-    let options = move || {
-        let lang = app.lang.get();
-        let current = app.tutor.0.with(|t| t.lesson().map(|l| l.id.clone())).unwrap_or_default();
-        let mut out = Markup::new();
-        out.option("", Ui::NoLesson.text(lang), current.is_empty());
-        for b in library::lessons::MENU {
-            out.option(b.id, lang.pick([b.title_en, b.title_zh]), current == b.id);
-        }
-        out.into_string()
-    };
-    view! {
-        <label class="lesson-picker">
-            <span>{tr(app, Ui::Lessons)}</span>
-            <select data-testid="lesson-picker" on:change=on_change inner_html=options></select>
-        </label>
-    }
 }
 
 /// `text` escaped for HTML.

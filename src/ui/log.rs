@@ -86,29 +86,39 @@ fn batches(rows: &[Arc<LogRow>]) -> Vec<Batch> {
 }
 
 /// The picture-book caption under the scene: the newest notable line of the log, in story words.
+/// Set by an effect on a plain element (rather than a reactive view per attribute, issue 14),
+/// and only when its words or its tone change.
 #[component]
 pub fn Caption(app: AppState) -> impl IntoView {
-    let latest = Memo::new(move |_| app.log.with(|rows| rows.iter().rev().find(|r| !r.minor).cloned()));
-    let line = move || {
+    super::effect(move || {
         let lang = app.lang.get();
-        latest
-            .with(|row| row.as_ref().and_then(|row| app.cast.with(|cast| narrate(&row.entry, cast, lang))))
-            .map(|n| (n.story, n.tone, n.kind))
-    };
-    let text = move || line().map_or_else(|| tr(app, Ui::CaptionEmpty)().to_owned(), |(story, _, _)| story);
-    let class = move || match line().map(|(_, tone, _)| tone) {
-        Some(Tone::Good) => "caption good",
-        Some(Tone::Warn) => "caption warn",
-        Some(Tone::Bad) => "caption bad",
-        _ => "caption",
-    };
+        let line = app.log.with(|rows| {
+            let row = rows.iter().rev().find(|r| !r.minor)?;
+            app.cast.with(|cast| narrate(&row.entry, cast, lang))
+        });
+        let (text, class) = match line {
+            Some(n) => (
+                n.story,
+                match n.tone {
+                    Tone::Good => "caption good",
+                    Tone::Warn => "caption warn",
+                    Tone::Bad => "caption bad",
+                    _ => "caption",
+                },
+            ),
+            None => (super::told(app, Ui::CaptionEmpty, lang).to_owned(), "caption"),
+        };
+        let Some(el) = document().query_selector("[data-testid=caption]").ok().flatten() else { return };
+        if el.text_content().as_deref() != Some(text.as_str()) {
+            el.set_text_content(Some(&text));
+        }
+        if el.class_name() != class {
+            el.set_class_name(class);
+        }
+    });
     // Not a live region: at speed it would change faster than anyone can listen; the
     // [`Narrator`] says the same lines at a pace a screen reader can follow.
-    view! {
-        <p class=class data-testid="caption">
-            {text}
-        </p>
-    }
+    view! { <p class="caption" data-testid="caption"></p> }
 }
 
 /// Least real time between two announcements of the [`Narrator`], in ms.

@@ -293,6 +293,31 @@ pub(crate) fn effect(f: impl Fn() + 'static) {
     Effect::new(move |_| f());
 }
 
+/// A part of the page written as markup rather than as a reactive view per attribute (issue 14:
+/// each reactive attribute is code of its own in the page): `markup` is drawn into the element
+/// `selector` finds, now and again whenever what it reads changes, and the focus stays on the
+/// control that had it (found again by its test id). What moves on it between drawings is set by
+/// effects that read the returned signal, which changes after each drawing.
+pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String + 'static) -> plain::Plain<u64> {
+    let drawn = plain::Plain::new(0u64);
+    effect(move || {
+        let html = markup();
+        let doc = document();
+        let Some(root) = doc.query_selector(selector).ok().flatten() else { return };
+        let focused =
+            doc.active_element().filter(|a| root.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
+        root.set_inner_html(&html);
+        if let Some(id) = focused {
+            let again = root.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten();
+            if let Some(el) = again.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+                let _ = el.focus();
+            }
+        }
+        drawn.update(|n| *n = n.wrapping_add(1));
+    });
+    drawn
+}
+
 /// `<html lang>`, `<html data-theme>` and the tab title follow the language and the theme.
 fn follow_lang(app: AppState) {
     effect(move || {
@@ -334,17 +359,16 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             (class, Some(if api { "on" } else { "off" }), Some(code))
         }
     };
-    let title = move || {
+    // The run's title (and its id, for the tests and the address), set by an effect.
+    effect(move || {
         let lang = app.lang.get();
-        app.scenario.with(|s| localized(s.title.as_ref(), lang, &s.id))
-    };
-    let toggle_lang = move |_| {
-        let next = match app.lang.get_untracked() {
-            Lang::En => Lang::Zh,
-            Lang::Zh => Lang::En,
-        };
-        set_lang(app, next);
-    };
+        let (title, id) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.id.clone()));
+        if let Some(el) = document().query_selector("[data-testid=scenario-title]").ok().flatten() {
+            let _ = el.set_attribute("title", &title);
+            let _ = el.set_attribute("data-scenario", &id);
+            el.set_text_content(Some(&title));
+        }
+    });
     view! {
         <div
             // The page's states as classes, written by one closure rather than one per class.
@@ -379,48 +403,13 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
-                    <h2 class="run-title" data-testid="scenario-title" title=title data-scenario=move || app.scenario.with(|s| s.id.clone())>
-                        {title}
-                    </h2>
+                    <h2 class="run-title" data-testid="scenario-title"></h2>
                 </div>
                 <div class="toolbar">
                     <div class="sandbox-tools">
                         <later::Later app part=later::Part::Tools />
                     </div>
-                    <lesson::LessonPicker app />
-                    <keys::WorkshopButtons app />
-                    // In presenter mode the side panel and the sandbox's tools wait behind this (or C).
-                    <button
-                        class="controls-toggle"
-                        data-testid="controls-toggle"
-                        aria-expanded=move || if app.show_controls.get() { "true" } else { "false" }
-                        aria-keyshortcuts="C"
-                        on:click=move |_| app.show_controls.update(|c| *c = !*c)
-                    >
-                        {tr(app, Ui::ShowControls)}
-                    </button>
-                    <button
-                        class="theme"
-                        data-testid="theme-toggle"
-                        data-theme=move || app.theme.get().code()
-                        title=tr(app, Ui::ThemeHint)
-                        on:click=move |_| {
-                            let next = app.theme.get_untracked().next();
-                            app.theme.set(next);
-                            app.share_url.set(None);
-                            store_theme(next);
-                        }
-                    >
-                        {move || app.theme.get().label().text(app.lang.get())}
-                    </button>
-                    <button
-                        class="lang"
-                        data-testid="lang-toggle"
-                        title=tr(app, Ui::SwitchLanguageHint)
-                        on:click=toggle_lang
-                    >
-                        {tr(app, Ui::SwitchLanguage)}
-                    </button>
+                    <HeaderControls app />
                 </div>
             </header>
             <UrlWarning app issues />
@@ -439,6 +428,116 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <later::Later app part=later::Part::FigureMenu />
         </div>
     }
+}
+
+/// The header's controls after the sandbox's tools, as markup ([`drawn_markup`]): the lesson
+/// picker, the shortcuts, presenter mode, the controls' toggle (presenter mode keeps the side
+/// panel and the sandbox's tools behind it, or C), the theme and the language. Drawn when the
+/// language or the fable changes; effects set the rest; one click and one change handler.
+#[component]
+fn HeaderControls(app: AppState) -> impl IntoView {
+    let drawn = drawn_markup("[data-testid=header-controls]", move || {
+        let lang = app.lang.get();
+        let t = |ui: Ui| told(app, ui, lang);
+        let mut out = Markup::new();
+        out.tag("label").lit("class", "lesson-picker").open();
+        out.tag("span").text(t(Ui::Lessons));
+        out.tag("select").lit("data-testid", "lesson-picker").text("");
+        out.end("label");
+        out.tag("button")
+            .lit("class", "keys")
+            .lit("data-testid", "help-open")
+            .attr("title", t(Ui::KeysHint))
+            .attr("aria-label", t(Ui::KeysHint))
+            .lit("aria-keyshortcuts", "?")
+            .text("?");
+        out.tag("button")
+            .lit("class", "presenter-toggle")
+            .lit("data-testid", "presenter-toggle")
+            .attr("title", t(Ui::PresenterHint))
+            .lit("aria-keyshortcuts", "W")
+            .text(t(Ui::Presenter));
+        out.tag("button")
+            .lit("class", "controls-toggle")
+            .lit("data-testid", "controls-toggle")
+            .lit("aria-keyshortcuts", "C")
+            .text(t(Ui::ShowControls));
+        out.tag("button")
+            .lit("class", "theme")
+            .lit("data-testid", "theme-toggle")
+            .attr("title", t(Ui::ThemeHint))
+            .text("");
+        out.tag("button")
+            .lit("class", "lang")
+            .lit("data-testid", "lang-toggle")
+            .attr("title", t(Ui::SwitchLanguageHint))
+            .text(t(Ui::SwitchLanguage));
+        out.into_string()
+    });
+    let find = |testid: &str| document().query_selector(&format!("[data-testid={testid}]")).ok().flatten();
+    // The lessons offered, the one followed chosen.
+    effect(move || {
+        drawn.track();
+        let lang = app.lang.get();
+        let current = app.tutor.0.with(|t| t.lesson().map(|l| l.id.clone())).unwrap_or_default();
+        let mut out = Markup::new();
+        out.option("", Ui::NoLesson.text(lang), current.is_empty());
+        for b in library::lessons::MENU {
+            out.option(b.id, lang.pick([b.title_en, b.title_zh]), current == b.id);
+        }
+        if let Some(select) = find("lesson-picker") {
+            select.set_inner_html(out.as_str());
+        }
+    });
+    effect(move || {
+        drawn.track();
+        let pressed = |on: bool| if on { "true" } else { "false" };
+        if let Some(el) = find("presenter-toggle") {
+            let _ = el.set_attribute("aria-pressed", pressed(app.presenter.get()));
+        }
+        if let Some(el) = find("controls-toggle") {
+            let _ = el.set_attribute("aria-expanded", pressed(app.show_controls.get()));
+        }
+        if let Some(el) = find("theme-toggle") {
+            let theme = app.theme.get();
+            let _ = el.set_attribute("data-theme", theme.code());
+            el.set_text_content(Some(theme.label().text(app.lang.get())));
+        }
+    });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        let Some(el) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) else {
+            return;
+        };
+        let Some(control) = el.closest("button").ok().flatten() else { return };
+        match control.get_attribute("data-testid").as_deref() {
+            Some("help-open") => app.help.update(|h| *h = !*h),
+            Some("presenter-toggle") => keys::toggle_presenter(app),
+            Some("controls-toggle") => app.show_controls.update(|c| *c = !*c),
+            Some("theme-toggle") => {
+                let next = app.theme.get_untracked().next();
+                app.theme.set(next);
+                app.share_url.set(None);
+                store_theme(next);
+            }
+            Some("lang-toggle") => set_lang(
+                app,
+                match app.lang.get_untracked() {
+                    Lang::En => Lang::Zh,
+                    Lang::Zh => Lang::En,
+                },
+            ),
+            _ => {}
+        }
+    };
+    let on_change = move |ev: leptos::ev::Event| {
+        let id = event_target_value(&ev);
+        if id.is_empty() {
+            lesson::leave(app);
+        } else {
+            lesson::open(app, id, None);
+        }
+    };
+    view! { <div class="header-controls" data-testid="header-controls" on:click=on_click on:change=on_change></div> }
 }
 
 /// What is wrong with the page's address, if anything: drawn by the later parts' chunk once it

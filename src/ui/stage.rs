@@ -25,18 +25,34 @@ const LANTERN_STORY: &str = "lantern-ankle";
 pub fn Stage(app: AppState) -> impl IntoView {
     let lantern = super::later::Lantern::when_shown(app);
     let room = super::draw::measured_room();
+    // Which fable's scene shows, and whether a compared run's is beside it: set by one effect
+    // rather than a reactive attribute each (issue 14).
+    super::effect(move || {
+        let fable = app.fable.get();
+        let comparing = app.other_picture.with(Option::is_some);
+        let doc = document();
+        if let Some(stage) = doc.query_selector("[data-testid=stage]").ok().flatten() {
+            let _ = stage.class_list().toggle_with_force("comparing", comparing);
+        }
+        for (code, shown) in [("harbor", Fable::Harbor), ("lantern", Fable::Lantern)] {
+            let at = format!("[data-testid=stage] .fable-scene[data-fable={code}]");
+            if let Some(el) = doc.query_selector(&at).ok().flatten() {
+                let _ = el.toggle_attribute_with_force("hidden", fable != shown);
+            }
+        }
+    });
     view! {
-        <section class="stage" class:comparing=move || app.other_picture.with(Option::is_some) data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
+        <section class="stage" data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
             <div class="scene-wrap" node_ref=room>
                 // Each scene is built once (the lantern's the first time it is shown, once its
                 // chunk is here: `later::Lantern`); only the fable shown is visible and kept up to
                 // date (the other's picture stands still, see `AppState::harbor`). Switching never
                 // rebuilds a view; the run goes on untouched.
-                <div class="fable-scene" hidden=move || app.fable.get() != Fable::Harbor>
+                <div class="fable-scene" data-fable="harbor">
                     <Later app part=Part::ThisRunLabel />
                     <super::scene::Scene app />
                 </div>
-                <div class="fable-scene" hidden=move || app.fable.get() != Fable::Lantern>
+                <div class="fable-scene" data-fable="lantern" hidden>
                     <Later app part=Part::ThisRunLabel />
                     {move || lantern.scene(app)}
                 </div>
