@@ -114,13 +114,6 @@ fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
     out.into_string()
 }
 
-/// The `data-act` of the control a click in the bar went to, unless that control is disabled.
-fn acted(ev: &leptos::ev::MouseEvent) -> Option<String> {
-    let el = wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(ev.target()?).ok()?;
-    let control = el.closest("[data-act]").ok()??;
-    (!control.has_attribute("disabled")).then(|| control.get_attribute("data-act")).flatten()
-}
-
 /// The transport bar's element that `selector` finds (within the bar).
 fn in_bar(selector: &str) -> Option<web_sys::Element> {
     document().query_selector(&format!("[data-testid=transport] {selector}")).ok().flatten()
@@ -233,7 +226,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
             el.set_inner_html(&markup);
         }
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| match acted(&ev).as_deref() {
+    let on_click = move |ev: leptos::ev::MouseEvent| match super::stage::act_of(&ev).as_deref() {
         Some("play") => {
             app.playing.update(|p| *p = !*p);
             app.landing.set(false);
