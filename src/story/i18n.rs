@@ -495,6 +495,8 @@ ui_table! {
                         "用渔港或夜灯讲述同一次运行；运行本身不受影响"],
     FableHarbor => ["Harbor", "渔港"],
     FableLantern => ["Lantern", "夜灯"],
+    TitleToldAsHarbor => ["{title} (told as the harbor)", "{title}（以渔港讲述）"],
+    TitleToldAsLantern => ["{title} (told as the lantern)", "{title}（以夜灯讲述）"],
     LandingHarborName => ["The harbor: a flag-bearer, an hourglass, a number that only climbs", "渔港：掌旗人、沙漏、只升不降的编号"],
     LandingLanternName => ["The lantern: a tablet, a brass clasp, a timed wick", "夜灯：借灯牌、铜锁、定时灯芯"],
     #[later] UrlBadFable => ["unknown fable “{value}”; telling the scenario's own, “{default}”",

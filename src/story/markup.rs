@@ -241,9 +241,11 @@ pub fn fit_lines(text: &str, max_width: f64, max: f64, min: f64) -> Fitted {
         return Fitted { font: fit_font(text, max_width, max, min), lines: vec![text.to_owned()] };
     }
     let chars: Vec<char> = text.chars().collect();
-    // Every place to break: at a space (dropped) or after a hyphen; in a text with neither,
-    // between two characters if it is Chinese, nowhere if it is one word of a Latin script.
-    let soft = |i: usize| chars[i] == ' ' || chars[i - 1] == '-';
+    // Every place to break: at a space (dropped) or after a hyphen that ends two letters or
+    // more ("Flag-" / "verifier", never "A-" / "Xiu"); in a text with neither, between two
+    // characters if it is Chinese, nowhere if it is one word of a Latin script.
+    let soft =
+        |i: usize| chars[i] == ' ' || (chars[i - 1] == '-' && i >= 3 && chars[i - 3] != ' ' && chars[i - 2] != ' ');
     let has_soft = (1..chars.len()).any(soft);
     let latin_word = !has_soft && text.is_ascii();
     let best = (1..chars.len())
@@ -345,6 +347,9 @@ mod tests {
         let word = fit_lines("Supercalifragilistic", 30.0, 14.0, 10.0);
         assert_eq!((word.font, word.lines.concat()), (10.0, "Supercalifragilistic".to_owned()));
         assert_eq!(word.lines.len(), 1, "one Latin word is never broken between its letters");
+        // A name of one letter and a hyphen stays whole (A-Xiu, the lantern's borrower).
+        assert_eq!(fit_lines("A-Xiu", 20.0, 18.0, 14.0).lines, ["A-Xiu"]);
+        assert_eq!(fit_lines("passed A-Xiu", 60.0, 18.0, 14.0).lines, ["passed", "A-Xiu"]);
         let hyphen = fit_lines("Flag-verifier", 60.0, 18.0, 14.0);
         assert_eq!(hyphen.lines, ["Flag-", "verifier"], "a hyphenated word breaks after its hyphen");
         assert!(fit_lines("", 10.0, 14.0, 10.0).lines.len() == 1);

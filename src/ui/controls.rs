@@ -114,9 +114,18 @@ fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
     out.into_string()
 }
 
-/// The transport bar's element that `selector` finds (within the bar).
-fn in_bar(selector: &str) -> Option<web_sys::Element> {
-    document().query_selector(&format!("[data-testid=transport] {selector}")).ok().flatten()
+/// Disables the control `el` (`off`) or enables it. A disabled control cannot keep the focus:
+/// when `el` had it, it goes to the bar's control `instead` (Back at 0 s hands it to Play, Play
+/// and Step at the end hand it to Back), not to the page's body, where a keyboard user would
+/// have to find the bar again.
+fn set_disabled(el: &web_sys::Element, off: bool, instead: Option<web_sys::Element>) {
+    let focused = document().active_element().is_some_and(|a| a == *el);
+    set_attr(el, "disabled", off.then_some(""));
+    if off && focused {
+        if let Some(next) = instead.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+            let _ = next.focus();
+        }
+    }
 }
 
 /// Sets (`Some`) or removes (`None`) the attribute `name` of `el`.
@@ -171,11 +180,10 @@ pub fn Transport(app: AppState) -> impl IntoView {
     let drawn = super::drawn_markup("[data-testid=transport]", move || transport_markup(app, app.lang.get()));
     // Playing or not, the end, the speed, the pacing.
     super::effect(move || {
-        drawn.track();
         let (playing, finished, lang) = (app.playing.get(), app.finished.get(), app.lang.get());
-        if let Some(play) = in_bar("[data-testid=play-toggle]") {
+        if let Some(play) = drawn.by_id("play-toggle") {
             let _ = play.class_list().toggle_with_force("playing", playing);
-            set_attr(&play, "disabled", finished.then_some(""));
+            set_disabled(&play, finished, drawn.by_id("step-back"));
             if let Ok(Some(path)) = play.query_selector("path") {
                 let _ = path.set_attribute("d", if playing { PAUSE } else { PLAY });
             }
@@ -183,46 +191,49 @@ pub fn Transport(app: AppState) -> impl IntoView {
                 label.set_text_content(Some(if playing { Ui::Pause } else { Ui::Play }.text(lang)));
             }
         }
-        if let Some(step) = in_bar("[data-testid=step]") {
-            set_attr(&step, "disabled", finished.then_some(""));
+        if let Some(step) = drawn.by_id("step") {
+            set_disabled(&step, finished, drawn.by_id("step-back"));
         }
         let speed = app.speed_log2.get();
-        if let Some(input) = in_bar("[data-testid=speed]") {
+        if let Some(input) = drawn.by_id("speed") {
             set_value(&input, &speed.to_string());
+            set_attr(&input, "aria-valuetext", Some(&speed_label(speed)));
         }
-        if let Some(out) = in_bar(".speed-value") {
+        if let Some(out) = drawn.find(".speed-value") {
             out.set_text_content(Some(&speed_label(speed)));
         }
-        if let Some(pacing) = in_bar("[data-testid=pacing-toggle]") {
+        if let Some(pacing) = drawn.by_id("pacing-toggle") {
             set_attr(&pacing, "aria-pressed", Some(if app.true_time.get() { "true" } else { "false" }));
         }
     });
     // The moment: each frame while playing.
     super::effect(move || {
-        drawn.track();
         let lang = app.lang.get();
         let (now, until) = app.snapshot.with(|s| (s.now_ms, s.until_ms));
-        if let Some(back) = in_bar("[data-testid=step-back]") {
-            set_attr(&back, "disabled", (now == 0).then_some(""));
+        let of = fill(Ui::ClockOf.text(lang), &[("s", &seconds(until))]);
+        if let Some(back) = drawn.by_id("step-back") {
+            set_disabled(&back, now == 0, drawn.by_id("play-toggle"));
         }
-        if let Some(scrub) = in_bar("[data-testid=scrubber]") {
+        if let Some(scrub) = drawn.by_id("scrubber") {
             set_attr(&scrub, "max", Some(&until.to_string()));
             set_value(&scrub, &now.to_string());
+            // A screen reader says the moment as the clock shows it, not a count of ms.
+            let said = format!("{} {} {of}", seconds(now), Ui::SecondsUnit.text(lang));
+            set_attr(&scrub, "aria-valuetext", Some(&said));
         }
-        if let Some(clock) = in_bar("[data-testid=sim-time]") {
+        if let Some(clock) = drawn.by_id("sim-time") {
             set_attr(&clock, "data-ms", Some(&now.to_string()));
             set_attr(&clock, "data-hash", Some(&app.trace_hash.get()));
             clock.set_text_content(Some(&seconds(now)));
         }
-        if let Some(of) = in_bar(".clock-of") {
-            of.set_text_content(Some(&fill(Ui::ClockOf.text(lang), &[("s", &seconds(until))])));
+        if let Some(el) = drawn.find(".clock-of") {
+            el.set_text_content(Some(&of));
         }
     });
     // The script's marks, set again only when they change.
     super::effect(move || {
-        drawn.track();
         let markup = marks.get();
-        if let Some(el) = in_bar(".script-marks") {
+        if let Some(el) = drawn.find(".script-marks") {
             el.set_inner_html(&markup);
         }
     });

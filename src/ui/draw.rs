@@ -112,6 +112,22 @@ pub(crate) fn fitted(
     fit
 }
 
+/// The scene's width in view-box units (its `viewBox` is 1200 × 640).
+const SCENE_WIDTH: f64 = 1200.0;
+
+/// Where a text fitted as `fit` and centred on `x` (in the scene's own coordinates, not in a
+/// moved group) is drawn so that none of it falls past the scene's left or right edge: words
+/// drawn large to stay readable (a phone) can be wider than the room they were placed in. A text
+/// wider than the scene keeps `x`.
+pub(crate) fn inside_scene(x: f64, fit: &Fitted) -> f64 {
+    let wide = fit.lines.iter().map(|l| crate::story::markup::text_width(l, fit.font)).fold(0.0, f64::max);
+    let half = wide / 2.0 + 4.0;
+    if half * 2.0 >= SCENE_WIDTH {
+        return x;
+    }
+    crate::story::markup::within(x, half, SCENE_WIDTH - half)
+}
+
 /// `text` as [`fitted`] draws it, with a fit already made (a caller that places the text by its
 /// fit).
 #[allow(clippy::too_many_arguments)]

@@ -128,14 +128,18 @@ fn shortcut(app: AppState, key: &str) -> bool {
     true
 }
 
+/// Marks the control the shortcuts overlay gave the focus back to when it closed, until the focus
+/// moves on (see [`on_control`]).
+const GIVEN_BACK: &str = "data-given-back";
+
 /// Whether the key went to a control that acts on Space and Enter itself (a button, a link, a
-/// disclosure): those keys are the control's, not shortcuts. One exception: Space on the `?`
-/// button still plays and pauses. The overlay gives the focus back to that button when it closes,
-/// so a presenter who clicked `?`, read and pressed Escape would otherwise open it again with the
-/// Space meant for the run; Enter (or `?`) opens it from there.
+/// disclosure): those keys are the control's, not shortcuts. One exception: Space on the control
+/// the overlay has just given the focus back to ([`GIVEN_BACK`]) plays and pauses. A presenter
+/// who clicked `?`, read and pressed Escape would otherwise open the overlay again with the Space
+/// meant for the run; a learner who moves to the `?` button and presses Space opens it.
 fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
     let Some(el) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return false };
-    if ev.key() == " " && el.get_attribute("data-testid").as_deref() == Some("help-open") {
+    if ev.key() == " " && el.has_attribute(GIVEN_BACK) {
         return false;
     }
     matches!(el.tag_name().as_str(), "BUTTON" | "A" | "SUMMARY")
@@ -144,6 +148,16 @@ fn on_control(ev: &web_sys::KeyboardEvent) -> bool {
 
 /// Listens for the shortcuts for the life of the page.
 pub fn listen(app: AppState) {
+    // The mark of a control given the focus back goes when the focus goes elsewhere.
+    let _ = window_event_listener(leptos::ev::focusin, |ev| {
+        let target = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok());
+        if target.as_ref().is_some_and(|t| t.has_attribute(GIVEN_BACK)) {
+            return;
+        }
+        if let Ok(Some(marked)) = document().query_selector(&format!("[{GIVEN_BACK}]")) {
+            let _ = marked.remove_attribute(GIVEN_BACK);
+        }
+    });
     let _ = window_event_listener(leptos::ev::keydown, move |ev| {
         // Ctrl, Alt and Meta are the browser's; a key a field or the diagram has handled
         // (its ← → Enter) is theirs.
@@ -248,6 +262,7 @@ pub fn Help(app: AppState) -> impl IntoView {
                     };
                     let back = earlier.and_then(|e| if e.is_connected() { Some(e) } else { again(&e) });
                     if let Some(el) = back {
+                        let _ = el.set_attribute(GIVEN_BACK, "");
                         let _ = el.focus();
                     }
                 });

@@ -21,7 +21,8 @@ use crate::story::{fill, Cast};
 use crate::vocab::Fable;
 
 use super::draw::{
-    bezier, draw_fitted, f, fitted, flight, judged, marks_line, part, sign_board, slip, Align, Draw, Judged, Look,
+    bezier, draw_fitted, f, fitted, flight, inside_scene, judged, marks_line, part, sign_board, slip, Align, Draw,
+    Judged, Look,
 };
 use super::scene::coat_colour;
 use super::state::AppState;
@@ -288,7 +289,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         _ => String::new(),
     };
     // Two lines rather than past the tablet's edges ("no one has borrowed yet" drawn readable).
-    fitted(
+    let back_fit = fitted(
         &mut out,
         (218.0, 188.0),
         150.0,
@@ -299,7 +300,9 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         &back,
         |t| t.lit("data-testid", "tablet-return"),
     );
-    if let Some(n) = r.token {
+    // The wick's number in words, over the large number; left out when the return hour takes
+    // two lines and would run into it (the large number still says it).
+    if let Some(n) = r.token.filter(|_| back_fit.lines.len() < 2) {
         let label = fill(Ui::WickNumber.text(lang), &[("n", &n.to_string())]);
         out.tag("text")
             .lit("x", "218")
@@ -350,26 +353,23 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
     // Words drawn large to stay readable (a phone, a compared run) leave the tablet room for two
     // lines under the clasp: a grant that came too late says more than who took the clasp.
     let crowded = p.too_late.is_some() && look.floor > 16.0;
+    // Near the scene's left edge: words drawn larger than their room move right rather than off
+    // the scene.
     if !crowded {
-        fitted(
-            &mut out,
-            (174.0, 352.0),
-            276.0,
-            look.fit(14.0, 10.0),
-            "clasp-label",
-            "middle",
-            Align::Middle,
-            &said,
-            |t| t,
-        );
+        let (max, min) = look.fit(14.0, 10.0);
+        let fit = fit_lines(&said, 276.0, max, min);
+        let x = inside_scene(174.0, &fit);
+        draw_fitted(&mut out, (x, 352.0), &fit, "clasp-label", "middle", Align::Middle, &said, |t| t);
     }
     if let Some(t) = &p.too_late {
         let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
-        fitted(
+        let (max, min) = look.fit(16.0, 10.0);
+        let fit = fit_lines(&line, 270.0, max, min);
+        let x = inside_scene(174.0, &fit);
+        draw_fitted(
             &mut out,
-            (174.0, if crowded { 346.0 } else { 374.0 }),
-            270.0,
-            look.fit(16.0, 10.0),
+            (x, if crowded { 346.0 } else { 374.0 }),
+            &fit,
             "too-late",
             "middle",
             Align::Middle,

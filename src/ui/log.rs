@@ -109,8 +109,12 @@ pub fn Caption(app: AppState) -> impl IntoView {
             None => (super::told(app, Ui::CaptionEmpty, lang).to_owned(), "caption"),
         };
         let Some(el) = document().query_selector("[data-testid=caption]").ok().flatten() else { return };
-        if el.text_content().as_deref() != Some(text.as_str()) {
-            el.set_text_content(Some(&text));
+        // The words in a span of their own: its tone's mark goes before them, on their first
+        // line, rather than at the caption's far edge when they wrap.
+        if let Some(words) = el.first_element_child() {
+            if words.text_content().as_deref() != Some(text.as_str()) {
+                words.set_text_content(Some(&text));
+            }
         }
         if el.class_name() != class {
             el.set_class_name(class);
@@ -118,7 +122,11 @@ pub fn Caption(app: AppState) -> impl IntoView {
     });
     // Not a live region: at speed it would change faster than anyone can listen; the
     // [`Narrator`] says the same lines at a pace a screen reader can follow.
-    view! { <p class="caption" data-testid="caption"></p> }
+    view! {
+        <p class="caption" data-testid="caption">
+            <span></span>
+        </p>
+    }
 }
 
 /// Least real time between two announcements of the [`Narrator`], in ms.

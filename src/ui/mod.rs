@@ -297,9 +297,10 @@ pub(crate) fn effect(f: impl Fn() + 'static) {
 /// each reactive attribute is code of its own in the page): `markup` is drawn into the element
 /// `selector` finds, now and again whenever what it reads changes, and the focus stays on the
 /// control that had it (found again by its test id). What moves on it between drawings is set by
-/// effects that read the returned signal, which changes after each drawing.
-pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String + 'static) -> plain::Plain<u64> {
-    let drawn = plain::Plain::new(0u64);
+/// effects that find their elements with [`Drawn::find`], which also makes them run again after
+/// each drawing.
+pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String + 'static) -> Drawn {
+    let drawn = Drawn { count: plain::Plain::new(0u64), root: selector };
     effect(move || {
         let html = markup();
         let doc = document();
@@ -308,14 +309,42 @@ pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String +
             doc.active_element().filter(|a| root.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
         root.set_inner_html(&html);
         if let Some(id) = focused {
-            let again = root.query_selector(&format!("[data-testid=\"{id}\"]")).ok().flatten();
-            if let Some(el) = again.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-                let _ = el.focus();
-            }
+            focus(&root, &id);
         }
-        drawn.update(|n| *n = n.wrapping_add(1));
+        drawn.count.update(|n| *n = n.wrapping_add(1));
     });
     drawn
+}
+
+/// Gives the focus to the control with test id `testid` inside `within`, if it is there and
+/// enabled.
+pub(crate) fn focus(within: &web_sys::Element, testid: &str) {
+    let found = within.query_selector(&format!("[data-testid=\"{testid}\"]:not([disabled])")).ok().flatten();
+    if let Some(el) = found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+        let _ = el.focus();
+    }
+}
+
+/// A part of the page drawn as markup by [`drawn_markup`]: where it is, and a count of drawings
+/// that effects read to run again after each.
+#[derive(Clone, Copy)]
+pub(crate) struct Drawn {
+    count: plain::Plain<u64>,
+    root: &'static str,
+}
+
+impl Drawn {
+    /// The element `selector` finds in the part (`None` before it is drawn). Read in an effect,
+    /// the effect runs again after the next drawing.
+    pub(crate) fn find(&self, selector: &str) -> Option<web_sys::Element> {
+        self.count.track();
+        document().query_selector(&format!("{} {selector}", self.root)).ok().flatten()
+    }
+
+    /// [`Self::find`] by test id.
+    pub(crate) fn by_id(&self, testid: &str) -> Option<web_sys::Element> {
+        self.find(&format!("[data-testid={testid}]"))
+    }
 }
 
 /// `<html lang>`, `<html data-theme>` and the tab title follow the language and the theme.
@@ -359,10 +388,17 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             (class, Some(if api { "on" } else { "off" }), Some(code))
         }
     };
-    // The run's title (and its id, for the tests and the address), set by an effect.
+    // The run's title (and its id, for the tests and the address), set by an effect. A scenario
+    // told by the other fable says so: its title names its own fable's figures.
     effect(move || {
         let lang = app.lang.get();
-        let (title, id) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.id.clone()));
+        let shown = app.fable.get();
+        let (title, id, own) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.id.clone(), s.fable));
+        let title = match shown {
+            _ if shown == own => title,
+            Fable::Harbor => fill(Ui::TitleToldAsHarbor.text(lang), &[("title", &title)]),
+            Fable::Lantern => fill(Ui::TitleToldAsLantern.text(lang), &[("title", &title)]),
+        };
         if let Some(el) = document().query_selector("[data-testid=scenario-title]").ok().flatten() {
             let _ = el.set_attribute("title", &title);
             let _ = el.set_attribute("data-scenario", &id);
@@ -474,10 +510,8 @@ fn HeaderControls(app: AppState) -> impl IntoView {
             .text(t(Ui::SwitchLanguage));
         out.into_string()
     });
-    let find = |testid: &str| document().query_selector(&format!("[data-testid={testid}]")).ok().flatten();
     // The lessons offered, the one followed chosen.
     effect(move || {
-        drawn.track();
         let lang = app.lang.get();
         let current = app.tutor.0.with(|t| t.lesson().map(|l| l.id.clone())).unwrap_or_default();
         let mut out = Markup::new();
@@ -485,20 +519,19 @@ fn HeaderControls(app: AppState) -> impl IntoView {
         for b in library::lessons::MENU {
             out.option(b.id, lang.pick([b.title_en, b.title_zh]), current == b.id);
         }
-        if let Some(select) = find("lesson-picker") {
+        if let Some(select) = drawn.by_id("lesson-picker") {
             select.set_inner_html(out.as_str());
         }
     });
     effect(move || {
-        drawn.track();
         let pressed = |on: bool| if on { "true" } else { "false" };
-        if let Some(el) = find("presenter-toggle") {
+        if let Some(el) = drawn.by_id("presenter-toggle") {
             let _ = el.set_attribute("aria-pressed", pressed(app.presenter.get()));
         }
-        if let Some(el) = find("controls-toggle") {
+        if let Some(el) = drawn.by_id("controls-toggle") {
             let _ = el.set_attribute("aria-expanded", pressed(app.show_controls.get()));
         }
-        if let Some(el) = find("theme-toggle") {
+        if let Some(el) = drawn.by_id("theme-toggle") {
             let theme = app.theme.get();
             let _ = el.set_attribute("data-theme", theme.code());
             el.set_text_content(Some(theme.label().text(app.lang.get())));
@@ -609,7 +642,8 @@ fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -
         UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
         UrlIssue::TimeAfterEnd { value, end } => fill(
             Ui::UrlTimeAfterEnd.text(lang),
-            &[("at", &value.parse().map_or_else(|_| value.clone(), seconds)), ("end", end)],
+            // Exact, as the address gave it (`t=999999999` is 999999.999 s, not 1000000.0 s).
+            &[("at", &value.parse().map_or_else(|_| value.clone(), crate::story::i18n::span)), ("end", end)],
         ),
         UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
         UrlIssue::BadPacing { value } => fill(Ui::UrlBadPacing.text(lang), &[("value", value)]),

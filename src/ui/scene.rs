@@ -312,7 +312,7 @@ fn glass_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup
     // (its halo keeps it readable there), whose fourth group of marks it would hide.
     let mut label = Markup::new();
     let fit =
-        fitted(&mut label, (230.0, 260.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Top, &line, |t| {
+        fitted(&mut label, (230.0, 264.0), 100.0, look.fit(19.0, 11.0), class, "middle", Align::Top, &line, |t| {
             t.lit("data-testid", "glass-label")
         });
     let shown = if fit.lines.len() > 1 { 15 } else { 20 };

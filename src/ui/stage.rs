@@ -95,6 +95,14 @@ pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
     (!control.has_attribute("disabled")).then(|| control.get_attribute("data-act")).flatten()
 }
 
+/// Before a card's button takes its card away: the focus, which would fall to the page's body
+/// with the button, goes to the transport bar's control `testid` (if it is enabled).
+fn hand_focus_to(testid: &str) {
+    if let Some(body) = document().body() {
+        super::focus(&body, testid);
+    }
+}
+
 /// The landing card: on a first visit, what to do first (a lesson, or a story to play, in each
 /// fable). It never tells the story's ending. Written as markup with one click handler: a card
 /// shown once does not need a reactive view of its own.
@@ -170,9 +178,18 @@ fn Landing(app: AppState) -> impl IntoView {
     let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
         Some("harbor-lesson") => start_lesson(app, HARBOR_LESSON),
         Some("lantern-lesson") => start_lesson(app, LANTERN_LESSON),
-        Some("harbor-story") => play_story(app, HARBOR_STORY, Fable::Harbor),
-        Some("lantern-story") => play_story(app, LANTERN_STORY, Fable::Lantern),
-        Some("close") => app.landing.set(false),
+        Some("harbor-story") => {
+            hand_focus_to("play-toggle");
+            play_story(app, HARBOR_STORY, Fable::Harbor);
+        }
+        Some("lantern-story") => {
+            hand_focus_to("play-toggle");
+            play_story(app, LANTERN_STORY, Fable::Lantern);
+        }
+        Some("close") => {
+            hand_focus_to("play-toggle");
+            app.landing.set(false);
+        }
         _ => {}
     };
     view! { <div class="landing-layer" on:click=on_click inner_html=markup></div> }
@@ -219,8 +236,16 @@ pub(crate) fn Recap(app: AppState) -> impl IntoView {
         out.into_string()
     };
     let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
-        Some("again") => app.reset(),
-        Some("close") => put_away.set(true),
+        // At the end Play is disabled: Back has the focus, and hands it to Play once the reset
+        // has brought the run to 0 s (see `controls::set_disabled`).
+        Some("again") => {
+            hand_focus_to("step-back");
+            app.reset();
+        }
+        Some("close") => {
+            hand_focus_to("step-back");
+            put_away.set(true);
+        }
         _ => {}
     };
     view! { <div class="recap-layer" on:click=on_click inner_html=markup></div> }

@@ -863,6 +863,36 @@ impl AppState {
         });
     }
 
+    /// The address follows the settings a learner changes (the language, the theme, the speed,
+    /// the pacing), so that a reload keeps them: each is written as `ui::url` reads it, and
+    /// leaves the address at its default. The first run only reads them: the address the page
+    /// was opened with stays as it was until something changes. Installed with the later parts
+    /// (`ui::later`), which come just after the first scene.
+    pub fn address_follows_settings(self) {
+        let first = std::cell::Cell::new(true);
+        super::effect(move || {
+            let (lang, theme) = (self.lang.get(), self.theme.get());
+            let (speed_log2, true_time) = (self.speed_log2.get(), self.true_time.get());
+            if first.replace(false) {
+                return;
+            }
+            rewrite_address(|params| {
+                let settings = [
+                    ("lang", (lang != Lang::En).then(|| lang.code().to_owned())),
+                    ("theme", (theme != Theme::Auto).then(|| theme.code().to_owned())),
+                    ("speed", (speed_log2 != 0).then(|| files::speed_code(speed_log2))),
+                    ("pacing", true_time.then(|| "true".to_owned())),
+                ];
+                for (key, value) in settings {
+                    match value {
+                        Some(v) => params.set(key, &v),
+                        None => params.delete(key),
+                    }
+                }
+            });
+        });
+    }
+
     /// Starts the current scenario again from 0 ms, paused.
     pub fn reset(&self) {
         self.address_follows_the_run();

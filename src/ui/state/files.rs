@@ -138,6 +138,15 @@ struct RunLink {
     true_time: bool,
 }
 
+/// A speed as the address writes it (`speed=`, read by `ui::url`): `0.25`, `0.5`, `1` … `64`.
+pub(super) fn speed_code(log2: i32) -> String {
+    match log2 {
+        -2 => "0.25".to_owned(),
+        -1 => "0.5".to_owned(),
+        n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
+    }
+}
+
 /// Rewrites the page's address with `change` to its parameters, in place (no history entry);
 /// left alone while a lesson is in the address: the lesson writes its own (`story::tour`).
 pub(super) fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
@@ -177,11 +186,7 @@ fn write_share_link(run: RunLink) -> Option<String> {
         Some(json) => params.append("s", &crate::scenario::export::to_link(json).ok()?),
         None => params.append("scenario", &run.id),
     }
-    let speed = match run.speed_log2 {
-        -2 => "0.25".to_owned(),
-        -1 => "0.5".to_owned(),
-        n => (1u32 << n.clamp(0, SPEED_LOG2_MAX)).to_string(),
-    };
+    let speed = speed_code(run.speed_log2);
     let [fable, lang, view, theme] = run.settings;
     params.append("fable", fable);
     params.append("lang", lang);
