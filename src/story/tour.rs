@@ -162,7 +162,8 @@ pub enum Effect {
     MoveOnAfter { ticket: u32, read_ms: u64 },
     /// Keep the learner's progress: store `progress` under `key` (`localStorage`).
     Save { key: String, progress: String },
-    /// Replace the address's query with this one (`?lesson=…&step=…&lang=…`), keeping the path.
+    /// Replace the address's query with this one (`?lesson=…&step=…`, and `lang=…` for Chinese),
+    /// keeping the path.
     Address(String),
     /// Bring the revealed answer into view, once the panel has been redrawn.
     ShowReveal,
@@ -216,9 +217,18 @@ pub fn progress_key(id: &str) -> String {
     format!("leaselab.lesson.{id}")
 }
 
-/// The address (query) of step `step` (from 0) of lesson `id` in `lang`.
+/// The address (query) of step `step` (from 0) of lesson `id` in `lang`: `lang=` only for a
+/// language other than English, the page's default (as every setting of the address).
 pub fn step_query(id: &str, step: usize, lang: Lang) -> String {
-    format!("?lesson={id}&step={}&lang={}", step + 1, lang.code())
+    format!("?lesson={id}&step={}{}", step + 1, lang_param(lang, '&'))
+}
+
+/// `lang=` with `sep` before it, or nothing for English (the page's default).
+fn lang_param(lang: Lang, sep: char) -> String {
+    match lang {
+        Lang::En => String::new(),
+        other => format!("{sep}lang={}", other.code()),
+    }
 }
 
 /// How long a narration takes to read, in real ms: about 240 words a minute (Chinese: 500
@@ -306,11 +316,12 @@ impl Tour {
         self.current().map(|(_, p)| &p.start)
     }
 
-    /// The address (query) of the page now: the step shown, or no lesson.
+    /// The address (query) of the page now: the step shown, or no lesson (then only the language
+    /// when it is not English; the page adds the scenario playing, `ui::lesson`).
     pub fn address(&self) -> String {
         match &self.lesson {
             Some(l) => step_query(&l.id, self.step, self.lang),
-            None => format!("?lang={}", self.lang.code()),
+            None => lang_param(self.lang, '?'),
         }
     }
 

@@ -160,6 +160,10 @@ fn carry_out(app: AppState, effect: tour::Effect) {
                     let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(&url));
                 }
             }
+            // Out of the lesson the sandbox's address names the scenario it plays.
+            if !query.contains("lesson=") {
+                app.address_follows_the_run();
+            }
         }
         // The answer and its reason are what the room waits for: bring them into view (inside
         // the panel when it scrolls, as little as needed), once the panel has been redrawn and
@@ -574,7 +578,14 @@ fn act(app: AppState, what: &str) {
     let (name, arg) = what.split_once(':').unwrap_or((what, ""));
     let k: Option<usize> = arg.parse().ok();
     let input = match (name, k) {
-        ("leave", _) => Input::Leave,
+        ("leave", _) => {
+            // The panel goes with its button: the focus goes to the transport bar's Play (or
+            // Back, at the run's end).
+            if let Some(body) = document().body() {
+                let _ = super::focus(&body, "play-toggle") || super::focus(&body, "step-back");
+            }
+            Input::Leave
+        }
         ("back", _) => Input::Back,
         ("next", _) => Input::Next,
         ("path", _) => Input::Go(app.tutor.get(Tour::step)),

@@ -309,7 +309,7 @@ pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String +
             doc.active_element().filter(|a| root.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
         root.set_inner_html(&html);
         if let Some(id) = focused {
-            focus(&root, &id);
+            let _ = focus(&root, &id);
         }
         drawn.count.update(|n| *n = n.wrapping_add(1));
     });
@@ -317,11 +317,12 @@ pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String +
 }
 
 /// Gives the focus to the control with test id `testid` inside `within`, if it is there and
-/// enabled.
-pub(crate) fn focus(within: &web_sys::Element, testid: &str) {
+/// enabled; whether it did.
+pub(crate) fn focus(within: &web_sys::Element, testid: &str) -> bool {
     let found = within.query_selector(&format!("[data-testid=\"{testid}\"]:not([disabled])")).ok().flatten();
-    if let Some(el) = found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-        let _ = el.focus();
+    match found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
+        Some(el) => el.focus().is_ok(),
+        None => false,
     }
 }
 

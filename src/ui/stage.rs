@@ -99,7 +99,7 @@ pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
 /// with the button, goes to the transport bar's control `testid` (if it is enabled).
 fn hand_focus_to(testid: &str) {
     if let Some(body) = document().body() {
-        super::focus(&body, testid);
+        let _ = super::focus(&body, testid);
     }
 }
 

@@ -844,7 +844,7 @@ impl AppState {
     /// built-in now playing (an imported file has no name an address could carry, so it goes);
     /// the other settings stay. Left alone while a lesson is in the address: the lesson writes
     /// its own (`story::tour`).
-    fn address_follows_the_run(&self) {
+    pub(crate) fn address_follows_the_run(&self) {
         // Named only when it is the built-in itself (an embed's host may send a scenario of its
         // own under a built-in's id).
         let builtin = self
@@ -865,31 +865,47 @@ impl AppState {
 
     /// The address follows the settings a learner changes (the language, the theme, the speed,
     /// the pacing), so that a reload keeps them: each is written as `ui::url` reads it, and
-    /// leaves the address at its default. The first run only reads them: the address the page
-    /// was opened with stays as it was until something changes. Installed with the later parts
-    /// (`ui::later`), which come just after the first scene.
+    /// leaves the address at its default. The first time, only the settings the address already
+    /// names are written, as the page read them: a value it could not use (`speed=3`, `lang=fr`)
+    /// becomes the one it used instead (`speed=4`, `lang=en`). And once the run moves from the
+    /// moment the address opened it at, `t` goes: a reload starts the run from 0 ms rather than
+    /// jump back to a moment the learner has left.
+    /// Installed with the later parts (`ui::later`), which come just after the first scene.
     pub fn address_follows_settings(self) {
         let first = std::cell::Cell::new(true);
         super::effect(move || {
             let (lang, theme) = (self.lang.get(), self.theme.get());
             let (speed_log2, true_time) = (self.speed_log2.get(), self.true_time.get());
-            if first.replace(false) {
-                return;
-            }
+            let first = first.replace(false);
             rewrite_address(|params| {
+                // Each setting's value in the address, and whether it is the default.
                 let settings = [
-                    ("lang", (lang != Lang::En).then(|| lang.code().to_owned())),
-                    ("theme", (theme != Theme::Auto).then(|| theme.code().to_owned())),
-                    ("speed", (speed_log2 != 0).then(|| files::speed_code(speed_log2))),
-                    ("pacing", true_time.then(|| "true".to_owned())),
+                    ("lang", lang.code().to_owned(), lang == Lang::En),
+                    ("theme", theme.code().to_owned(), theme == Theme::Auto),
+                    ("speed", files::speed_code(speed_log2), speed_log2 == 0),
+                    ("pacing", (if true_time { "true" } else { "story" }).to_owned(), !true_time),
                 ];
-                for (key, value) in settings {
-                    match value {
-                        Some(v) => params.set(key, &v),
-                        None => params.delete(key),
+                for (key, value, default) in settings {
+                    match (first, params.has(key)) {
+                        (true, false) => {}
+                        (false, _) if default => params.delete(key),
+                        _ => params.set(key, &value),
                     }
                 }
             });
+        });
+        // The moment the page opened at (`None` until read; `u64::MAX` once `t` has gone).
+        let opened_at = std::cell::Cell::new(None::<u64>);
+        super::effect(move || {
+            let now = self.snapshot.with(|s| s.now_ms);
+            match opened_at.get() {
+                None => opened_at.set(Some(now)),
+                Some(at) if at != u64::MAX && at != now => {
+                    rewrite_address(|params| params.delete("t"));
+                    opened_at.set(Some(u64::MAX));
+                }
+                _ => {}
+            }
         });
     }
 

@@ -131,6 +131,48 @@ async fn the_keyboard_focus_stays_on_the_page_and_the_address_keeps_the_settings
         let now = focused(b).await?;
         ensure!(now == "play-toggle", "after the landing card the focus is on {now}");
 
+        // A value the page could not use is written back as the one it used; once the run moves
+        // from the address's moment, that moment leaves the address (a reload starts from 0 s).
+        b.open("?scenario=harbor-zombie&speed=3&t=30000").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.wait_until_js(
+            "speed=3 written as the 4× used",
+            "return new URLSearchParams(location.search).get('speed') === '4';",
+            SECS(10),
+        )
+        .await?;
+        ensure!(param(b, "t").await?.as_deref() == Some("30000"), "the moment stays while the run is there");
+        b.click("step-back").await?;
+        b.wait_until_js("t= gone", "return !new URLSearchParams(location.search).has('t');", SECS(10)).await?;
+
+        // Leaving a lesson: the focus goes to Play, and the address names the scenario playing,
+        // in English without a `lang=`.
+        b.open("?lesson=harbor-replaced&step=2").await?;
+        b.wait_exists("lesson-leave", SECS(30)).await?;
+        ensure!(param(b, "lang").await?.is_none(), "a lesson in English needs no lang=");
+        focus(b, "lesson-leave").await?;
+        b.keys(&[ENTER]).await?;
+        b.wait_until_js("the lesson left", "return !new URLSearchParams(location.search).has('lesson');", SECS(10))
+            .await?;
+        b.frames(2).await?;
+        let now = focused(b).await?;
+        ensure!(now == "play-toggle" || now == "step-back", "after leaving the lesson the focus is on {now}");
+        ensure!(param(b, "scenario").await?.is_some(), "the sandbox's address names its scenario");
+
+        // A laptop narrower than 1200 px: the transport bar's controls stay inside it.
+        b.viewport(1024, 768, false).await?;
+        b.open("?scenario=k8s-duration-mismatch").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.frames(3).await?;
+        let fits = b
+            .eval(
+                "const t = document.querySelector('[data-testid=transport]'); return [t.scrollWidth, t.clientWidth];",
+                vec![],
+            )
+            .await?;
+        ensure!(fits[0].as_f64() <= fits[1].as_f64().map(|w| w + 1.0), "the bar at 1024 px overflows: {fits}");
+        b.viewport(1280, 720, false).await?;
+
         // A moment past the run's end is echoed exactly as the address gave it.
         b.open("?scenario=harbor-zombie&t=999999999").await?;
         b.wait_exists("url-warning", SECS(30)).await?;
