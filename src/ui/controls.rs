@@ -118,13 +118,11 @@ fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
 /// when `el` had it, it goes to the bar's control `instead` (Back at 0 s hands it to Play, Play
 /// and Step at the end hand it to Back), not to the page's body, where a keyboard user would
 /// have to find the bar again.
-fn set_disabled(el: &web_sys::Element, off: bool, instead: Option<web_sys::Element>) {
-    let focused = document().active_element().is_some_and(|a| a == *el);
+fn set_disabled(el: &web_sys::Element, off: bool, instead: &str) {
+    let focused = off && document().active_element().is_some_and(|a| a == *el);
     set_attr(el, "disabled", off.then_some(""));
-    if off && focused {
-        if let Some(next) = instead.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-            let _ = next.focus();
-        }
+    if focused {
+        super::hand_focus(&[instead]);
     }
 }
 
@@ -183,7 +181,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
         let (playing, finished, lang) = (app.playing.get(), app.finished.get(), app.lang.get());
         if let Some(play) = drawn.by_id("play-toggle") {
             let _ = play.class_list().toggle_with_force("playing", playing);
-            set_disabled(&play, finished, drawn.by_id("step-back"));
+            set_disabled(&play, finished, "step-back");
             if let Ok(Some(path)) = play.query_selector("path") {
                 let _ = path.set_attribute("d", if playing { PAUSE } else { PLAY });
             }
@@ -192,7 +190,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
             }
         }
         if let Some(step) = drawn.by_id("step") {
-            set_disabled(&step, finished, drawn.by_id("step-back"));
+            set_disabled(&step, finished, "step-back");
         }
         let speed = app.speed_log2.get();
         if let Some(input) = drawn.by_id("speed") {
@@ -212,7 +210,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
         let (now, until) = app.snapshot.with(|s| (s.now_ms, s.until_ms));
         let of = fill(Ui::ClockOf.text(lang), &[("s", &seconds(until))]);
         if let Some(back) = drawn.by_id("step-back") {
-            set_disabled(&back, now == 0, drawn.by_id("play-toggle"));
+            set_disabled(&back, now == 0, "play-toggle");
         }
         if let Some(scrub) = drawn.by_id("scrubber") {
             set_attr(&scrub, "max", Some(&until.to_string()));

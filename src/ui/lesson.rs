@@ -581,9 +581,7 @@ fn act(app: AppState, what: &str) {
         ("leave", _) => {
             // The panel goes with its button: the focus goes to the transport bar's Play (or
             // Back, at the run's end).
-            if let Some(body) = document().body() {
-                let _ = super::focus(&body, "play-toggle") || super::focus(&body, "step-back");
-            }
+            super::hand_focus(&["play-toggle", "step-back"]);
             Input::Leave
         }
         ("back", _) => Input::Back,

@@ -326,6 +326,15 @@ pub(crate) fn focus(within: &web_sys::Element, testid: &str) -> bool {
     }
 }
 
+/// Hands the focus to the first of the page's controls `testids` that is there and enabled: used
+/// where the control that has it is about to be disabled or taken away with its card or panel,
+/// so that it does not fall to the page's body.
+pub(crate) fn hand_focus(testids: &[&str]) {
+    if let Some(body) = document().body() {
+        let _ = testids.iter().any(|id| focus(&body, id));
+    }
+}
+
 /// A part of the page drawn as markup by [`drawn_markup`]: where it is, and a count of drawings
 /// that effects read to run again after each.
 #[derive(Clone, Copy)]

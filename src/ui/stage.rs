@@ -95,14 +95,6 @@ pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
     (!control.has_attribute("disabled")).then(|| control.get_attribute("data-act")).flatten()
 }
 
-/// Before a card's button takes its card away: the focus, which would fall to the page's body
-/// with the button, goes to the transport bar's control `testid` (if it is enabled).
-fn hand_focus_to(testid: &str) {
-    if let Some(body) = document().body() {
-        let _ = super::focus(&body, testid);
-    }
-}
-
 /// The landing card: on a first visit, what to do first (a lesson, or a story to play, in each
 /// fable). It never tells the story's ending. Written as markup with one click handler: a card
 /// shown once does not need a reactive view of its own.
@@ -175,19 +167,21 @@ fn Landing(app: AppState) -> impl IntoView {
         out.end("div");
         out.into_string()
     };
+    // A story or "explore" takes the card away with its button: the focus goes to the transport
+    // bar first (a lesson gives it to its step).
     let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
         Some("harbor-lesson") => start_lesson(app, HARBOR_LESSON),
         Some("lantern-lesson") => start_lesson(app, LANTERN_LESSON),
         Some("harbor-story") => {
-            hand_focus_to("play-toggle");
+            super::hand_focus(&["play-toggle"]);
             play_story(app, HARBOR_STORY, Fable::Harbor);
         }
         Some("lantern-story") => {
-            hand_focus_to("play-toggle");
+            super::hand_focus(&["play-toggle"]);
             play_story(app, LANTERN_STORY, Fable::Lantern);
         }
         Some("close") => {
-            hand_focus_to("play-toggle");
+            super::hand_focus(&["play-toggle"]);
             app.landing.set(false);
         }
         _ => {}
@@ -239,11 +233,11 @@ pub(crate) fn Recap(app: AppState) -> impl IntoView {
         // At the end Play is disabled: Back has the focus, and hands it to Play once the reset
         // has brought the run to 0 s (see `controls::set_disabled`).
         Some("again") => {
-            hand_focus_to("step-back");
+            super::hand_focus(&["step-back"]);
             app.reset();
         }
         Some("close") => {
-            hand_focus_to("step-back");
+            super::hand_focus(&["step-back"]);
             put_away.set(true);
         }
         _ => {}
