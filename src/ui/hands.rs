@@ -183,13 +183,7 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
         let _ = menu.show_popover();
     }
     // Once the menu is drawn for this figure: the focus on its first action.
-    request_animation_frame(move || {
-        if let Ok(Some(first)) = menu.query_selector("button:not(:disabled)") {
-            if let Ok(first) = first.dyn_into::<web_sys::HtmlElement>() {
-                let _ = first.focus();
-            }
-        }
-    });
+    super::focus::hand_to(&[&format!("#{MENU_ID} button:not(:disabled)")]);
 }
 
 /// The page's one figure menu.

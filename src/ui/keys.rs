@@ -128,9 +128,7 @@ fn shortcut(app: AppState, key: &str) -> bool {
     true
 }
 
-/// Marks the control the shortcuts overlay gave the focus back to when it closed, until the focus
-/// moves on (see [`on_control`]).
-const GIVEN_BACK: &str = "data-given-back";
+use super::focus::GIVEN_BACK;
 
 /// Whether the key went to a control that acts on Space and Enter itself (a button, a link, a
 /// disclosure): those keys are the control's, not shortcuts. One exception: Space on the control
@@ -233,42 +231,9 @@ pub fn Help(app: AppState) -> impl IntoView {
             app.help.set(false);
         }
     };
-    // The dialog takes the focus when it opens, so Escape and Tab stay in it; closed, it gives
-    // the focus back to what had it (nothing, when it was opened by `?` with nothing focused:
-    // the shortcuts go on working then, Space included).
-    let opener = StoredValue::new_local(None::<web_sys::HtmlElement>);
-    let html = |selector: &str| {
-        document().query_selector(selector).ok().flatten().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    };
-    Effect::new(move |was_open: Option<bool>| {
-        let open = app.help.get();
-        if open {
-            let active = document().active_element().and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok());
-            opener.set_value(active.filter(|e| e.tag_name() != "BODY"));
-            request_animation_frame(move || {
-                if let Some(b) = html("[data-testid=help-close]") {
-                    let _ = b.focus();
-                }
-            });
-        } else if was_open == Some(true) {
-            // A frame later, once the page behind is no longer inert (see `lesson::keep_focus`).
-            // An opener that was redrawn meanwhile is found again by its test id.
-            let earlier = opener.get_value();
-            request_animation_frame(move || {
-                request_animation_frame(move || {
-                    let again = |e: &web_sys::HtmlElement| {
-                        let id = e.get_attribute("data-testid")?;
-                        html(&format!("[data-testid=\"{id}\"]"))
-                    };
-                    let back = earlier.and_then(|e| if e.is_connected() { Some(e) } else { again(&e) });
-                    if let Some(el) = back {
-                        let _ = el.set_attribute(GIVEN_BACK, "");
-                        let _ = el.focus();
-                    }
-                });
-            });
-        }
-        open
-    });
+    // Where the focus goes as the list opens and closes is `focus`'s (`lesson::keep_focus` says
+    // when it is open): it takes the focus, so Escape and Tab stay in it, and gives it back to
+    // what had it (nothing, when it was opened by `?` with nothing focused: the shortcuts go on
+    // working then, Space included).
     view! { <div class="help-layer" on:click=on_click inner_html=markup></div> }
 }

@@ -103,20 +103,6 @@ fn send_now(app: AppState, input: Input) {
     }
 }
 
-/// Focuses the first element `selector` finds, two frames later: once the markup has been
-/// redrawn and the page behind a closed dialog is no longer inert (see [`keep_focus`]).
-fn focus_later(selector: &'static str) {
-    request_animation_frame(move || {
-        request_animation_frame(move || {
-            use wasm_bindgen::JsCast;
-            let el = document().query_selector(selector).ok().flatten();
-            if let Some(el) = el.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = el.focus();
-            }
-        })
-    });
-}
-
 /// Carries out one effect of the lesson's state machine.
 fn carry_out(app: AppState, effect: tour::Effect) {
     use tour::Effect as Do;
@@ -182,8 +168,8 @@ fn carry_out(app: AppState, effect: tour::Effect) {
                 );
             }
         }
-        Do::Focus(Focus::Title) => focus_later(".lesson:not([hidden]) .step-title"),
-        Do::Focus(Focus::Reveal) => focus_later("[data-testid=audience-reveal]"),
+        Do::Focus(Focus::Title) => super::focus::hand_to(&[".lesson:not([hidden]) .step-title"]),
+        Do::Focus(Focus::Reveal) => super::focus::hand_to(&["[data-testid=audience-reveal]"]),
     }
 }
 
@@ -330,36 +316,11 @@ pub(crate) fn keep_focus(app: AppState) {
             });
         }
     });
+    // The dialogs and the redrawn panel tell the focus's one owner; it makes the page behind a
+    // dialog inert and finds a lost focus again (see `focus`).
     super::effect(move || {
         let counting = app.tutor.0.with(|t| t.phase() == Phase::Counting);
-        let dialog = counting || app.help.get();
-        app.tutor.0.track();
-        request_animation_frame(move || {
-            use wasm_bindgen::JsCast;
-            let doc = document();
-            if let Some(page) = doc.query_selector(".page").ok().flatten() {
-                let children = page.children();
-                for k in 0..children.length() {
-                    let Some(child) = children.item(k) else { continue };
-                    let layer =
-                        child.class_list().contains("help-layer") || child.class_list().contains("audience-layer");
-                    if dialog && !layer {
-                        let _ = child.set_attribute("inert", "");
-                    } else {
-                        let _ = child.remove_attribute("inert");
-                    }
-                }
-            }
-            let lost = doc.active_element().is_none_or(|a| a.tag_name() == "BODY");
-            let target = match (lost, counting) {
-                (false, _) => None,
-                (true, true) => doc.query_selector("[data-testid=audience-reveal]").ok().flatten(),
-                (true, false) => doc.query_selector(".lesson:not([hidden]) .step-title").ok().flatten(),
-            };
-            if let Some(el) = target.and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = el.focus();
-            }
-        });
+        super::focus::dialogs(app.help.get(), counting);
     });
 }
 
@@ -610,14 +571,7 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
             return;
         }
         act(app, &what);
-        request_animation_frame(move || {
-            let doc = document();
-            let again = doc.query_selector(&format!("[data-act=\"{what}\"]")).ok().flatten();
-            let fallback = || doc.query_selector(".lesson .step-title").ok().flatten();
-            if let Some(el) = again.or_else(fallback).and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok()) {
-                let _ = el.focus();
-            }
-        });
+        super::focus::keep(&[&format!("[data-act=\"{what}\"]"), ".lesson .step-title"]);
     }
 }
 

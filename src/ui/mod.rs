@@ -50,6 +50,7 @@ mod diagram;
 mod draw;
 mod embed;
 mod files;
+mod focus;
 mod hands;
 mod keys;
 mod lantern;

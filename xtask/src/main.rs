@@ -2,7 +2,8 @@
 //!
 //! * `serve` — install what is missing, then `trunk serve` the app on http://127.0.0.1:8080
 //! * `test`  — install what is missing (browser and servers too), then run every test, stopping at
-//!   the first failure: `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as
+//!   the first failing stage (the browser tests all run, and every failed one is named):
+//!   `cargo fmt --check` and `cargo clippy` (native and wasm32, warnings as
 //!   errors), native tests, the conformance suite (`conform`), the release web build (`dist`, in
 //!   the background from the start), the browser tests (three test jobs at once, each with its
 //!   own Chromium; `pacing`, which measures real time, alone after them)
@@ -369,8 +370,8 @@ fn browser_lanes() -> Result<usize> {
 /// Runs the browser test binaries (built by [`browser_test_binaries`]) in [`browser_lanes`] lanes (each lane takes
 /// the next binary when its last one ends, the longest first), then [`BROWSER_ALONE`] by
 /// itself. Each binary's output is printed whole when it ends, headed by its lane; its test counts
-/// go into `totals`. A failed binary stops the lanes from starting more, and the phase fails
-/// naming it once the running ones end.
+/// go into `totals`. A failed job does not stop the others (issue 29: one red test used to hide
+/// every test after it): the phase runs every job, then fails naming each failed test.
 fn browser_tests(
     root: &Path,
     dist_dir: &Path,
@@ -405,15 +406,11 @@ fn browser_tests(
     let started = Instant::now();
     let queue = Mutex::new(queue.into_iter());
     let results: Mutex<Vec<BinaryRun>> = Mutex::new(Vec::new());
-    let failed = std::sync::atomic::AtomicBool::new(false);
     std::thread::scope(|scope| {
         for lane in 0..lanes {
-            let (queue, results, failed) = (&queue, &results, &failed);
+            let (queue, results) = (&queue, &results);
             let lane = char::from(b'A' + lane as u8);
             scope.spawn(move || loop {
-                if failed.load(std::sync::atomic::Ordering::SeqCst) {
-                    break;
-                }
                 let Some(job) = queue.lock().unwrap_or_else(|p| p.into_inner()).next() else { break };
                 println!("lane {lane}: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
                 let _ = std::io::stdout().flush();
@@ -422,11 +419,7 @@ fn browser_tests(
                 let mut results = results.lock().unwrap_or_else(|p| p.into_inner());
                 run.print();
                 if !run.ok {
-                    failed.store(true, std::sync::atomic::Ordering::SeqCst);
-                    println!(
-                        "lane {lane}: {} FAILED; no more browser tests are started, waiting for the other lane",
-                        job.label
-                    );
+                    println!("lane {lane}: {} FAILED; the other jobs go on", job.label);
                 }
                 let _ = std::io::stdout().flush();
                 results.push(run);
@@ -435,13 +428,11 @@ fn browser_tests(
     });
     let mut runs = results.into_inner().unwrap_or_else(|p| p.into_inner());
     let lanes_took = started.elapsed();
-    if !failed.load(std::sync::atomic::Ordering::SeqCst) {
-        for job in &alone {
-            println!("alone: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
-            let run = run_browser_job(root, dist_dir, job, '-');
-            run.print();
-            runs.push(run);
-        }
+    for job in &alone {
+        println!("alone: {} started ({} into the phase)", job.label, minutes(started.elapsed()));
+        let run = run_browser_job(root, dist_dir, job, '-');
+        run.print();
+        runs.push(run);
     }
     println!("\nbrowser test binaries (lanes {}, whole phase {}):", minutes(lanes_took), minutes(started.elapsed()));
     for run in &runs {
@@ -457,9 +448,27 @@ fn browser_tests(
         totals.passed += run.passed;
         totals.failed += run.failed;
     }
-    let bad: Vec<String> = runs.iter().filter(|r| !r.ok).map(|r| format!("{} ({})", r.name, r.status)).collect();
-    ensure!(bad.is_empty(), "browser tests failed: {} (their output is above, under “lane …: …”)", bad.join(", "));
-    Ok(())
+    let bad: Vec<&BinaryRun> = runs.iter().filter(|r| !r.ok).collect();
+    if bad.is_empty() {
+        return Ok(());
+    }
+    println!("\nfailed:");
+    for run in &bad {
+        let tests = failed_tests(&run.output);
+        if tests.is_empty() {
+            println!("  {} ({})", run.name, run.status);
+        }
+        for test in tests {
+            println!("  {} {test}", run.name);
+        }
+    }
+    let names: Vec<String> = bad.iter().map(|r| format!("{} ({})", r.name, r.status)).collect();
+    bail!("browser tests failed: {} (their output is above, under “lane …: …”)", names.join(", "))
+}
+
+/// The tests a libtest run reports as failed (its `test NAME ... FAILED` lines), in its order.
+fn failed_tests(output: &str) -> Vec<&str> {
+    output.lines().filter_map(|l| l.strip_prefix("test ")?.strip_suffix(" ... FAILED")).collect()
 }
 
 /// A browser test binary to run, or some of its tests.
@@ -1462,4 +1471,23 @@ fn capture(cmd: &mut Command) -> Result<String> {
     let out = cmd.output().with_context(|| format!("could not start `{shown}`"))?;
     ensure!(out.status.success(), "`{shown}` failed ({})", out.status);
     Ok(String::from_utf8_lossy(&out.stdout).into_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    /// libtest's own lines for a run with one failure (the form `cargo test` prints with
+    /// `--test-threads=1`): the failed test is named, the passing one and the summary are not.
+    #[test]
+    fn failed_tests_are_read_from_libtests_lines() {
+        let output = "running 2 tests\n\
+            test a_whole_lesson_with_the_keyboard_alone ... FAILED\n\
+            test every_screen_passes_axe ... ok\n\n\
+            failures:\n\n\
+            ---- a_whole_lesson_with_the_keyboard_alone stdout ----\n\
+            waited 3s\n\n\
+            failures:\n    a_whole_lesson_with_the_keyboard_alone\n\n\
+            test result: FAILED. 1 passed; 1 failed; 0 ignored\n";
+        assert_eq!(super::failed_tests(output), ["a_whole_lesson_with_the_keyboard_alone"]);
+        assert!(super::failed_tests("test result: ok. 3 passed; 0 failed\n").is_empty());
+    }
 }

@@ -59,43 +59,75 @@ async fn harbor_zombie_runs_to_the_end() -> Result<()> {
         let stale = b.count("[data-testid=\"event-log\"] [data-kind=\"write-rejected-stale\"]").await?;
         ensure!(stale >= 1, "event-log has no row with data-kind=\"write-rejected-stale\" at the end of the run");
 
-        let role = b.attr_of("node-chen", "data-role").await?;
+        // The seed's ending: Lin carries the flag (number 8); Chen, awake since 60 000 ms and
+        // refused, no longer believes he leads (client-go: a failed renewal past renewDeadline
+        // stops leading), and the script neither pauses nor crashes him again.
+        let chen = b.attr_of("node-chen", "data-role").await?;
         ensure!(
-            matches!(role.as_deref(), Some("leader" | "candidate" | "paused" | "crashed")),
-            "node-chen has data-role={role:?}, expected leader, candidate, paused or crashed"
+            chen.as_deref() == Some("candidate"),
+            "node-chen has data-role={chen:?} at the end, expected candidate"
         );
+        let lin = b.attr_of("node-lin", "data-role").await?;
+        ensure!(lin.as_deref() == Some("leader"), "node-lin has data-role={lin:?} at the end, expected leader");
 
         b.assert_no_console_errors().await
     })
     .await
 }
 
+/// The script of harbor-zombie pauses Chen at 20 000 ms and wakes him at 60 000 ms.
+const SCRIPTED_PAUSE_MS: u64 = 20_000;
+
+/// A learner's pause, at a moment the script does not touch: Chen shows as paused at once, and
+/// his sand runs out with nobody renewing it, so Lin takes the post (number 8) before the
+/// script's own pause would have come.
 #[tokio::test]
 async fn controls_exist_and_pausing_chen_pauses_him() -> Result<()> {
-    with_browser("controls", SECS(90), async |b| {
+    with_browser("controls", SECS(120), async |b| {
         // No autoplay: a fresh page is paused.
         b.open("?scenario=harbor-zombie&speed=64").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
         for id in ["play-toggle", "step", "reset", "fencing-toggle", "card-chen", "node-chen"] {
             b.wait_exists(id, SECS(10)).await?;
         }
+        let role = async |id: &str| b.attr_of(&format!("node-{id}"), "data-role").await;
+        let now_ms = async || -> Result<u64> {
+            let el = b.wait_exists("sim-time", SECS(5)).await?;
+            sim_ms(&el).context("sim-time shows no number of milliseconds")
+        };
 
-        b.act_on("chen", "pause").await?;
-        let is_paused = |el: &ElementState| el.attr("data-role") == Some("paused");
-        let mut paused = b.wait_for("node-chen", is_paused, SECS(2)).await.is_ok();
-        for _ in 0..10 {
-            if paused {
+        // Step until Chen holds the post (number 7, granted within the first second).
+        for _ in 0..40 {
+            if role("chen").await?.as_deref() == Some("leader") {
                 break;
             }
             b.click("step").await?;
-            paused = b.wait_for("node-chen", is_paused, Duration::from_millis(500)).await.is_ok();
         }
-        if !paused {
-            b.click("play-toggle").await?;
-            b.wait_for("node-chen", is_paused, SECS(15))
-                .await
-                .context("after clicking node-chen-pause, then step and play")?;
+        ensure!(role("chen").await?.as_deref() == Some("leader"), "Chen never led while stepping from the start");
+
+        b.act_on("chen", "pause").await?;
+        let is_paused = |el: &ElementState| el.attr("data-role") == Some("paused");
+        b.wait_for("node-chen", is_paused, SECS(5)).await.context("node-chen after the pause action")?;
+        let paused_at = now_ms().await?;
+        ensure!(paused_at < SCRIPTED_PAUSE_MS, "paused at {paused_at} ms, not before the script's own pause");
+
+        // Step on until Lin leads: the store grants her number 8 first (the plaque), and she
+        // believes she leads once its answer reaches her. Chen stays paused all the while.
+        for _ in 0..400 {
+            if role("lin").await?.as_deref() == Some("leader") {
+                break;
+            }
+            b.click("step").await?;
         }
+        ensure!(role("lin").await?.as_deref() == Some("leader"), "Lin never led while stepping on");
+        let plaque = b.text_of("plaque-token").await?;
+        ensure!(plaque.contains('8'), "plaque-token shows {plaque:?} once Lin leads, expected 8");
+        let handed_at = now_ms().await?;
+        ensure!(
+            handed_at < SCRIPTED_PAUSE_MS,
+            "Lin took the post at {handed_at} ms; with Chen paused at {paused_at} ms it comes before {SCRIPTED_PAUSE_MS} ms"
+        );
+        ensure!(role("chen").await?.as_deref() == Some("paused"), "Chen woke before the script's resume");
 
         b.assert_no_console_errors().await
     })
