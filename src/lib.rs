@@ -4,6 +4,7 @@
 //! Data flows one way: [`scenario`] → [`engine`] → snapshots and trace events → [`story`] → `ui`;
 //! [`vocab`] holds the words they share (the fable, the language).
 
+pub mod actions;
 pub mod build_facts;
 pub mod engine;
 pub mod scenario;

@@ -2,10 +2,10 @@
 //! language ([`Lang`]). `scenario` reads and writes them, `story` tells with them and `ui` shows
 //! them; none of those needs another to name them.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Which fable tells the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Fable {
     /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).

@@ -224,3 +224,23 @@ fn wrong_numbers_and_missing_nodes_are_named_for_what_they_are() {
         said(format!("{{{F}, \"nodes\": [], \"events\": [{{\"at_ms\": 1, \"do\": \"pause\", \"node\": \"chen\"}}]}}"));
     assert!(text.contains("events[0].node: unknown node \"chen\"; `nodes` lists none"), "{text}");
 }
+
+/// A word the file format does not know, where one of a few is expected, is refused with the
+/// words there are: the choice's own names (`EqualTokenPolicy`'s, the same words the report
+/// writes), read by name rather than by a position in a list kept beside it.
+#[test]
+fn an_unknown_word_is_refused_with_the_words_there_are() {
+    for (file, words) in [
+        (format!("{{{F}, \"resource\": {{\"equal_token\": \"maybe\"}}}}"), &["accept", "reject", "dedupe"][..]),
+        (format!("{{{F}, \"lease\": {{\"renew_policy\": \"pray\"}}}}"), &["give_up", "retry"][..]),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"explode\"}}]}}"), &["pause", "revoke_lease", "store_failover"][..]),
+        (format!("{{{F}, \"events\": [{{\"at_ms\": 1, \"do\": \"partition\", \"node\": \"chen\", \"from\": \"moon\"}}]}}"), &["coordinator_replies"][..]),
+    ] {
+        let out = run_cli(&file);
+        assert_eq!(out.status.code(), Some(2), "{file}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        for w in words {
+            assert!(err.contains(w), "{file}: the error should name `{w}`: {err}");
+        }
+    }
+}

@@ -449,3 +449,13 @@ fn etcd_refuses_a_rival_until_its_lessor_deletes_the_expired_key() {
         "Redis never refuses after the lease's end"
     );
 }
+
+/// A store profile's word in scenario files (`store.kind`, read by its serde name) is the word
+/// the page and the reports use for it (`StoreKind::code`).
+#[test]
+fn a_store_profile_has_one_name() {
+    for kind in leaselab::engine::StoreKind::ALL {
+        let word = serde_json::to_value(kind).expect("a unit variant serialises");
+        assert_eq!(word.as_str(), Some(kind.code()), "{kind:?}");
+    }
+}

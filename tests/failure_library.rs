@@ -173,10 +173,11 @@ fn c4_an_equality_fence_locks_out_the_newer_holder() {
 }
 
 /// Every failure-library scenario's public source is named where engineers look for it, the
-/// README's table of built-ins; the learner reads the story without issue numbers.
+/// table of built-ins in docs/scenarios.md; the learner reads the story without issue numbers.
 #[test]
 fn failure_scenarios_name_their_sources() {
-    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/README.md")).expect("README.md");
+    let table =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/scenarios.md")).expect("docs/scenarios.md");
     for (id, source) in [
         ("deposed-41-refused", "etcd-io/etcd#10811"),
         ("deposed-41-accepted", "etcd-io/etcd#10811"),
@@ -206,11 +207,11 @@ fn failure_scenarios_name_their_sources() {
         ("lost-grant-reply", "C19"),
         ("lock-client-judged", "awslabs/amazon-dynamodb-lock-client"),
     ] {
-        let row = readme
+        let row = table
             .lines()
             .find(|l| l.starts_with(&format!("| `{id}` |")))
-            .unwrap_or_else(|| panic!("{id} in the README"));
-        assert!(row.contains(source), "the README should cite {source} for {id}: {row}");
+            .unwrap_or_else(|| panic!("{id} in docs/scenarios.md"));
+        assert!(row.contains(source), "docs/scenarios.md should cite {source} for {id}: {row}");
         let summary = builtin(id).summary.expect("has a summary");
         assert!(!summary.en.contains(source) && !summary.zh.contains(source), "{id}: the story cites {source}");
     }

@@ -4,7 +4,7 @@
 //! commands) plus the commands applied live, each stamped with the virtual time it took effect;
 //! replaying both gives the same trace, bit for bit.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::token::WireToken;
 
@@ -23,7 +23,7 @@ pub const MAX_COMMAND_MS: u64 = 24 * 60 * 60 * 1000;
 pub const STORE: &str = "store";
 
 /// Which of a node's links a partition cuts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Link {
     /// Every link: it sends and receives nothing.

@@ -4,7 +4,7 @@
 //! field paths; the engine re-checks the invariants it relies on in [`Config::check`] so that it
 //! can never be driven into a panic by a hand-built `Config`.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
@@ -101,7 +101,7 @@ pub struct NodeLease {
 }
 
 /// Under observer expiry, which lease duration a candidate waits out.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObserverDuration {
     /// The record's `leaseDurationSeconds`, written by its holder (client-go since
@@ -114,7 +114,7 @@ pub enum ObserverDuration {
 }
 
 /// Which protocol the coordinator speaks.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Protocol {
     /// Leader election on a Lease record (the harbor; Kubernetes `coordination.k8s.io/v1`): the
@@ -129,7 +129,7 @@ pub enum Protocol {
 }
 
 /// Who judges that a lease (or a lock) has expired.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Expiry {
     /// The coordinator, on its own clock (a lock service: etcd leases, Chubby, Consul sessions).
@@ -151,7 +151,7 @@ pub enum Expiry {
 }
 
 /// What a lock release checks before it deletes the key.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ReleaseCheck {
     /// Compare-and-delete: only the owner's own value is deleted (Redis' documented Lua script,
@@ -305,7 +305,7 @@ impl NetworkConfig {
 /// Seed `002`: a leader usually writes many times in one term, so rejecting equal tokens would
 /// let it write only once; deduplication by operation id is a separate, explicit policy (fencing
 /// is not idempotency).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EqualTokenPolicy {
     /// Accept: the same term may write many times (Kleppmann: reject only lower tokens).
@@ -319,7 +319,7 @@ pub enum EqualTokenPolicy {
 }
 
 /// How the resource compares a token with its high-water mark.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenCheck {
     /// Tokens are ordered: below the mark is stale, above it starts a newer term (Kleppmann).
@@ -353,7 +353,7 @@ pub struct ResourceConfig {
 }
 
 /// Which tokens a resource compares with its mark.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenScope {
     /// Only tokens of the lock that guards it; a token of another lock is refused, however large

@@ -23,10 +23,10 @@
 //! it; a scenario that sets it asks what such a store would do, and the conformance suite skips
 //! its store side.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What the lock store is (`store.kind`; default [`StoreKind::Redis`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StoreKind {
     /// Redis 7.0: `SET key value NX PX ttl`, renewal by a compare-and-`PEXPIRE` script, tokens
@@ -101,7 +101,7 @@ pub struct StoreRules {
 }
 
 /// What a leader does when a renewal is refused.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RenewPolicy {
     /// The first refusal ends the leadership at once; renewals go every `lease.renew_every_ms`
@@ -119,7 +119,7 @@ pub enum RenewPolicy {
 }
 
 /// Which clock a node's timers, renew deadline and observed expiry run on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimerClock {
     /// The wall clock: a `clock_jump` moves every timer (a client measuring with
@@ -194,6 +194,18 @@ impl StoreKind {
 }
 
 impl StoreRules {
+    /// Who judges expiry when a scenario's `lease.expiry` does not say: the store, where it can
+    /// ([`StoreRules::judges_expiry`]: Redis's TTL, etcd's lease); otherwise the candidates, each
+    /// on its own clock from when it saw the record change (client-go's `LeaderElector` over a
+    /// Kubernetes `Lease`, whose API server never expires it).
+    pub fn expiry(&self) -> super::Expiry {
+        if self.judges_expiry {
+            super::Expiry::Coordinator
+        } else {
+            super::Expiry::Observer
+        }
+    }
+
     /// Whether the store issues fencing tokens at all.
     pub fn issues_tokens(&self) -> bool {
         self.tokens != TokenSource::None

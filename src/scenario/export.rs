@@ -119,14 +119,12 @@ fn event(i: &ScheduledCommand) -> String {
         Command::Crash { node: n } => ("crash", node(n)),
         Command::Restart { node: n } => ("restart", node(n)),
         Command::Partition { node: n, from } => {
+            // The link by its own name (as the file reader reads it); every link is the default.
             let from = match from {
-                Link::All => "",
-                Link::Coordinator => r#","from":"coordinator""#,
-                Link::Resource => r#","from":"resource""#,
-                Link::CoordinatorReplies => r#","from":"coordinator_replies""#,
-                Link::CoordinatorRequests => r#","from":"coordinator_requests""#,
+                Link::All => String::new(),
+                l => format!(r#","from":{}"#, serde_json::to_string(l).unwrap_or_default()),
             };
-            ("partition", node(n) + from)
+            ("partition", node(n) + &from)
         }
         Command::Heal { node: n } => ("heal", node(n)),
         Command::RevokeLease => ("revoke_lease", String::new()),

@@ -127,14 +127,14 @@ impl<'a> Obj<'a> {
         self.get(key).map(|v| v.as_f64().ok_or_else(|| error(self.at(key), "must be a number"))).transpose()
     }
 
-    /// A string that must be one of `names`: its index.
-    pub(crate) fn choice(&self, key: &str, names: &[&str]) -> Result<Option<usize>, ScenarioError> {
+    /// A word naming one of `T`'s values, read by name as `T` declares its names (its serde
+    /// names, the same words the reports write: `"per_lock"` for [`TokenScope::PerLock`]), so
+    /// that each choice's words are written in one place, beside its values. `None` when the
+    /// field is absent; an error naming the words there are when it names none.
+    pub(crate) fn named<T: serde::de::DeserializeOwned>(&self, key: &str) -> Result<Option<T>, ScenarioError> {
+        use serde::de::value::{Error, StrDeserializer};
         let Some(s) = self.str(key)? else { return Ok(None) };
-        names
-            .iter()
-            .position(|n| *n == s)
-            .map(Some)
-            .ok_or_else(|| error(self.at(key), format!("unknown value \"{s}\", expected one of {}", names.join(", "))))
+        T::deserialize(StrDeserializer::<Error>::new(s)).map(Some).map_err(|e| error(self.at(key), e.to_string()))
     }
 
     pub(crate) fn array(&self, key: &str) -> Result<&'a [Value], ScenarioError> {
@@ -409,14 +409,8 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     if id.is_empty() || id.len() > 64 {
         return Err(error("id", "must be 1 to 64 characters"));
     }
-    let fable = match file.choice("fable", &["harbor", "lantern"])? {
-        Some(1) => Fable::Lantern,
-        _ => Fable::Harbor,
-    };
-    let protocol = match file.choice("protocol", &["lease", "lock"])? {
-        Some(1) => Protocol::Lock,
-        _ => Protocol::Lease,
-    };
+    let fable = file.named::<Fable>("fable")?.unwrap_or_default();
+    let protocol = file.named::<Protocol>("protocol")?.unwrap_or_default();
     let title = file.text("title", None)?;
     let summary = file.text("summary", None)?;
     let seed = file.u64("seed")?.unwrap_or(1);
@@ -437,10 +431,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     let store_clock = clock(file.obj("store_clock", CLOCK_FIELDS)?)?;
     let store_kind = match file.obj("store", &["kind"])? {
         None => StoreKind::default(),
-        Some(st) => {
-            let codes = StoreKind::ALL.map(StoreKind::code);
-            st.choice("kind", &codes)?.and_then(|i| StoreKind::ALL.get(i).copied()).unwrap_or_default()
-        }
+        Some(st) => st.named::<StoreKind>("kind")?.unwrap_or_default(),
     };
     let rules = store_kind.rules();
     let mut nodes = Vec::new();
@@ -485,11 +476,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
                     id,
                     start_ms: n.u64("start_ms")?.unwrap_or(0),
                     clock: clock(n.obj("clock", CLOCK_FIELDS)?)?,
-                    timers: match n.choice("timers", &["wall", "monotonic"])? {
-                        None => rules.node_timers,
-                        Some(1) => TimerClock::Monotonic,
-                        Some(_) => TimerClock::Wall,
-                    },
+                    timers: n.named::<TimerClock>("timers")?.unwrap_or(rules.node_timers),
                     lease,
                     writes_to: names(&n, "writes_to")?.unwrap_or_default(),
                 });
@@ -502,10 +489,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         None => lock_defaults,
         Some(l) => LockConfig {
             name: l.str("name")?.map_or(lock_defaults.name, str::to_owned),
-            release_check: match l.choice("release_check", &["owner", "none"])? {
-                Some(1) => ReleaseCheck::None,
-                _ => ReleaseCheck::Owner,
-            },
+            release_check: l.named::<ReleaseCheck>("release_check")?.unwrap_or_default(),
             hold_ms: l.u64("hold_ms")?,
             session_check: l.bool("session_check", lock_defaults.session_check)?,
             lock_delay_ms: l.u64("lock_delay_ms")?.unwrap_or(0),
@@ -525,19 +509,12 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     )?;
     let lease = {
         let get = |key: &str| lease_file.as_ref().map_or(Ok(None), |l| l.u64(key));
-        let pick = |key: &str, options: &[&str]| lease_file.as_ref().map_or(Ok(None), |l| l.choice(key, options));
         let defaults = LeaseConfig::with_duration(get("duration_ms")?.unwrap_or(LeaseConfig::default().duration_ms));
-        let expiry = match pick("expiry", &["coordinator", "observer"])? {
-            Some(1) => Expiry::Observer,
-            Some(_) => Expiry::Coordinator,
-            None if !rules.judges_expiry => Expiry::Observer,
-            None => Expiry::Coordinator,
-        };
-        let renew_policy = match pick("renew_policy", &["give_up", "retry"])? {
-            Some(1) => RenewPolicy::Retry,
-            Some(_) => RenewPolicy::GiveUp,
-            None => rules.renew_policy,
-        };
+        let expiry = lease_file.as_ref().map_or(Ok(None), |l| l.named::<Expiry>("expiry"))?.unwrap_or(rules.expiry());
+        let renew_policy = lease_file
+            .as_ref()
+            .map_or(Ok(None), |l| l.named::<RenewPolicy>("renew_policy"))?
+            .unwrap_or(rules.renew_policy);
         let retry_every_ms = get("retry_every_ms")?.unwrap_or(defaults.retry_every_ms);
         // client-go renews every RetryPeriod.
         let renew_default = if renew_policy == RenewPolicy::Retry { retry_every_ms } else { defaults.renew_every_ms };
@@ -548,10 +525,10 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             retry_every_ms,
             expiry,
             renew_policy,
-            observer_duration: match pick("observer_duration", &["record", "own"])? {
-                Some(1) => ObserverDuration::Own,
-                _ => ObserverDuration::Record,
-            },
+            observer_duration: lease_file
+                .as_ref()
+                .map_or(Ok(None), |l| l.named::<ObserverDuration>("observer_duration"))?
+                .unwrap_or_default(),
         }
     };
     let network_file =
@@ -580,21 +557,11 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         None => ResourceConfig::default(),
         Some(r) => ResourceConfig {
             fencing: r.bool("fencing", true)?,
-            equal_token: match r.choice("equal_token", &["accept", "reject", "dedupe"])? {
-                Some(1) => EqualTokenPolicy::Reject,
-                Some(2) => EqualTokenPolicy::Dedupe,
-                _ => EqualTokenPolicy::Accept,
-            },
+            equal_token: r.named::<EqualTokenPolicy>("equal_token")?.unwrap_or_default(),
             persist_high_water: r.bool("persist_high_water", true)?,
-            token_check: match r.choice("token_check", &["ordered", "equality"])? {
-                Some(1) => TokenCheck::Equality,
-                _ => TokenCheck::Ordered,
-            },
+            token_check: r.named::<TokenCheck>("token_check")?.unwrap_or_default(),
             epoch_barrier: r.bool("epoch_barrier", false)?,
-            token_scope: match r.choice("token_scope", &["per_lock", "global"])? {
-                Some(1) => TokenScope::Global,
-                _ => TokenScope::PerLock,
-            },
+            token_scope: r.named::<TokenScope>("token_scope")?.unwrap_or_default(),
         },
     };
     let work = match file.obj("work", &["every_ms", "stops_with_lease", "stops_after_ms", "retry_after_ms"])? {
@@ -648,8 +615,9 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     Ok(Scenario { id, fable, title, summary, node_names, config })
 }
 
-/// What an entry of `events` does (`"do"`).
-#[derive(Clone, Copy, PartialEq, Eq)]
+/// What an entry of `events` does (`"do"`), by its name in files (`"revoke_lease"`).
+#[derive(Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
 pub(crate) enum Action {
     Pause,
     Resume,
@@ -669,27 +637,6 @@ pub(crate) enum Action {
     DropScript,
     StoreFailover,
 }
-
-/// The names of [`Action`]s in files, in declaration order.
-const ACTIONS: &[&str] = &[
-    "pause",
-    "resume",
-    "crash",
-    "restart",
-    "partition",
-    "heal",
-    "revoke_lease",
-    "set_fencing",
-    "delay_next_write",
-    "raw_write",
-    "rollback_issuer",
-    "restore_resource",
-    "restart_resource",
-    "clock_jump",
-    "clock_rate",
-    "drop_script",
-    "store_failover",
-];
 
 const EVENT_FIELDS: &[&str] = &[
     "at_ms",
@@ -711,16 +658,6 @@ const EVENT_FIELDS: &[&str] = &[
     "resource",
 ];
 
-/// Which link a partition cuts (`"from"`).
-#[derive(Clone, Copy)]
-enum LinkFile {
-    All,
-    Coordinator,
-    Resource,
-    CoordinatorReplies,
-    CoordinatorRequests,
-}
-
 /// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
 /// no `at_ms`: its actions happen when the step begins), as written.
 pub(crate) struct EventFile {
@@ -739,7 +676,7 @@ pub(crate) struct EventFile {
     /// The lock that issued a raw write's token.
     lock: Option<String>,
     /// Which link a partition cuts.
-    from: Option<LinkFile>,
+    from: Option<Link>,
     on: Option<bool>,
     /// Any JSON value; `Some(Value::Null)` is an explicit null, `None` an absent field.
     token: Option<Value>,
@@ -757,46 +694,18 @@ impl EventFile {
     /// Reads the entry `value` at `path`; which fields its action takes is checked by [`event`].
     pub(crate) fn read(value: &Value, path: String) -> Result<Self, ScenarioError> {
         let e = Obj::new(value, path, EVENT_FIELDS)?;
-        let action = e.choice("do", ACTIONS)?.ok_or_else(|| error(e.at("do"), "is required"))?;
+        let action = e.named::<Action>("do")?.ok_or_else(|| error(e.at("do"), "is required"))?;
         let string = |key: &str| e.str(key).map(|s| s.map(str::to_owned));
         Ok(EventFile {
             at_ms: e.u64("at_ms")?,
-            action: [
-                Action::Pause,
-                Action::Resume,
-                Action::Crash,
-                Action::Restart,
-                Action::Partition,
-                Action::Heal,
-                Action::RevokeLease,
-                Action::SetFencing,
-                Action::DelayNextWrite,
-                Action::RawWrite,
-                Action::RollbackIssuer,
-                Action::RestoreResource,
-                Action::RestartResource,
-                Action::ClockJump,
-                Action::ClockRate,
-                Action::DropScript,
-                Action::StoreFailover,
-            ][action],
+            action,
             node: string("node")?,
             target: string("target")?,
             for_ms: e.u64("for_ms")?,
             by_ms: e.i64("by_ms")?,
             rate: e.f64("rate")?,
             lock: string("lock")?,
-            from: e
-                .choice("from", &["all", "coordinator", "resource", "coordinator_replies", "coordinator_requests"])?
-                .map(|k| {
-                    [
-                        LinkFile::All,
-                        LinkFile::Coordinator,
-                        LinkFile::Resource,
-                        LinkFile::CoordinatorReplies,
-                        LinkFile::CoordinatorRequests,
-                    ][k]
-                }),
+            from: e.named::<Link>("from")?,
             on: match e.get("on") {
                 None => None,
                 Some(_) => Some(e.bool("on", false)?),
@@ -888,16 +797,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         Action::Resume => Command::Resume { node: node() },
         Action::Crash => Command::Crash { node: node() },
         Action::Restart => Command::Restart { node: node() },
-        Action::Partition => Command::Partition {
-            node: node(),
-            from: match e.from {
-                None | Some(LinkFile::All) => Link::All,
-                Some(LinkFile::Coordinator) => Link::Coordinator,
-                Some(LinkFile::Resource) => Link::Resource,
-                Some(LinkFile::CoordinatorReplies) => Link::CoordinatorReplies,
-                Some(LinkFile::CoordinatorRequests) => Link::CoordinatorRequests,
-            },
-        },
+        Action::Partition => Command::Partition { node: node(), from: e.from.unwrap_or_default() },
         Action::Heal => Command::Heal { node: node() },
         Action::RevokeLease => Command::RevokeLease,
         Action::SetFencing => Command::SetFencing { on: e.on.unwrap_or(true) },

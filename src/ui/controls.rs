@@ -5,13 +5,14 @@
 
 use leptos::prelude::*;
 
-use crate::engine::Command;
+use crate::actions::Action;
 use crate::scenario::library;
 use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::markup::{Markup, Tag};
 use crate::vocab::Fable;
 
+use super::act::code;
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
 use super::{fable_name, localized, seconds, told, tr};
 
@@ -54,22 +55,22 @@ fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
     out.tag("button")
         .lit("class", "big play")
         .lit("data-testid", "play-toggle")
-        .lit("data-act", "play")
+        .attr("data-act", &code(Action::PlayPause))
         .attr("title", t(Ui::PlayHint))
         .lit("aria-keyshortcuts", "Space")
         .open();
     icon(&mut out, PLAY);
     out.tag("span").text("");
     out.end("button");
-    for (class, testid, hint, label, d) in [
-        ("step-back icon-only", "step-back", Ui::StepBackHint, Ui::StepBack, STEP_BACK),
-        ("icon-only", "step", Ui::StepHint, Ui::Step, STEP),
-        ("icon-only", "reset", Ui::ResetHint, Ui::Reset, RESET),
+    for (class, testid, action, hint, label, d) in [
+        ("step-back icon-only", "step-back", Action::StepBack, Ui::StepBackHint, Ui::StepBack, STEP_BACK),
+        ("icon-only", "step", Action::Step, Ui::StepHint, Ui::Step, STEP),
+        ("icon-only", "reset", Action::Reset, Ui::ResetHint, Ui::Reset, RESET),
     ] {
         out.tag("button")
             .lit("class", class)
             .lit("data-testid", testid)
-            .lit("data-act", testid)
+            .attr("data-act", &code(action))
             .attr("title", t(hint))
             .attr("aria-label", t(label))
             .open();
@@ -102,7 +103,7 @@ fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
     out.tag("button")
         .lit("class", "pacing")
         .lit("data-testid", "pacing-toggle")
-        .lit("data-act", "pacing")
+        .attr("data-act", &code(Action::Pacing))
         .lit("aria-keyshortcuts", "T")
         .attr("title", t(Ui::KeyPacing))
         .text(t(Ui::TrueTime));
@@ -235,19 +236,10 @@ pub fn Transport(app: AppState) -> impl IntoView {
             el.set_inner_html(&markup);
         }
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| match super::stage::act_of(&ev).as_deref() {
-        Some("play") => {
-            app.playing.update(|p| *p = !*p);
-            app.landing.set(false);
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(code) = super::stage::act_of(&ev) {
+            super::act::perform_code(app, &code);
         }
-        Some("step-back") => app.step_back(),
-        Some("step") => app.step(),
-        Some("reset") => app.reset(),
-        Some("pacing") => {
-            app.true_time.update(|t| *t = !*t);
-            app.share_url.set(None);
-        }
-        _ => {}
     };
     // The speed and the time bar: any moment of the run, back or forth (a bad value is ignored).
     let on_input = move |ev: leptos::ev::Event| {
@@ -362,12 +354,12 @@ pub fn Tools(app: AppState) -> impl IntoView {
         out.tag("h2").text(say(Ui::ToolsShare));
         out.tag("div").lit("class", "row-of").open();
         out.tag("button")
-            .lit("data-act", "share")
+            .attr("data-act", &code(Action::ShareLink))
             .lit("data-testid", "share")
             .attr("title", say(Ui::ShareHint))
             .text(say(Ui::Share));
         out.tag("button")
-            .lit("data-act", "embed")
+            .attr("data-act", &code(Action::EmbedCode))
             .lit("data-testid", "embed-this")
             .attr("title", say(Ui::EmbedHint))
             .text(say(Ui::Embed));
@@ -393,10 +385,11 @@ pub fn Tools(app: AppState) -> impl IntoView {
     let levers = Memo::new(move |_| {
         let lang = app.lang.get();
         let say = |ui: Ui| told(app, ui, lang);
-        let finished = app.finished.get();
-        let (fencing, holder, tokens) = app
-            .snapshot
-            .with(|s| (s.resource.fencing, s.lease.holder_identity.is_some(), s.store_kind.rules().issues_tokens()));
+        // Which levers can be pulled now is the registry's (`actions::Action::enabled`).
+        let (fencing, tokens, [can_fence, can_revoke, can_jump]) = super::act::watch(app, |m| {
+            let can = [Action::Fencing, Action::RevokeLease, Action::StoreClockJump].map(|a| a.enabled(m));
+            (m.snapshot.resource.fencing, m.snapshot.store_kind.rules().issues_tokens(), can)
+        });
         let mut out = Markup::new();
         out.tag("section").lit("class", "group world").open();
         out.tag("h2").text(say(Ui::ToolsWorld));
@@ -404,65 +397,39 @@ pub fn Tools(app: AppState) -> impl IntoView {
         enabled(
             out.tag("button")
                 .lit("class", if fencing { "fencing" } else { "fencing off" })
-                .lit("data-act", "fencing")
+                .attr("data-act", &code(Action::Fencing))
                 .lit("data-testid", "fencing-toggle")
                 .lit("data-on", if fencing { "true" } else { "false" })
                 .attr("title", say(if tokens { Ui::FencingHint } else { Ui::FencingNoToken })),
-            !finished && tokens,
+            can_fence,
         )
         .text(say(if fencing { Ui::FencingOn } else { Ui::FencingOff }));
         enabled(
             out.tag("button")
                 .lit("class", "revoke")
-                .lit("data-act", "revoke")
+                .attr("data-act", &code(Action::RevokeLease))
                 .lit("data-testid", "revoke-lease")
                 .attr("title", say(Ui::RevokeHint)),
-            !finished && holder,
+            can_revoke,
         )
         .text(say(Ui::RevokeLease));
         enabled(
             out.tag("button")
                 .lit("class", "store-clock")
-                .lit("data-act", "store-clock")
+                .attr("data-act", &code(Action::StoreClockJump))
                 .lit("data-testid", "store-clock-jump")
                 .attr("title", say(Ui::StoreClockJumpHint)),
-            !finished,
+            can_jump,
         )
         .text(say(Ui::StoreClockJump));
         out.end("div");
         out.end("section");
         out.into_string()
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| match super::stage::act_of(&ev).as_deref() {
-        Some("share") => leptos::task::spawn_local(async move {
-            let url = app.share_link().await;
-            if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
-                // The address bar follows, so a reload replays the same run too.
-                if let Ok(history) = window.history() {
-                    let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));
-                }
-            }
-            // No link can carry it (an imported scenario too large for an address): the field
-            // says so instead.
-            app.share_url
-                .set(Some(url.unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned())));
-        }),
-        Some("embed") => leptos::task::spawn_local(async move {
-            let snippet = app
-                .embed_snippet()
-                .await
-                .unwrap_or_else(|| told(app, Ui::ShareTooLarge, app.lang.get_untracked()).to_owned());
-            app.share_url.set(Some(snippet));
-        }),
-        Some("fencing") => {
-            let on = app.snapshot.with_untracked(|s| s.resource.fencing);
-            app.apply(Command::SetFencing { on: !on });
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(code) = super::stage::act_of(&ev) {
+            super::act::perform_code(app, &code);
         }
-        Some("revoke") => app.apply(Command::RevokeLease),
-        Some("store-clock") => {
-            app.apply(Command::ClockJump { target: crate::engine::command::STORE.into(), by_ms: 60_000 })
-        }
-        _ => {}
     };
     view! {
         <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Ui::ToolsHint)>

@@ -11,6 +11,7 @@ use std::rc::Rc;
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::actions::Action;
 use crate::scenario::embed::{self, Allowed, Field, Request, State, Throttle, MAX_BURST};
 
 use super::state::AppState;
@@ -193,8 +194,8 @@ fn obey(app: AppState, request: Request) -> Result<(), String> {
         Request::Play if app.finished.get_untracked() => {
             return Err("the run has ended: seek back, or load a scenario".into());
         }
-        Request::Play => app.playing.set(true),
-        Request::Pause => app.playing.set(false),
+        Request::Play => super::act::perform(app, Action::SetPlaying(true)),
+        Request::Pause => super::act::perform(app, Action::SetPlaying(false)),
         Request::Seek { t_ms } => app.seek(t_ms),
         Request::Load { scenario, fable } => {
             app.load(*scenario);

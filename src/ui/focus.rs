@@ -72,9 +72,10 @@ struct Handover {
     scheduled: bool,
     /// Which dialogs are open, as last said by [`dialogs`] (in [`Dialog::ALL`]'s order).
     open: [bool; 2],
-    /// The control that had the focus when a dialog that gives it back opened, and its test id
-    /// (to find it again if it was redrawn meanwhile).
-    opener: Option<(web_sys::Element, Option<String>)>,
+    /// The control that had the focus when a dialog that gives it back opened, and selectors
+    /// that find it again if it was redrawn meanwhile (its test id; or, when the focus was
+    /// between a redraw and the [`keep`] that puts it back, that keep's selectors).
+    opener: Option<(Option<web_sys::Element>, Vec<String>)>,
     /// Whether the focus goes back to [`Handover::opener`] at the next settle.
     give_back: bool,
     /// A dialog that has just opened.
@@ -103,13 +104,17 @@ pub(crate) fn dialogs(help: bool, audience: bool) {
         match (before[k], now[k]) {
             (false, true) => {
                 if d.gives_back() {
-                    let active = document().active_element().filter(|a| a.tag_name() != "BODY");
-                    let opener = active.map(|a| {
-                        let id = a.get_attribute("data-testid");
-                        (a, id)
-                    });
+                    let active = document().active_element().filter(|a| a.tag_name() != "BODY" && a.is_connected());
                     with(|h| {
-                        h.opener = opener;
+                        h.opener = match active {
+                            Some(a) => {
+                                let again = a.get_attribute("data-testid").map(|id| format!("[data-testid=\"{id}\"]"));
+                                Some((Some(a), again.into_iter().collect()))
+                            }
+                            // The control was just redrawn and its focus is still to be put back
+                            // (this very frame): that control is the one the dialog gives it to.
+                            None => h.wanted.last().or(h.kept.last()).map(|k| (None, k.clone())),
+                        };
                         h.give_back = false;
                     });
                 }
@@ -200,9 +205,8 @@ fn settle() {
     // 2. The strongest move that can be made.
     let wanted = asked.wanted.iter().rev().find_map(|w| first_of(w, top));
     let given_back = || {
-        let (el, id) = asked.opener.clone()?;
-        let again = || first_of(&[format!("[data-testid=\"{}\"]", id.clone()?)], top);
-        let el = if can_take(&el, top) { Some(el) } else { again() }?;
+        let (el, again) = asked.opener.clone()?;
+        let el = el.filter(|el| can_take(el, top)).or_else(|| first_of(&again, top))?;
         let _ = el.set_attribute(GIVEN_BACK, "");
         Some(el)
     };

@@ -12,7 +12,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::engine::{Command, Link, Role};
+use crate::actions::Action;
+use crate::engine::Command;
 use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
 use crate::story::markup::{within, Markup};
@@ -197,73 +198,69 @@ fn menu() -> Option<web_sys::HtmlElement> {
 struct MenuModel {
     title: String,
     lines: Vec<String>,
-    actions: Vec<(&'static str, &'static str, bool, String)>,
+    actions: Vec<(String, &'static str, bool, String)>,
     /// `data-on` of the fencing action: whether fencing is on now.
     fencing: Option<bool>,
 }
 
 /// The menu for `figure` as the run stands.
 fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
-    let finished = app.finished.get();
     let title = figure_name(app, figure, lang);
     let say = |ui: Ui| told(app, ui, lang);
-    app.snapshot.with(|s| match figure {
-        Figure::Node(id) => {
-            let Some(n) = s.nodes.iter().find(|n| &n.id == id) else {
-                return MenuModel { title, ..MenuModel::default() };
-            };
-            let paused = n.role == Role::Paused;
-            let crashed = n.role == Role::Crashed;
-            let lines = story_state(n, s.lease.newest_granted, app.fable.get(), lang);
-            let actions = vec![
-                (
-                    "pause",
-                    say(if paused { Ui::Wake } else { Ui::Sleep }),
-                    !finished && !crashed && n.started,
-                    format!("node-{id}-pause"),
-                ),
-                ("crash", say(if crashed { Ui::Restart } else { Ui::Crash }), !finished, format!("node-{id}-crash")),
-                (
-                    "partition",
-                    say(if n.partitioned { Ui::Reconnect } else { Ui::CutOff }),
-                    !finished,
-                    format!("node-{id}-partition"),
-                ),
-            ];
-            MenuModel { title, lines, actions, fencing: None }
-        }
-        Figure::Timer => {
-            let line = match (&s.lease.holder_identity, s.lease.expires_ms) {
-                (Some(holder), Some(expires)) if !s.lease.expired && expires > s.now_ms => {
-                    let name = app.cast.with(|c| c.name(holder, lang));
-                    fill(say(Ui::FigureTimerLeft), &[("name", &name), ("s", &seconds(expires - s.now_ms))])
-                }
-                _ => say(Ui::FigureTimerIdle).to_owned(),
-            };
-            let can = !finished && s.lease.holder_identity.is_some();
-            MenuModel {
-                title,
-                lines: vec![line],
-                actions: vec![("revoke", say(Ui::RevokeLease), can, "act-revoke".to_owned())],
-                fencing: None,
+    super::act::watch(app, |m| {
+        // Each action offered: its code, its words as the run stands, whether it can be taken.
+        let offer = |action: Action, testid: String| {
+            let label = action.words(m).map_or("", say);
+            (action.code().unwrap_or_default(), label, action.enabled(m), testid)
+        };
+        let s = m.snapshot;
+        match figure {
+            Figure::Node(id) => {
+                let Some(n) = s.nodes.iter().find(|n| &n.id == id) else {
+                    return MenuModel { title, ..MenuModel::default() };
+                };
+                let lines = story_state(n, s.lease.newest_granted, app.fable.get(), lang);
+                let actions = [
+                    (Action::Sleep(id.clone()), format!("node-{id}-pause")),
+                    (Action::Crash(id.clone()), format!("node-{id}-crash")),
+                    (Action::CutOff(id.clone()), format!("node-{id}-partition")),
+                ]
+                .into_iter()
+                .map(|(a, testid)| offer(a, testid))
+                .collect();
+                MenuModel { title, lines, actions, fencing: None }
             }
-        }
-        Figure::Gate => {
-            let on = s.resource.fencing;
-            let tokens = s.store_kind.rules().issues_tokens();
-            let line = if !tokens {
-                say(Ui::FencingNoToken).to_owned()
-            } else if on {
-                fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
-            } else {
-                say(Ui::FigureGateOff).to_owned()
-            };
-            let label = say(if on { Ui::FigureFencingOff } else { Ui::FigureFencingOn });
-            MenuModel {
-                title,
-                lines: vec![line],
-                actions: vec![("fencing", label, !finished && tokens, "act-fencing".to_owned())],
-                fencing: Some(on),
+            Figure::Timer => {
+                let line = match (&s.lease.holder_identity, s.lease.expires_ms) {
+                    (Some(holder), Some(expires)) if !s.lease.expired && expires > s.now_ms => {
+                        let name = app.cast.with(|c| c.name(holder, lang));
+                        fill(say(Ui::FigureTimerLeft), &[("name", &name), ("s", &seconds(expires - s.now_ms))])
+                    }
+                    _ => say(Ui::FigureTimerIdle).to_owned(),
+                };
+                MenuModel {
+                    title,
+                    lines: vec![line],
+                    actions: vec![offer(Action::RevokeLease, "act-revoke".to_owned())],
+                    fencing: None,
+                }
+            }
+            Figure::Gate => {
+                let on = s.resource.fencing;
+                let tokens = s.store_kind.rules().issues_tokens();
+                let line = if !tokens {
+                    say(Ui::FencingNoToken).to_owned()
+                } else if on {
+                    fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
+                } else {
+                    say(Ui::FigureGateOff).to_owned()
+                };
+                MenuModel {
+                    title,
+                    lines: vec![line],
+                    actions: vec![offer(Action::Fencing, "act-fencing".to_owned())],
+                    fencing: Some(on),
+                }
             }
         }
     })
@@ -287,9 +284,9 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
         out.end("ul");
         out.tag("div").lit("class", "buttons").open();
         for (act, label, enabled, testid) in &m.actions {
-            let tag = out.tag("button").lit("data-act", act).attr("data-testid", testid);
+            let tag = out.tag("button").attr("data-act", act).attr("data-testid", testid);
             let tag = match m.fencing {
-                Some(on) if *act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
+                Some(on) if act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
                 _ => tag,
             };
             let tag = if *enabled { tag } else { tag.lit("disabled", "") };
@@ -299,43 +296,9 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
         out.into_string()
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(act) = super::stage::act_of(&ev) else { return };
-        let Some(figure) = app.figure.get_untracked() else { return };
-        let state = app.snapshot.with_untracked(|s| match &figure {
-            Figure::Node(id) => s.nodes.iter().find(|n| &n.id == id).map(|n| (n.role, n.partitioned)),
-            _ => None,
-        });
-        match (act.as_str(), &figure, state) {
-            ("pause", Figure::Node(id), Some((role, _))) => {
-                let node = id.clone();
-                app.act_on_node(if role == Role::Paused {
-                    Command::Resume { node }
-                } else {
-                    Command::Pause { node, for_ms: None }
-                });
-            }
-            ("crash", Figure::Node(id), Some((role, _))) => {
-                let node = id.clone();
-                app.act_on_node(if role == Role::Crashed {
-                    Command::Restart { node }
-                } else {
-                    Command::Crash { node }
-                });
-            }
-            ("partition", Figure::Node(id), Some((_, cut))) => {
-                let node = id.clone();
-                app.act_on_node(if cut {
-                    Command::Heal { node }
-                } else {
-                    Command::Partition { node, from: Link::All }
-                });
-            }
-            ("revoke", Figure::Timer, _) => app.apply(Command::RevokeLease),
-            ("fencing", Figure::Gate, _) => {
-                let on = app.snapshot.with_untracked(|s| s.resource.fencing);
-                app.apply(Command::SetFencing { on: !on });
-            }
-            _ => return,
+        let Some(code) = super::stage::act_of(&ev) else { return };
+        if !super::act::perform_code(app, &code) {
+            return;
         }
         // The learner watches what the action did.
         if let Some(menu) = menu() {
@@ -441,7 +404,7 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
         out.tag("div").lit("class", "buttons").open();
         out.tag("button")
             .lit("class", "primary")
-            .lit("data-act", "drop")
+            .attr("data-act", &Action::DropScript(notice.node.clone()).code().unwrap_or_default())
             .lit("data-testid", "script-drop")
             .text(&fill(Ui::ScriptDrop.text(lang), &[("name", &name)]));
         out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(Ui::ScriptKeep.text(lang));
@@ -450,12 +413,8 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
         match super::stage::act_of(&ev).as_deref() {
-            Some("drop") => {
-                if let Some(notice) = app.script_notice.get_untracked() {
-                    app.drop_script(&notice.node);
-                }
-            }
             Some("keep") => {}
+            Some(code) if super::act::perform_code(app, code) => {}
             _ => return,
         }
         app.script_notice.set(None);

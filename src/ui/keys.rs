@@ -10,35 +10,11 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::engine::{Command, Role};
-use crate::scenario::library;
+use crate::actions::{Action, BINDINGS};
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 
-use crate::story::tour::Input;
-
-use super::lesson;
-use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-
-/// The shortcuts as the overlay lists them: the keys and what they do.
-pub const SHORTCUTS: &[(&str, Ui)] = &[
-    ("Space, K", Ui::KeyPlay),
-    ("→ .", Ui::KeyStep),
-    ("← ,", Ui::KeyStepBack),
-    ("+ −", Ui::KeySpeed),
-    ("P", Ui::KeyPauseLeader),
-    ("S", Ui::KeyRunSandOut),
-    ("F", Ui::KeyFencing),
-    ("T", Ui::KeyPacing),
-    ("N, Page Down", Ui::KeyNextStep),
-    ("B, Page Up", Ui::KeyPrevStep),
-    ("R", Ui::KeyReset),
-    ("1 … 9", Ui::KeyScenario),
-    ("W", Ui::KeyPresenter),
-    ("C", Ui::KeyControls),
-    ("?", Ui::KeyHelp),
-    ("Esc", Ui::KeyClose),
-];
+use super::state::AppState;
 
 /// Whether the key went to a field the learner is typing in.
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
@@ -48,20 +24,6 @@ fn typing(ev: &web_sys::KeyboardEvent) -> bool {
     let kind = el.get_attribute("type").unwrap_or_default();
     let input = el.tag_name() == "INPUT" && !matches!(kind.as_str(), "range" | "checkbox" | "button");
     input || matches!(el.tag_name().as_str(), "SELECT" | "TEXTAREA") || el.is_content_editable()
-}
-
-/// Pauses the node that believes it leads, or wakes the one asleep (the harbor's Old Chen).
-fn pause_or_wake_leader(app: AppState) {
-    let (asleep, leader) = app.snapshot.with_untracked(|s| {
-        let asleep = s.nodes.iter().find(|n| n.role == Role::Paused).map(|n| n.id.clone());
-        let leader = s.nodes.iter().find(|n| n.role == Role::Leader).map(|n| n.id.clone());
-        (asleep, leader)
-    });
-    match (asleep, leader) {
-        (Some(node), _) => app.act_on_node(Command::Resume { node }),
-        (None, Some(node)) => app.act_on_node(Command::Pause { node, for_ms: None }),
-        (None, None) => {}
-    }
 }
 
 /// Presenter mode on or off; on, the page asks for full screen (the key press allows it).
@@ -78,54 +40,17 @@ pub fn toggle_presenter(app: AppState) {
     }
 }
 
-/// Carries out the shortcut for `key`; `false` if the key is not one.
+/// Carries out the shortcut for `key` (see [`crate::actions::BINDINGS`]); `false` if the key is
+/// not one. A shortcut whose action cannot be taken now does nothing (and is still the page's).
 fn shortcut(app: AppState, key: &str) -> bool {
-    let (holding, in_lesson, step) = app.tutor.0.with_untracked(|t| (t.holds_run(), t.lesson().is_some(), t.step()));
-    match key {
-        // While the audience thinks, the run waits: the play keys reveal, and the keys that
-        // would move or change the run do nothing.
-        " " | "Enter" | "k" | "K" if holding => lesson::send(app, Input::Reveal),
-        "ArrowRight" | "." | "ArrowLeft" | "," | "p" | "P" | "s" | "S" | "f" | "F" if holding => {}
-        " " | "k" | "K" => app.playing.update(|p| *p = !*p),
-        "ArrowRight" | "." => app.step(),
-        "ArrowLeft" | "," => app.step_back(),
-        "+" | "=" => app.speed_log2.update(|s| *s = (*s + 1).min(SPEED_LOG2_MAX)),
-        "-" | "_" => app.speed_log2.update(|s| *s = (*s - 1).max(SPEED_LOG2_MIN)),
-        "p" | "P" => pause_or_wake_leader(app),
-        "s" | "S" => app.apply(Command::RevokeLease),
-        // (A store without fencing tokens refuses it: `Sim::apply`.)
-        "f" | "F" => {
-            let on = app.snapshot.with_untracked(|s| s.resource.fencing);
-            app.apply(Command::SetFencing { on: !on });
+    let holding = app.tutor.0.with_untracked(|t| t.holds_run());
+    match Action::from_key(key, holding) {
+        Some(action) => {
+            super::act::perform(app, action);
+            true
         }
-        "t" | "T" => {
-            app.true_time.update(|t| *t = !*t);
-            app.share_url.set(None);
-        }
-        "n" | "N" | "PageDown" => lesson::send(app, Input::Next),
-        "b" | "B" | "PageUp" => lesson::send(app, Input::Back),
-        "r" | "R" if in_lesson => lesson::send(app, Input::Go(step)),
-        "r" | "R" => app.reset(),
-        "w" | "W" => toggle_presenter(app),
-        "c" | "C" => app.show_controls.update(|c| *c = !*c),
-        "?" => app.help.update(|h| *h = !*h),
-        "Escape" => {
-            app.help.set(false);
-            if app.presenter.get_untracked() && document().fullscreen_element().is_none() {
-                app.presenter.set(false);
-            }
-        }
-        _ => {
-            let Some(k) = key.parse::<usize>().ok().filter(|k| (1..=9).contains(k)) else { return false };
-            if let Some(b) = library::MENU.get(k - 1) {
-                if in_lesson {
-                    lesson::leave(app);
-                }
-                app.choose_scenario(b.id);
-            }
-        }
+        None => false,
     }
-    true
 }
 
 use super::focus::GIVEN_BACK;
@@ -211,11 +136,11 @@ pub fn Help(app: AppState) -> impl IntoView {
             .open();
         out.tag("h2").lit("id", "help-title").text(Ui::KeysTitle.text(lang));
         out.push_raw("<dl>");
-        for (keys, what) in SHORTCUTS {
+        for binding in BINDINGS {
             out.push_raw("<dt>");
-            out.tag("kbd").text(keys);
+            out.tag("kbd").text(binding.shown);
             out.push_raw("</dt>");
-            out.tag("dd").text(what.text(lang));
+            out.tag("dd").text(binding.does.text(lang));
         }
         out.push_raw("</dl>");
         out.tag("button").lit("data-testid", "help-close").lit("data-close", "1").text(Ui::Dismiss.text(lang));

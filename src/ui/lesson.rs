@@ -15,6 +15,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::actions::Action;
 use crate::scenario::lesson::{self, Element};
 use crate::scenario::Localized;
 use crate::story::fill;
@@ -22,6 +23,7 @@ use crate::story::i18n::Ui;
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
 use crate::vocab::Lang;
 
+use super::act::code as act;
 use super::catalog;
 use super::state::AppState;
 
@@ -228,17 +230,21 @@ pub fn leave(app: AppState) {
 /// scrolled down to answer or to press Next.
 fn show_stage_when_stacked() {
     let Some(window) = web_sys::window() else { return };
-    let stacked = window
-        .match_media("(max-width: 999px) and (orientation: portrait)")
-        .ok()
-        .flatten()
-        .is_some_and(|m| m.matches());
+    let stacked = stacked();
     let Some(scene) = document().query_selector(".fable-scene:not([hidden]) .scene").ok().flatten() else { return };
     let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
     let r = scene.get_bounding_client_rect();
     if stacked && (r.top() < 0.0 || r.bottom() > height) {
         scroll_to(&scene, web_sys::ScrollLogicalPosition::Start);
     }
+}
+
+/// Whether the page stands in one column (a phone, a tablet upright): the step under the stage,
+/// the diagram and the side panel under the step.
+fn stacked() -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media("(max-width: 999px) and (orientation: portrait)").ok().flatten())
+        .is_some_and(|m| m.matches())
 }
 
 /// Scrolls `el` into view (and its scrolling panel, if any), placed at `block`.
@@ -292,11 +298,16 @@ pub(crate) fn announcement(app: AppState, lang: Lang) -> Option<(String, String)
 /// the page behind it inert, so Tab stays inside.
 pub(crate) fn keep_focus(app: AppState) {
     // What is pointed at comes into view when it is off the screen (a panel below the fold, the
-    // scene under the lesson on a phone).
+    // scene under the lesson on a phone). Not while the step plays its run on a page in one
+    // column: there the stage is what the learner watches, and it stays in view (see
+    // `show_stage_when_stacked`); the page is not scrolled away from it and back.
     Effect::new(move |first: Option<()>| {
         let pointed = app.pointed.with(|p| !p.is_empty());
         if first.is_some() && pointed {
-            request_animation_frame(|| {
+            request_animation_frame(move || {
+                if stacked() && app.tutor.0.with_untracked(|t| t.phase() == Phase::Playing) {
+                    return;
+                }
                 let doc = document();
                 let Some(el) = doc
                     .query_selector(
@@ -347,16 +358,20 @@ fn panel_html(app: AppState, lang: Lang) -> String {
     let text = |l: &Localized| esc(&pick(l, lang));
     let ui = |u: Ui| esc(u.text(lang));
     out.push_str(&format!(
-        r#"<div class="lesson-head"><h2 id="lesson-title" data-testid="lesson-title">{}</h2><span class="lesson-progress" data-testid="lesson-progress">{}</span><button class="lesson-leave" data-testid="lesson-leave" data-act="leave">{}</button></div>"#,
+        r#"<div class="lesson-head"><h2 id="lesson-title" data-testid="lesson-title">{}</h2><span class="lesson-progress" data-testid="lesson-progress">{}</span><button class="lesson-leave" data-testid="lesson-leave" data-act="{leave}">{}</button></div>"#,
         text(&lesson.title),
         esc(&fill(Ui::LessonProgress.text(lang), &[("k", &(i + 1).to_string()), ("n", &n.to_string())])),
         ui(Ui::LessonLeave),
+        leave = act(Action::Lesson(Input::Leave)),
     ));
     out.push_str(&format!(
-        r#"<div class="lesson-step" data-testid="lesson-step" data-step="{}" data-phase="{}"><h3 class="step-title" tabindex="-1">{}</h3><div class="step-text" data-testid="step-text">{}</div>"#,
+        r#"<div class="lesson-step" data-testid="lesson-step" data-step="{}" data-phase="{}"><h3 class="step-title" tabindex="-1">{}</h3><div class="step-text" data-testid="step-text"{}>{}</div>"#,
         i + 1,
         phase.code(),
         text(&step.title),
+        // While a question waits, the narration may scroll in a box of its own above it (see
+        // `later.css`): a keyboard reaches it too.
+        if phase == Phase::Asking && step.ask.is_some() { r#" tabindex="0""# } else { "" },
         paragraphs(&pick(&step.text, lang)),
     ));
     if let Some(ask) = &step.ask {
@@ -398,10 +413,11 @@ fn panel_html(app: AppState, lang: Lang) -> String {
                 ));
             }
             out.push_str(&format!(
-                r#"<li><button class="choice" data-testid="choice-{}" data-act="answer:{k}" data-mark="{mark}" aria-pressed="{mine}" aria-disabled="{}"><span class="choice-text">{}</span>{labels}</button></li>"#,
+                r#"<li><button class="choice" data-testid="choice-{}" data-act="{answer}" data-mark="{mark}" aria-pressed="{mine}" aria-disabled="{}"><span class="choice-text">{}</span>{labels}</button></li>"#,
                 esc(&c.id),
                 !open,
                 text(&c.text),
+                answer = act(Action::Lesson(Input::Answer(k))),
             ));
         }
         out.push_str("</ul>");
@@ -424,16 +440,18 @@ fn panel_html(app: AppState, lang: Lang) -> String {
     if phase == Phase::Playing {
         if tour.off_path() {
             out.push_str(&format!(
-                r#"<p class="lesson-off" data-testid="lesson-off-path" role="status">{} <button data-testid="lesson-back-to-path" data-act="path">{}</button></p>"#,
+                r#"<p class="lesson-off" data-testid="lesson-off-path" role="status">{} <button data-testid="lesson-back-to-path" data-act="{path}">{}</button></p>"#,
                 ui(Ui::LessonOffPath),
                 ui(Ui::LessonBackToPath),
+                path = act(Action::BackToPath),
             ));
         } else if !app.playing.get() && !app.finished.get() {
             // Paused by the learner (a step back, the Pause button): say so, and offer to play.
             out.push_str(&format!(
-                r#"<p class="lesson-wait" data-testid="lesson-paused">{} <button data-testid="lesson-play" data-act="play">{}</button></p>"#,
+                r#"<p class="lesson-wait" data-testid="lesson-paused">{} <button data-testid="lesson-play" data-act="{play}">{}</button></p>"#,
                 ui(Ui::LessonPaused),
                 ui(Ui::Play),
+                play = act(Action::SetPlaying(true)),
             ));
         } else {
             out.push_str(&format!(
@@ -456,9 +474,10 @@ fn panel_html(app: AppState, lang: Lang) -> String {
         for (k, m) in lesson.metaphors.iter().enumerate() {
             let pressed = pointed.len() == 1 && pointed[0] == m.element;
             out.push_str(&format!(
-                r#"<tr><td><button class="metaphor-row" data-testid="metaphor-{k}" data-act="point:{k}" aria-pressed="{pressed}">{}</button></td><td>{}</td></tr>"#,
+                r#"<tr><td><button class="metaphor-row" data-testid="metaphor-{k}" data-act="{point}" aria-pressed="{pressed}">{}</button></td><td>{}</td></tr>"#,
                 text(&m.story),
                 text(&m.concept),
+                point = act(Action::Lesson(Input::Point(k))),
             ));
         }
         out.push_str("</tbody></table>");
@@ -469,25 +488,30 @@ fn panel_html(app: AppState, lang: Lang) -> String {
     out.push_str("</div>");
     let can_next = i + 1 < n && phase != Phase::Counting;
     out.push_str(&format!(
-        r#"<nav class="lesson-nav" aria-label="{}"><button data-testid="lesson-back" data-act="back" aria-disabled="{}">{}</button><button class="primary" data-testid="lesson-next" data-act="next" aria-disabled="{}">{}</button></nav>"#,
+        r#"<nav class="lesson-nav" aria-label="{}"><button data-testid="lesson-back" data-act="{back}" aria-disabled="{}">{}</button><button class="primary" data-testid="lesson-next" data-act="{next}" aria-disabled="{}">{}</button></nav>"#,
         ui(Ui::LessonNav),
         i == 0,
         ui(Ui::LessonBack),
         !can_next,
         ui(Ui::LessonNext),
+        back = act(Action::Lesson(Input::Back)),
+        next = act(Action::Lesson(Input::Next)),
     ));
     out.push_str(&format!(
-        r#"<details class="toc" data-testid="toc"><summary>{}</summary><ol>"#,
+        r#"<details class="toc" data-testid="toc"{}><summary data-testid="toc-toggle" data-act="{}">{}</summary><ol>"#,
+        if app.contents.get() { " open" } else { "" },
+        act(Action::Contents),
         ui(Ui::LessonContents)
     ));
     for (k, s) in lesson.steps.iter().enumerate() {
         out.push_str(&format!(
-            r#"<li><a href="{}" data-testid="toc-{}" data-act="go:{k}"{}>{}{}</a></li>"#,
+            r#"<li><a href="{}" data-testid="toc-{}" data-act="{go}"{}>{}{}</a></li>"#,
             esc(&tour::step_query(&lesson.id, k, lang)),
             k + 1,
             if k == i { r#" aria-current="step""# } else { "" },
             if k <= furthest { "✓ " } else { "" },
             text(&s.title),
+            go = act(Action::Lesson(Input::Go(k))),
         ));
     }
     out.push_str("</ol></details>");
@@ -509,18 +533,20 @@ fn audience_html(app: AppState, lang: Lang) -> String {
     );
     for (k, c) in ask.choices.iter().enumerate() {
         out.push_str(&format!(
-            r#"<li><button class="choice" data-testid="audience-choice-{}" data-act="answer:{k}" aria-pressed="{}"><span class="letter">{}</span> {}</button></li>"#,
+            r#"<li><button class="choice" data-testid="audience-choice-{}" data-act="{answer}" aria-pressed="{}"><span class="letter">{}</span> {}</button></li>"#,
             esc(&c.id),
             given == Some(k),
             char::from(b'A' + (k as u8).min(25)),
             esc(&pick(&c.text, lang)),
+            answer = act(Action::Lesson(Input::Answer(k))),
         ));
     }
     // The count is written by `AudienceLayer` on its own: the markup stays the same while it ticks,
     // so the reveal button under a presenter's pointer is not replaced each second.
     out.push_str(&format!(
-        r#"</ol><p class="audience-count" data-testid="audience-count"></p><button class="primary reveal-button" data-testid="audience-reveal" data-act="reveal" aria-keyshortcuts="K">{}</button></div>"#,
+        r#"</ol><p class="audience-count" data-testid="audience-count"></p><button class="primary reveal-button" data-testid="audience-reveal" data-act="{reveal}" aria-keyshortcuts="K">{}</button></div>"#,
         esc(Ui::AudienceReveal.text(lang)),
+        reveal = act(Action::Lesson(Input::Reveal)),
     ));
     out
 }
@@ -532,30 +558,6 @@ fn audience_count(left: u32, lang: Lang) -> String {
     } else {
         Ui::AudienceTimeUp.text(lang).to_owned()
     }
-}
-
-/// Carries out a `data-act` of the panel or the audience question.
-fn act(app: AppState, what: &str) {
-    let (name, arg) = what.split_once(':').unwrap_or((what, ""));
-    let k: Option<usize> = arg.parse().ok();
-    let input = match (name, k) {
-        ("leave", _) => {
-            // The panel goes with its button: the focus goes to the transport bar's Play (or
-            // Back, at the run's end).
-            super::hand_focus(&["play-toggle", "step-back"]);
-            Input::Leave
-        }
-        ("back", _) => Input::Back,
-        ("next", _) => Input::Next,
-        ("path", _) => Input::Go(app.tutor.get(Tour::step)),
-        ("play", _) => return app.playing.set(true),
-        ("go", Some(k)) => Input::Go(k),
-        ("reveal", _) => Input::Reveal,
-        ("answer", Some(k)) => Input::Answer(k),
-        ("point", Some(k)) => Input::Point(k),
-        _ => return,
-    };
-    send(app, input);
 }
 
 /// One click handler for every `data-act` inside the element clicked; the focus goes back to the
@@ -570,7 +572,7 @@ fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
         if el.get_attribute("aria-disabled").as_deref() == Some("true") {
             return;
         }
-        act(app, &what);
+        super::act::perform_code(app, &what);
         super::focus::keep(&[&format!("[data-act=\"{what}\"]"), ".lesson .step-title"]);
     }
 }

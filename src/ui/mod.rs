@@ -42,6 +42,7 @@ macro_rules! chunk_fn {
     };
 }
 
+mod act;
 mod catalog;
 mod compare;
 mod controls;

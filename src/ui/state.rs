@@ -157,6 +157,8 @@ pub struct AppState {
     pub show_controls: Plain<bool>,
     /// The keyboard shortcuts overlay is open.
     pub help: Plain<bool>,
+    /// The lesson panel's table of contents is open.
+    pub contents: Plain<bool>,
     /// The landing card over the scene (what to do first) is shown: a fresh page, until the
     /// learner starts something.
     pub landing: Plain<bool>,
@@ -377,6 +379,7 @@ impl AppState {
             presenter: Plain::new(false),
             show_controls: Plain::new(false),
             help: Plain::new(false),
+            contents: Plain::new(false),
             landing: Plain::new(false),
             figure: RwSignal::new(None),
             script_notice: RwSignal::new(None),
@@ -594,12 +597,6 @@ impl AppState {
             Some(node) => sim.script_ahead_for(node),
             None => sim.script_ahead(),
         })
-    }
-
-    /// Drops the scenario's scripted steps still ahead for `node` (an intervention, so links and
-    /// exports carry it).
-    pub fn drop_script(&self, node: &str) {
-        self.apply(Command::DropScript { node: node.to_owned() });
     }
 
     /// [`apply`](Self::apply), saying why the engine refused the command (an unknown node, a

@@ -153,9 +153,13 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         ensure!(hash == until_hash(&plan[wakes])?, "back and forth gives the lesson's own run");
 
         // Through the table of contents to the question without the verifier.
-        b.eval("document.querySelector('[data-testid=\"toc\"]').open = true;", vec![]).await?;
+        // Opened as a learner opens it, by its summary; it stays open while the panel is drawn
+        // again under it, and closes behind the step chosen.
+        b.click("toc-toggle").await?;
+        b.wait_for("toc", |el| el.attr("open").is_some(), SECS(5)).await?;
         b.click(&format!("toc-{}", without + 1)).await?;
         b.at_step(without + 1, "asking", SECS(30)).await?;
+        ensure!(b.attr_of("toc", "open").await?.is_none(), "the contents closed behind the step chosen");
         ensure!(b.attr_of("scenario-title", "data-scenario").await?.as_deref() == Some("harbor-no-fencing"), "the step's scenario");
         ensure!(clock(b).await?.1 == start_hash(&plan[without])?, "a step chosen in the contents starts exactly");
         b.click("choice-rocks").await?;

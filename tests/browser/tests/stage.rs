@@ -60,9 +60,43 @@ async fn off_screen(b: &Browser, extra: &[&str]) -> Result<Vec<String>> {
         return faults;
     "#;
     // The scene shown (of the two fables'), by its class; the rest by test id.
-    let mut ids = vec![".scene-wrap .scene", "caption", "transport"];
+    // The time bar apart from its bar: on a touch screen it is taller than its row.
+    let mut ids = vec![".scene-wrap .scene", "caption", "transport", "scrubber"];
     ids.extend_from_slice(extra);
     let v = b.eval(CHECK, vec![json!(ids)]).await?;
+    Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
+}
+
+/// What of `css` (selectors) a learner could not see or click without scrolling something: each
+/// element shown must lie inside the window and inside the visible box of every ancestor that
+/// scrolls or clips (a panel scrolled to its top, as a step opens), and be what a click at its
+/// centre reaches. One line per fault.
+async fn out_of_reach(b: &Browser, css: &[&str]) -> Result<Vec<String>> {
+    const CHECK: &str = r#"
+        const vw = window.innerWidth, vh = window.innerHeight;
+        const faults = [];
+        for (const sel of arguments[0]) {
+            for (const el of document.querySelectorAll(sel)) {
+                if (el.getClientRects().length === 0) continue;
+                const name = el.dataset.testid || sel;
+                const r = el.getBoundingClientRect();
+                let box = [0, 0, vw, vh], clip = 'the window';
+                const cut = () => r.left < box[0] - 1 || r.top < box[1] - 1 || r.right > box[2] + 1 || r.bottom > box[3] + 1;
+                if (cut()) { faults.push(name + ' lies outside the window (' + [r.left, r.top, r.right, r.bottom].map(Math.round).join(',') + ')'); continue; }
+                for (let a = el.parentElement; a; a = a.parentElement) {
+                    const o = getComputedStyle(a);
+                    if (o.overflowX === 'visible' && o.overflowY === 'visible') continue;
+                    const q = a.getBoundingClientRect();
+                    box = [q.left, q.top, q.right, q.bottom];
+                    if (cut()) { faults.push(name + ' is cut off inside ' + (a.dataset.testid || a.className || a.tagName) + ' (its bottom at ' + Math.round(r.bottom) + ', the box ends at ' + Math.round(q.bottom) + ')'); break; }
+                }
+                const top = document.elementFromPoint((r.left + r.right) / 2, (r.top + r.bottom) / 2);
+                if (top && !el.contains(top)) faults.push(name + ' lies under ' + (top.dataset.testid || top.className || top.tagName));
+            }
+        }
+        return faults;
+    "#;
+    let v = b.eval(CHECK, vec![json!(css)]).await?;
     Ok(v.as_array().map(|a| a.iter().filter_map(Value::as_str).map(str::to_owned).collect()).unwrap_or_default())
 }
 
@@ -102,6 +136,11 @@ async fn every_size_beside(
             .await?;
         println!("{what} at {w}x{h}: {}", at.as_str().unwrap_or_default());
         if wide && !beside.is_empty() {
+            // Beside the scene, the step's way on (Next) and its question's choices are in
+            // reach as the step opens: nothing to scroll first.
+            for f in out_of_reach(b, &["[data-testid=lesson-next]", "[data-testid^=choice-]"]).await? {
+                faults.push(format!("{what} at {w}x{h}: {f}"));
+            }
             let scrolls =
                 b.eval("return document.documentElement.scrollHeight > window.innerHeight + 1;", vec![]).await?;
             if scrolls.as_bool() == Some(true) {
@@ -602,6 +641,17 @@ async fn the_scenes_words_and_the_tables_are_readable_on_small_screens() -> Resu
             tokio::time::sleep(Duration::from_millis(300)).await;
             for f in small_words(b, true, "", 10.0).await? {
                 faults.push(format!("{what}: {f}"));
+            }
+            // Embedded with the diagram, the scene is still most of the frame.
+            if query.contains("embed=1") {
+                let share = b
+                    .eval("const e = [...document.querySelectorAll('.scene-wrap .scene')].find(e => e.getClientRects().length > 0); if (!e) return 0; const r = e.getBoundingClientRect(); return r.width * r.height / (innerWidth * innerHeight);", vec![])
+                    .await?
+                    .as_f64()
+                    .unwrap_or(0.0);
+                if share < 0.5 {
+                    faults.push(format!("{what}: the scene is {:.0} % of the frame", share * 100.0));
+                }
             }
         }
         // The tables, on a phone: open the technical tab.

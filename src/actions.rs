@@ -1,0 +1,335 @@
+//! The learner's actions: one typed registry that every way of acting reads (issue 29).
+//!
+//! A button of the transport bar or the tools menu, a figure's menu, a lesson's panel, a
+//! keyboard shortcut, a presenter's remote (Page Down, Page Up) and the embed API each name an
+//! [`Action`]; what the action is called ([`Action::words`]), which keys press it
+//! ([`BINDINGS`], [`Action::from_key`]), when it can be taken ([`Action::enabled`]) and which
+//! engine [`Command`] it becomes ([`Action::command`]) are decided here, once. The page carries
+//! an action in a control's `data-act` as [`Action::code`] and reads it back with
+//! [`Action::from_code`]; `ui::act` carries it out.
+//!
+//! Plain Rust with no web types, so the rules are tested natively.
+
+use crate::engine::command::STORE;
+use crate::engine::{Command, Link, Role, Snapshot};
+use crate::story::i18n::Ui;
+use crate::story::tour::Input;
+
+/// How far the store's clock jumps forward for [`Action::StoreClockJump`], in ms: past any
+/// lease of the built-in scenarios (15 s and less), as NTP stepping a server's wall clock does
+/// (valkey-io/valkey#2651).
+pub const STORE_CLOCK_JUMP_MS: i64 = 60_000;
+
+/// Something the learner can do to the run, the page or the lesson.
+#[derive(Clone, Debug)]
+pub enum Action {
+    /// Play or pause the run (the transport's Play; Space, K).
+    PlayPause,
+    /// Play (`true`) or pause (`false`), whatever it was doing (the embed API; a lesson's
+    /// "play on").
+    SetPlaying(bool),
+    /// Run the engine to its next trace entry (→ .).
+    Step,
+    /// Back to the previous trace entry (← ,).
+    StepBack,
+    /// The run from the start again.
+    Reset,
+    /// R: in a lesson, the step again from its start; otherwise [`Action::Reset`].
+    Again,
+    /// Story time (messages held long enough to be seen) or true time (T).
+    Pacing,
+    /// Twice as fast (+).
+    Faster,
+    /// Half as fast (−).
+    Slower,
+    /// Put node `id` to sleep (a GC pause, SIGSTOP), or wake it when it sleeps.
+    Sleep(String),
+    /// Crash node `id`, or start it again when it is down.
+    Crash(String),
+    /// Cut node `id` off from everything, or reconnect it when it is cut off.
+    CutOff(String),
+    /// P: put the node that believes it leads to sleep, or wake the one asleep (Old Chen).
+    SleepLeader,
+    /// The store strikes the holder's name now (the dockmaster runs the sand out; S).
+    RevokeLease,
+    /// Turn the resource's token check off or on (F).
+    Fencing,
+    /// The store's clock jumps [`STORE_CLOCK_JUMP_MS`] forward.
+    StoreClockJump,
+    /// The scenario's scripted steps still ahead for node `id` set aside: the learner's own
+    /// act on it is not overruled later.
+    DropScript(String),
+    /// A lesson's step: next, back, the answer to its question, the pointer of a metaphor row,
+    /// the audience's reveal, leaving the lesson (N, Page Down; B, Page Up; K in a count-down).
+    Lesson(Input),
+    /// Back to the step the lesson is on, after the learner went off its path.
+    BackToPath,
+    /// A link to this very run (its scenario, its moment, the learner's interventions) made
+    /// and shown in the tools menu; the address bar follows it.
+    ShareLink,
+    /// The HTML that embeds this run in another page, shown in the tools menu.
+    EmbedCode,
+    /// The lesson's table of contents opened or closed (its summary's click: the page keeps
+    /// whether it is open, so a redrawn panel does not shut it under the learner's pointer).
+    Contents,
+    /// Built-in scenario `k` of the menu (from 1; the keys 1 to 9).
+    Scenario(usize),
+    /// Presenter mode on or off (W).
+    Presenter,
+    /// The controls shown or hidden in presenter mode (C).
+    Controls,
+    /// The shortcuts list open or closed (?).
+    Help,
+    /// Escape: the shortcuts list closed, presenter mode left when not in full screen.
+    Close,
+}
+
+/// Where the run stands, as [`Action::enabled`] and [`Action::command`] read it.
+#[derive(Clone, Copy, Debug)]
+pub struct Moment<'a> {
+    /// The engine's state now.
+    pub snapshot: &'a Snapshot,
+    /// Whether the run has reached its `until_ms`: nothing more can be done to it.
+    pub finished: bool,
+    /// Whether the audience is thinking (presenter mode): the run waits for the reveal.
+    pub holding: bool,
+}
+
+/// A keyboard shortcut as the `?` list shows it: the keys pressed, their names on the list,
+/// what they do, and the action.
+pub struct Binding {
+    /// The `KeyboardEvent.key` values that press it.
+    pub keys: &'static [&'static str],
+    /// The keys as the list names them.
+    pub shown: &'static str,
+    /// What it does, in the list's words.
+    pub does: Ui,
+    /// The action for the key pressed.
+    pub action: fn(&str) -> Option<Action>,
+}
+
+/// Every keyboard shortcut, in the order the `?` list shows them. A presenter's remote sends
+/// Page Down and Page Up.
+pub const BINDINGS: &[Binding] = &[
+    Binding { keys: &[" ", "k", "K"], shown: "Space, K", does: Ui::KeyPlay, action: |_| Some(Action::PlayPause) },
+    Binding { keys: &["ArrowRight", "."], shown: "→ .", does: Ui::KeyStep, action: |_| Some(Action::Step) },
+    Binding { keys: &["ArrowLeft", ","], shown: "← ,", does: Ui::KeyStepBack, action: |_| Some(Action::StepBack) },
+    Binding {
+        keys: &["+", "=", "-", "_"],
+        shown: "+ −",
+        does: Ui::KeySpeed,
+        action: |k| Some(if matches!(k, "+" | "=") { Action::Faster } else { Action::Slower }),
+    },
+    Binding { keys: &["p", "P"], shown: "P", does: Ui::KeyPauseLeader, action: |_| Some(Action::SleepLeader) },
+    Binding { keys: &["s", "S"], shown: "S", does: Ui::KeyRunSandOut, action: |_| Some(Action::RevokeLease) },
+    Binding { keys: &["f", "F"], shown: "F", does: Ui::KeyFencing, action: |_| Some(Action::Fencing) },
+    Binding { keys: &["t", "T"], shown: "T", does: Ui::KeyPacing, action: |_| Some(Action::Pacing) },
+    Binding {
+        keys: &["n", "N", "PageDown"],
+        shown: "N, Page Down",
+        does: Ui::KeyNextStep,
+        action: |_| Some(Action::Lesson(Input::Next)),
+    },
+    Binding {
+        keys: &["b", "B", "PageUp"],
+        shown: "B, Page Up",
+        does: Ui::KeyPrevStep,
+        action: |_| Some(Action::Lesson(Input::Back)),
+    },
+    Binding { keys: &["r", "R"], shown: "R", does: Ui::KeyReset, action: |_| Some(Action::Again) },
+    Binding {
+        keys: &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
+        shown: "1 … 9",
+        does: Ui::KeyScenario,
+        action: |k| k.parse().ok().map(Action::Scenario),
+    },
+    Binding { keys: &["w", "W"], shown: "W", does: Ui::KeyPresenter, action: |_| Some(Action::Presenter) },
+    Binding { keys: &["c", "C"], shown: "C", does: Ui::KeyControls, action: |_| Some(Action::Controls) },
+    Binding { keys: &["?"], shown: "?", does: Ui::KeyHelp, action: |_| Some(Action::Help) },
+    Binding { keys: &["Escape"], shown: "Esc", does: Ui::KeyClose, action: |_| Some(Action::Close) },
+];
+
+impl Action {
+    /// The action a key press asks for (`key`: `KeyboardEvent.key`), or `None` when the key is
+    /// not a shortcut. While the audience thinks (`holding`), the play keys and Enter reveal the
+    /// answer instead.
+    pub fn from_key(key: &str, holding: bool) -> Option<Action> {
+        if holding && matches!(key, " " | "Enter" | "k" | "K") {
+            return Some(Action::Lesson(Input::Reveal));
+        }
+        BINDINGS.iter().find(|b| b.keys.contains(&key)).and_then(|b| (b.action)(key))
+    }
+
+    /// The action as a control's `data-act` carries it: `play`, `step`, `sleep:chen`,
+    /// `answer:2`, … Read back by [`Action::from_code`]. `None` for those no control carries.
+    pub fn code(&self) -> Option<String> {
+        let plain = |s: &str| Some(s.to_owned());
+        match self {
+            Action::PlayPause => plain("play"),
+            Action::SetPlaying(true) => plain("play-on"),
+            Action::Step => plain("step"),
+            Action::StepBack => plain("step-back"),
+            Action::Reset => plain("reset"),
+            Action::Pacing => plain("pacing"),
+            Action::Sleep(id) => Some(format!("sleep:{id}")),
+            Action::Crash(id) => Some(format!("crash:{id}")),
+            Action::CutOff(id) => Some(format!("cut-off:{id}")),
+            Action::RevokeLease => plain("revoke"),
+            Action::Fencing => plain("fencing"),
+            Action::StoreClockJump => plain("store-clock"),
+            Action::DropScript(id) => Some(format!("drop-script:{id}")),
+            Action::Lesson(Input::Next) => plain("next"),
+            Action::Lesson(Input::Back) => plain("back"),
+            Action::Lesson(Input::Reveal) => plain("reveal"),
+            Action::Lesson(Input::Leave) => plain("leave"),
+            Action::Lesson(Input::Go(k)) => Some(format!("go:{k}")),
+            Action::Lesson(Input::Answer(k)) => Some(format!("answer:{k}")),
+            Action::Lesson(Input::Point(k)) => Some(format!("point:{k}")),
+            Action::BackToPath => plain("path"),
+            Action::Contents => plain("contents"),
+            Action::ShareLink => plain("share"),
+            Action::EmbedCode => plain("embed"),
+            _ => None,
+        }
+    }
+
+    /// The action a `data-act` names ([`Action::code`]); `None` for anything else.
+    pub fn from_code(code: &str) -> Option<Action> {
+        let (name, arg) = code.split_once(':').unwrap_or((code, ""));
+        let node = || (!arg.is_empty()).then(|| arg.to_owned());
+        let k = || arg.parse::<usize>().ok();
+        Some(match name {
+            "play" => Action::PlayPause,
+            "play-on" => Action::SetPlaying(true),
+            "step" => Action::Step,
+            "step-back" => Action::StepBack,
+            "reset" => Action::Reset,
+            "pacing" => Action::Pacing,
+            "sleep" => Action::Sleep(node()?),
+            "crash" => Action::Crash(node()?),
+            "cut-off" => Action::CutOff(node()?),
+            "revoke" => Action::RevokeLease,
+            "fencing" => Action::Fencing,
+            "store-clock" => Action::StoreClockJump,
+            "drop-script" => Action::DropScript(node()?),
+            "next" => Action::Lesson(Input::Next),
+            "back" => Action::Lesson(Input::Back),
+            "reveal" => Action::Lesson(Input::Reveal),
+            "leave" => Action::Lesson(Input::Leave),
+            "go" => Action::Lesson(Input::Go(k()?)),
+            "answer" => Action::Lesson(Input::Answer(k()?)),
+            "point" => Action::Lesson(Input::Point(k()?)),
+            "path" => Action::BackToPath,
+            "contents" => Action::Contents,
+            "share" => Action::ShareLink,
+            "embed" => Action::EmbedCode,
+            _ => return None,
+        })
+    }
+
+    /// Whether the action acts on the run itself (a fault, the lease, the resource, the
+    /// store's clock): those wait while the audience thinks and stop at the run's end.
+    fn changes_the_run(&self) -> bool {
+        matches!(
+            self,
+            Action::Sleep(_)
+                | Action::Crash(_)
+                | Action::CutOff(_)
+                | Action::SleepLeader
+                | Action::RevokeLease
+                | Action::Fencing
+                | Action::StoreClockJump
+                | Action::DropScript(_)
+        )
+    }
+
+    /// Whether the action can be taken now. Every control that offers it is disabled, and a key
+    /// that presses it does nothing, when it cannot: nothing changes the run once it has
+    /// ended or while the audience thinks; a crashed or not yet started node cannot be put to
+    /// sleep; only a held lease can be revoked; only a store that issues fencing tokens has a
+    /// token check to turn off (Redis's `SET NX PX` lock has none: Kleppmann, "How to do
+    /// distributed locking", 2016).
+    pub fn enabled(&self, at: Moment<'_>) -> bool {
+        let s = at.snapshot;
+        let node = |id: &str| s.nodes.iter().find(|n| n.id == id);
+        if at.holding && (self.changes_the_run() || matches!(self, Action::PlayPause | Action::Step | Action::StepBack))
+        {
+            return false;
+        }
+        if at.finished && self.changes_the_run() {
+            return false;
+        }
+        match self {
+            Action::Sleep(id) => node(id).is_some_and(|n| n.role != Role::Crashed && n.started),
+            Action::Crash(id) | Action::CutOff(id) | Action::DropScript(id) => node(id).is_some(),
+            Action::SleepLeader => self.command(at).is_some(),
+            Action::RevokeLease => s.lease.holder_identity.is_some(),
+            Action::Fencing => s.store_kind.rules().issues_tokens(),
+            _ => true,
+        }
+    }
+
+    /// The engine command the action becomes, as the run stands (`None`: the action is not a
+    /// command, or there is nothing to act on). The one place a learner's action turns into a
+    /// [`Command`].
+    pub fn command(&self, at: Moment<'_>) -> Option<Command> {
+        let s = at.snapshot;
+        let node = |id: &str| s.nodes.iter().find(|n| n.id == id);
+        Some(match self {
+            Action::Sleep(id) => match node(id)?.role {
+                Role::Paused => Command::Resume { node: id.clone() },
+                _ => Command::Pause { node: id.clone(), for_ms: None },
+            },
+            Action::Crash(id) => match node(id)?.role {
+                Role::Crashed => Command::Restart { node: id.clone() },
+                _ => Command::Crash { node: id.clone() },
+            },
+            Action::CutOff(id) => match node(id)?.partitioned {
+                true => Command::Heal { node: id.clone() },
+                false => Command::Partition { node: id.clone(), from: Link::All },
+            },
+            Action::SleepLeader => {
+                let with = |role: Role| s.nodes.iter().find(|n| n.role == role).map(|n| n.id.clone());
+                match (with(Role::Paused), with(Role::Leader)) {
+                    (Some(node), _) => Command::Resume { node },
+                    (None, Some(node)) => Command::Pause { node, for_ms: None },
+                    (None, None) => return None,
+                }
+            }
+            Action::RevokeLease => Command::RevokeLease,
+            Action::Fencing => Command::SetFencing { on: !s.resource.fencing },
+            Action::StoreClockJump => Command::ClockJump { target: STORE.into(), by_ms: STORE_CLOCK_JUMP_MS },
+            Action::DropScript(id) => Command::DropScript { node: id.clone() },
+            _ => return None,
+        })
+    }
+
+    /// The action's name on a button, as the run stands: "Put to sleep" or "Wake", "Crash" or
+    /// "Start again", … (`None`: no button names it so).
+    pub fn words(&self, at: Moment<'_>) -> Option<Ui> {
+        let s = at.snapshot;
+        let node = |id: &str| s.nodes.iter().find(|n| n.id == id);
+        Some(match self {
+            Action::Sleep(id) => match node(id).map(|n| n.role) {
+                Some(Role::Paused) => Ui::Wake,
+                _ => Ui::Sleep,
+            },
+            Action::Crash(id) => match node(id).map(|n| n.role) {
+                Some(Role::Crashed) => Ui::Restart,
+                _ => Ui::Crash,
+            },
+            Action::CutOff(id) => match node(id).is_some_and(|n| n.partitioned) {
+                true => Ui::Reconnect,
+                false => Ui::CutOff,
+            },
+            Action::RevokeLease => Ui::RevokeLease,
+            Action::Fencing if s.resource.fencing => Ui::FigureFencingOff,
+            Action::Fencing => Ui::FigureFencingOn,
+            Action::StoreClockJump => Ui::StoreClockJump,
+            Action::Step => Ui::Step,
+            Action::StepBack => Ui::StepBack,
+            Action::Reset => Ui::Reset,
+            _ => return None,
+        })
+    }
+}
