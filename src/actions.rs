@@ -69,6 +69,17 @@ pub enum Action {
     ShareLink,
     /// The HTML that embeds this run in another page, shown in the tools menu.
     EmbedCode,
+    /// Built-in lesson `id` opened at its first step (the landing card's offer).
+    OpenLesson(String),
+    /// Built-in scenario `id` played from its start, told by its own fable (the landing card's
+    /// other offer).
+    PlayStory(String),
+    /// The script's notice answered by keeping the script's steps for the node as they are.
+    KeepScript,
+    /// The landing card put away, to explore the scene as it is.
+    CloseLanding,
+    /// The card at the run's end put away, to look at the last picture.
+    PutAwayRecap,
     /// The lesson's table of contents opened or closed (its summary's click: the page keeps
     /// whether it is open, so a redrawn panel does not shut it under the learner's pointer).
     Contents,
@@ -189,7 +200,23 @@ impl Action {
             Action::Contents => plain("contents"),
             Action::ShareLink => plain("share"),
             Action::EmbedCode => plain("embed"),
-            _ => None,
+            Action::OpenLesson(id) => Some(format!("lesson:{id}")),
+            Action::PlayStory(id) => Some(format!("story:{id}")),
+            Action::CloseLanding => plain("close-landing"),
+            Action::KeepScript => plain("keep-script"),
+            Action::PutAwayRecap => plain("put-away"),
+            Action::Again => plain("again"),
+            // No control carries these: keys, the embed API and the page's own flow do.
+            Action::SetPlaying(false)
+            | Action::Faster
+            | Action::Slower
+            | Action::SleepLeader
+            | Action::Lesson(_)
+            | Action::Scenario(_)
+            | Action::Presenter
+            | Action::Controls
+            | Action::Help
+            | Action::Close => None,
         }
     }
 
@@ -223,6 +250,12 @@ impl Action {
             "contents" => Action::Contents,
             "share" => Action::ShareLink,
             "embed" => Action::EmbedCode,
+            "lesson" => Action::OpenLesson(node()?),
+            "story" => Action::PlayStory(node()?),
+            "close-landing" => Action::CloseLanding,
+            "keep-script" => Action::KeepScript,
+            "put-away" => Action::PutAwayRecap,
+            "again" => Action::Again,
             _ => return None,
         })
     }
@@ -265,7 +298,31 @@ impl Action {
             Action::SleepLeader => self.command(at).is_some(),
             Action::RevokeLease => s.lease.holder_identity.is_some(),
             Action::Fencing => s.store_kind.rules().issues_tokens(),
-            _ => true,
+            Action::PlayPause
+            | Action::SetPlaying(_)
+            | Action::Step
+            | Action::StepBack
+            | Action::Reset
+            | Action::Again
+            | Action::Pacing
+            | Action::Faster
+            | Action::Slower
+            | Action::StoreClockJump
+            | Action::Lesson(_)
+            | Action::BackToPath
+            | Action::ShareLink
+            | Action::EmbedCode
+            | Action::Contents
+            | Action::OpenLesson(_)
+            | Action::PlayStory(_)
+            | Action::CloseLanding
+            | Action::KeepScript
+            | Action::PutAwayRecap
+            | Action::Scenario(_)
+            | Action::Presenter
+            | Action::Controls
+            | Action::Help
+            | Action::Close => true,
         }
     }
 
@@ -300,7 +357,31 @@ impl Action {
             Action::Fencing => Command::SetFencing { on: !s.resource.fencing },
             Action::StoreClockJump => Command::ClockJump { target: STORE.into(), by_ms: STORE_CLOCK_JUMP_MS },
             Action::DropScript(id) => Command::DropScript { node: id.clone() },
-            _ => return None,
+            // Not commands: the page carries them out (`ui::act::perform`).
+            Action::PlayPause
+            | Action::SetPlaying(_)
+            | Action::Step
+            | Action::StepBack
+            | Action::Reset
+            | Action::Again
+            | Action::Pacing
+            | Action::Faster
+            | Action::Slower
+            | Action::Lesson(_)
+            | Action::BackToPath
+            | Action::ShareLink
+            | Action::EmbedCode
+            | Action::Contents
+            | Action::OpenLesson(_)
+            | Action::PlayStory(_)
+            | Action::CloseLanding
+            | Action::KeepScript
+            | Action::PutAwayRecap
+            | Action::Scenario(_)
+            | Action::Presenter
+            | Action::Controls
+            | Action::Help
+            | Action::Close => return None,
         })
     }
 
@@ -329,7 +410,30 @@ impl Action {
             Action::Step => Ui::Step,
             Action::StepBack => Ui::StepBack,
             Action::Reset => Ui::Reset,
-            _ => return None,
+            // Their buttons' words do not change with the run (or no button names them so).
+            Action::PlayPause
+            | Action::SetPlaying(_)
+            | Action::Again
+            | Action::Pacing
+            | Action::Faster
+            | Action::Slower
+            | Action::SleepLeader
+            | Action::DropScript(_)
+            | Action::Lesson(_)
+            | Action::BackToPath
+            | Action::ShareLink
+            | Action::EmbedCode
+            | Action::Contents
+            | Action::OpenLesson(_)
+            | Action::PlayStory(_)
+            | Action::CloseLanding
+            | Action::KeepScript
+            | Action::PutAwayRecap
+            | Action::Scenario(_)
+            | Action::Presenter
+            | Action::Controls
+            | Action::Help
+            | Action::Close => return None,
         })
     }
 }

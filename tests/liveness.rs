@@ -1,4 +1,5 @@
-//! Whether the lease is live is decided once (`story::picture::liveness`) and every view shows
+//! Whether the lease is live is decided once (by the engine: `engine::Liveness::judge`, the
+//! snapshot's `lease.liveness`) and every view shows
 //! that one decision: the harbor's plaque and hourglass, the lantern's tablet, and the technical
 //! view (the lease as Kubernetes, Redis and etcd print it). Checked at every 100 ms of every
 //! built-in scenario, in the words each view actually shows.

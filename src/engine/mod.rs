@@ -61,7 +61,7 @@ pub use config::{
     MAX_RESOURCES, MAX_UNTIL_MS,
 };
 pub use profile::{RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
-pub use snapshot::{LeaseView, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
+pub use snapshot::{LeaseView, Liveness, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
     Blocked, Endpoint, IgnoredBecause, MessageKind, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation,
@@ -426,6 +426,8 @@ impl Sim {
                 at
             }
         });
+        // The store's own judgement (its clock, its profile's rule for the last millisecond).
+        let expired = c.holder.is_some() && !c.lease_live(store_clock_ms);
         let lease = LeaseView {
             holder_identity: c.holder.clone(),
             lease_duration_ms: c.duration_ms,
@@ -435,7 +437,8 @@ impl Sim {
             token: c.token,
             newest_granted: c.newest_granted(),
             expires_ms,
-            expired: c.holder.is_some() && !c.lease_live(store_clock_ms),
+            expired,
+            liveness: Liveness::judge(c.holder.is_some(), expires_ms, expired, c.judges_expiry, now),
             version: c.version,
             lock_name: self.config.lock.name.clone(),
             renew_time_store_ms: c.renew_local_ms,

@@ -65,6 +65,68 @@ pub struct LeaseView {
     pub lock_name: String,
     /// `renewTime` as the record stores it, on the store's clock, in ms.
     pub renew_time_store_ms: Option<i64>,
+    /// Whether the lease is live now: the one judgement every view reads. Not in reports (they
+    /// carry `expires_ms` and `expired`, from which it follows).
+    #[serde(skip)]
+    pub liveness: Liveness,
+}
+
+/// Whether the lease is live at a snapshot's moment: the engine's one judgement of it, made by
+/// [`Liveness::judge`] when the snapshot is taken, which every view reads (the harbor's plaque
+/// and hourglass, the lantern's tablet, the lease panel, the technical view).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Liveness {
+    /// Nobody's name is on the record: never granted, revoked or released.
+    #[default]
+    Free,
+    /// A holder's term runs, `remaining_ms` more until `renewTime + leaseDuration` (0 in its
+    /// last millisecond, on a store that keeps a key through it: Redis).
+    Live { remaining_ms: u64 },
+    /// The holder's name is still on the record but the term ran out at `since_ms` and nobody has
+    /// taken the lease since (Kubernetes keeps `holderIdentity`; Redis and etcd have deleted the key).
+    Lapsed { since_ms: u64 },
+}
+
+impl Liveness {
+    /// Judges a record at `now_ms`: free without a holder; otherwise live while its term runs and
+    /// lapsed after. Where the store judges expiry, the term runs exactly as long as the store
+    /// says (`expired`: [`super::coordinator::Coordinator::lease_live`] on the store's clock,
+    /// with its profile's rule for the last millisecond; a store-clock jump ends it early).
+    /// Under client-go's observer expiry the store never judges, and the record's own term ends
+    /// at `renewTime + leaseDuration` (`expires_ms`, exclusive), which is what `kubectl` shows.
+    pub fn judge(holder: bool, expires_ms: Option<u64>, expired: bool, store_judges: bool, now_ms: u64) -> Liveness {
+        if !holder {
+            return Liveness::Free;
+        }
+        match expires_ms {
+            Some(e) if !expired && (store_judges || now_ms < e) => {
+                Liveness::Live { remaining_ms: e.saturating_sub(now_ms) }
+            }
+            e => Liveness::Lapsed { since_ms: e.unwrap_or(now_ms).min(now_ms) },
+        }
+    }
+
+    /// Live now.
+    pub fn is_live(self) -> bool {
+        matches!(self, Liveness::Live { .. })
+    }
+
+    /// Time left in the term (0 unless live), in ms.
+    pub fn remaining_ms(self) -> u64 {
+        match self {
+            Liveness::Live { remaining_ms } => remaining_ms,
+            _ => 0,
+        }
+    }
+
+    /// `free`, `live` or `lapsed` (the scenes' `data-lease`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Liveness::Free => "free",
+            Liveness::Live { .. } => "live",
+            Liveness::Lapsed { .. } => "lapsed",
+        }
+    }
 }
 
 /// What a node is doing, as the report names it.
@@ -181,4 +243,29 @@ pub struct MessageView {
     pub arrive_ms: u64,
     /// The token it carries (writes, renewals, grants).
     pub token: Option<WireToken>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Liveness;
+
+    /// Free without a name. Where the store judges (`store_judges`), live exactly until the
+    /// store says the TTL ran out (through the last millisecond on Redis, whose key is gone only
+    /// once `now > when`: `expired` still false at 15 062), and lapsed at once when it judged it
+    /// over early (a store-clock jump). Under observer expiry, live strictly before
+    /// `renewTime + leaseDuration`.
+    #[test]
+    fn the_lease_is_judged_once_by_whoever_judges_expiry() {
+        let judge = Liveness::judge;
+        assert_eq!(judge(false, None, false, true, 5), Liveness::Free);
+        assert_eq!(judge(true, Some(15_062), false, true, 15_061), Liveness::Live { remaining_ms: 1 });
+        assert_eq!(judge(true, Some(15_062), false, true, 15_062), Liveness::Live { remaining_ms: 0 });
+        assert_eq!(judge(true, Some(15_062), true, true, 15_063), Liveness::Lapsed { since_ms: 15_062 });
+        assert_eq!(judge(true, Some(15_062), true, true, 3_000), Liveness::Lapsed { since_ms: 3_000 });
+        assert_eq!(judge(true, None, false, true, 3_000), Liveness::Lapsed { since_ms: 3_000 });
+        assert_eq!(judge(true, Some(15_062), false, false, 15_061), Liveness::Live { remaining_ms: 1 });
+        assert_eq!(judge(true, Some(15_062), false, false, 15_062), Liveness::Lapsed { since_ms: 15_062 });
+        assert_eq!(judge(true, Some(15_062), false, false, 90_000), Liveness::Lapsed { since_ms: 15_062 });
+        assert!(Liveness::Live { remaining_ms: 3 }.is_live() && !Liveness::Free.is_live());
+    }
 }

@@ -7,7 +7,7 @@
 //! - The wooden tablet is the record: "free" (空) or a borrower's name (`holderIdentity`) with the
 //!   return hour (`renewTime + leaseDurationSeconds`, on the coordinator's clock). Once the hour has
 //!   passed the name is still written there (as in Kubernetes), struck through: it counts as free
-//!   ([`Face`], from the one [`liveness`](super::picture::liveness)).
+//!   ([`Face`], from the engine's one judgement, [`Liveness::judge`](crate::engine::Liveness::judge)).
 //! - The brass clasp under the tablet is the compare-and-swap: latched only while one is being
 //!   decided, from the tablet's decision until its answer is back ([`Picture::cas`]). A borrower
 //!   whose acquire was already on its way when someone else's was granted found it held: a step
@@ -270,7 +270,13 @@ mod tests {
         assert!(wang_tries >= 4, "Wang tried every 2 s: {wang_tries}");
         assert_eq!(grants(&s).len(), 1);
 
+        // Redis keeps a key through the last millisecond of its TTL (it is gone once
+        // `now > when`), and the tablet says what the store does: still hers at the hour itself,
+        // the wick at nothing; passed one millisecond later.
         s.advance_to(return_ms);
+        let p = look(&s, &mut m);
+        assert_eq!((face(&p.record), p.timer.remaining_ms), (Face::Taken, 0));
+        s.advance_to(return_ms + 1);
         let p = look(&s, &mut m);
         assert_eq!((face(&p.record), p.record.holder.as_deref()), (Face::HourPassed, Some("xiu")));
         assert_eq!((p.timer.state, p.timer.left, p.record.token), (TimerState::Out, 0.0, Some(1)));

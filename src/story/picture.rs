@@ -9,8 +9,9 @@
 //! words for each state and where it puts things. A third fable needs its words and a drawing,
 //! nothing here.
 //!
-//! Whether the lease is live is decided in one place, [`liveness`]: the plaque, the tablet, the
-//! panel and the technical view ([`super::technical::lease_state`]) all read it.
+//! Whether the lease is live is decided once, by the engine ([`Liveness::judge`], in the
+//! snapshot's `lease.liveness`): the plaque, the tablet, the panel and the technical view
+//! ([`super::technical::lease_state`]) all read it.
 //!
 //! Nothing is scripted. The timer is the lease's remaining time on the coordinator's clock; an
 //! actor holds up its token because its node believes it leads; a message is as far along its
@@ -24,9 +25,8 @@
 
 use super::i18n::Ui;
 use super::markup::within;
-use crate::engine::{
-    Endpoint, LeaseView, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WireToken, WriteOutcome,
-};
+pub use crate::engine::Liveness;
+use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WireToken, WriteOutcome};
 
 /// How many of the resource's latest verdicts the picture keeps in view.
 pub const VERDICTS_KEPT: usize = 3;
@@ -42,58 +42,6 @@ pub const CAS_MS: u64 = 600;
 /// Longest token label drawn; longer (hostile or malformed) labels are cut with `…`. A token is
 /// data from a scenario file, not a name: names are never cut.
 pub const MAX_LABEL_CHARS: usize = 10;
-
-/// Whether the lease is live now, judged on the coordinator's clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Liveness {
-    /// Nobody's name is on the record: never granted, revoked or released.
-    Free,
-    /// A holder's term runs: `remaining_ms` ≥ 1 before it runs out.
-    Live { remaining_ms: u64 },
-    /// The holder's name is still on the record but the term ran out at `since_ms` and nobody has
-    /// taken the lease since (Kubernetes keeps `holderIdentity`; Redis and etcd have deleted the key).
-    Lapsed { since_ms: u64 },
-}
-
-impl Liveness {
-    /// Live now.
-    pub fn is_live(self) -> bool {
-        matches!(self, Liveness::Live { .. })
-    }
-
-    /// Time left in the term (0 unless live), in ms.
-    pub fn remaining_ms(self) -> u64 {
-        match self {
-            Liveness::Live { remaining_ms } => remaining_ms,
-            _ => 0,
-        }
-    }
-
-    /// `free`, `live` or `lapsed` (the scenes' `data-lease`).
-    pub fn code(self) -> &'static str {
-        match self {
-            Liveness::Free => "free",
-            Liveness::Live { .. } => "live",
-            Liveness::Lapsed { .. } => "lapsed",
-        }
-    }
-}
-
-/// Judges the lease at `now_ms`: live while a holder is named, the store has not judged it
-/// expired, and `now_ms < renewTime + leaseDuration` (expiry is exclusive: at that instant it is
-/// already over). Under client-go's observer expiry the store never judges (`expired` stays
-/// false) and candidates wait on their own clocks; the record's own term still ends at
-/// `renewTime + leaseDuration`, which is what the technical view prints. A store-clock jump
-/// expires it early: then `expired` is set before `expires_ms` and it is over at once.
-pub fn liveness(lease: &LeaseView, now_ms: u64) -> Liveness {
-    if lease.holder_identity.is_none() {
-        return Liveness::Free;
-    }
-    match lease.expires_ms {
-        Some(expires) if !lease.expired && now_ms < expires => Liveness::Live { remaining_ms: expires - now_ms },
-        expires => Liveness::Lapsed { since_ms: expires.unwrap_or(now_ms).min(now_ms) },
-    }
-}
 
 /// How a fable tells the shared picture: its word for each state the scenes write. The drawing
 /// is the fable's own scene; what it says about the picture is here, so the tellings can be
@@ -706,7 +654,7 @@ pub fn progress(now_ms: u64, sent_ms: u64, arrive_ms: u64) -> f64 {
 pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     let now = snap.now_ms;
     let lease = &snap.lease;
-    let live = liveness(lease, now);
+    let live = lease.liveness;
     let remaining_ms = live.remaining_ms();
     let left = if lease.lease_duration_ms == 0 {
         0.0
@@ -849,36 +797,6 @@ mod tests {
         assert_eq!(short_label("8"), "8");
         assert_eq!(short_label("18446744073709551616"), "184467440…");
         assert_eq!(short_label("编号编号编号编号编号编号"), "编号编号编号编号编…");
-    }
-
-    fn lease(holder: Option<&str>, expires_ms: Option<u64>, expired: bool) -> LeaseView {
-        LeaseView {
-            holder_identity: holder.map(str::to_owned),
-            lease_duration_ms: 15_000,
-            acquire_time_ms: Some(0),
-            renew_time_ms: expires_ms.map(|e| e.saturating_sub(15_000)),
-            lease_transitions: 0,
-            token: holder.map(|_| 7),
-            newest_granted: holder.map(|_| 7),
-            expires_ms,
-            expired,
-            version: 1,
-            lock_name: "leader".into(),
-            renew_time_store_ms: None,
-        }
-    }
-
-    /// Free without a name; live strictly before `renewTime + leaseDuration`; lapsed from that
-    /// instant, or at once when the store judged it expired early (a clock jump).
-    #[test]
-    fn liveness_is_decided_on_the_coordinators_clock() {
-        assert_eq!(liveness(&lease(None, None, false), 5), Liveness::Free);
-        assert_eq!(liveness(&lease(Some("chen"), Some(15_062), false), 15_061), Liveness::Live { remaining_ms: 1 });
-        assert_eq!(liveness(&lease(Some("chen"), Some(15_062), false), 15_062), Liveness::Lapsed { since_ms: 15_062 });
-        assert_eq!(liveness(&lease(Some("chen"), Some(15_062), false), 90_000), Liveness::Lapsed { since_ms: 15_062 });
-        assert_eq!(liveness(&lease(Some("chen"), Some(15_062), true), 3_000), Liveness::Lapsed { since_ms: 3_000 });
-        assert_eq!(liveness(&lease(Some("chen"), None, false), 3_000), Liveness::Lapsed { since_ms: 3_000 });
-        assert!(Liveness::Live { remaining_ms: 3 }.is_live() && !Liveness::Free.is_live());
     }
 
     /// client-go's observer expiry: the store never judges Chen's term over, yet it ends on the

@@ -13,8 +13,8 @@
 use std::collections::VecDeque;
 
 use super::i18n::{fill, Ui};
-use super::picture::{liveness, Liveness};
 use super::violations::Found;
+use crate::engine::Liveness;
 use crate::engine::{LeaseView, Snapshot, StoreKind, TraceEntry, TraceEvent, WriteOutcome};
 use crate::vocab::Lang;
 
@@ -135,11 +135,11 @@ pub enum LeaseState {
 }
 
 /// The lease at the snapshot's time, as every system must show it: from the one judgement of
-/// whether it is live, [`liveness`] (on the coordinator's clock; expiry is exclusive).
+/// whether it is live, the engine's [`Liveness::judge`] (the snapshot's `lease.liveness`).
 pub fn lease_state(snap: &Snapshot) -> LeaseState {
     let lease = &snap.lease;
     let Some(holder) = lease.holder_identity.clone() else { return LeaseState::Free };
-    match (liveness(lease, snap.now_ms), lease.token) {
+    match (lease.liveness, lease.token) {
         (Liveness::Live { remaining_ms }, Some(token)) => LeaseState::Held { holder, token, remaining_ms },
         (Liveness::Live { .. }, None) => LeaseState::Expired { holder, token: None, expired_at_ms: snap.now_ms },
         (Liveness::Lapsed { since_ms }, token) => LeaseState::Expired { holder, token, expired_at_ms: since_ms },
@@ -645,8 +645,13 @@ mod tests {
     use crate::engine::{EqualTokenPolicy, LeaseView, ResourceView, Sim, Violation};
     use crate::scenario::library;
 
-    /// A world at `now_ms` with the given lease; no nodes, nothing in flight.
-    fn world(now_ms: u64, lease: LeaseView) -> Snapshot {
+    /// A world at `now_ms` with the given lease; no nodes, nothing in flight. Its store judges
+    /// expiry at `renewTime + leaseDuration` exactly, as etcd does (the lease is over at that
+    /// instant), and the lease's liveness is the engine's judgement of that.
+    fn world(now_ms: u64, mut lease: LeaseView) -> Snapshot {
+        lease.expired |= lease.holder_identity.is_some() && lease.expires_ms.is_some_and(|e| now_ms >= e);
+        lease.liveness =
+            Liveness::judge(lease.holder_identity.is_some(), lease.expires_ms, lease.expired, true, now_ms);
         Snapshot {
             now_ms,
             until_ms: 90_000,
@@ -688,6 +693,7 @@ mod tests {
             version: 0,
             lock_name: "leader".into(),
             renew_time_store_ms: None,
+            liveness: Liveness::Free,
         }
     }
 
@@ -706,6 +712,7 @@ mod tests {
             version: 9,
             lock_name: "leader".into(),
             renew_time_store_ms: Some(85_070),
+            liveness: Liveness::Free,
         }
     }
 

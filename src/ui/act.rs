@@ -49,7 +49,12 @@ pub(crate) fn perform(app: AppState, action: Action) {
         Action::Reset => app.reset(),
         Action::Again => match app.tutor.0.with_untracked(|t| t.lesson().is_some().then(|| t.step())) {
             Some(step) => lesson::send(app, Input::Go(step)),
-            None => app.reset(),
+            None => {
+                // From the end's card, which goes: Back has the focus, and hands it to Play
+                // once the reset has brought the run to 0 s (`controls::set_disabled`).
+                super::focus::hand_out_of(".recap", &["step-back"]);
+                app.reset();
+            }
         },
         Action::Pacing => {
             app.true_time.update(|t| *t = !*t);
@@ -65,7 +70,7 @@ pub(crate) fn perform(app: AppState, action: Action) {
             if matches!(input, Input::Leave) {
                 // The panel goes with its button: the focus goes to the transport bar's Play
                 // (or Back, at the run's end).
-                super::hand_focus(&["play-toggle", "step-back"]);
+                super::focus::hand_now(&["play-toggle", "step-back"]);
             }
             lesson::send(app, input);
         }
@@ -82,6 +87,27 @@ pub(crate) fn perform(app: AppState, action: Action) {
         Action::Controls => app.show_controls.update(|c| *c = !*c),
         Action::Help => app.help.update(|h| *h = !*h),
         Action::Contents => app.contents.update(|c| *c = !*c),
+        Action::OpenLesson(id) => {
+            app.landing.set(false);
+            lesson::open(app, id, Some(0));
+        }
+        Action::PlayStory(id) => {
+            // The card goes with its button: the focus to the transport bar first.
+            super::focus::hand_out_of(".landing", &["play-toggle"]);
+            app.landing.set(false);
+            app.play_builtin(&id);
+        }
+        // The notice goes (below, with every answer to it); the script stays as it is.
+        Action::KeepScript => {}
+        Action::CloseLanding => {
+            super::focus::hand_out_of(".landing", &["play-toggle"]);
+            app.landing.set(false);
+        }
+        Action::PutAwayRecap => {
+            // At the end Play is disabled: Back has the focus.
+            super::focus::hand_out_of(".recap", &["step-back"]);
+            app.recap_put_away.set(true);
+        }
         Action::ShareLink => leptos::task::spawn_local(async move {
             let url = app.share_link().await;
             if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {

@@ -123,7 +123,7 @@ fn set_disabled(el: &web_sys::Element, off: bool, instead: &str) {
     let focused = off && document().active_element().is_some_and(|a| a == *el);
     set_attr(el, "disabled", off.then_some(""));
     if focused {
-        super::hand_focus(&[instead]);
+        super::focus::hand_now(&[instead]);
     }
 }
 

@@ -127,6 +127,44 @@ pub(crate) fn dialogs(help: bool, audience: bool) {
     schedule();
 }
 
+/// Hands the focus at once to the first of the page's controls `testids` that is there and
+/// enabled: for a control about to be disabled or taken away with its card or panel while it
+/// has the focus, which would otherwise fall to the page's body (not at the next frame: by then
+/// it has fallen).
+pub(crate) fn hand_now(testids: &[&str]) {
+    if let Some(body) = document().body() {
+        let _ = testids.iter().any(|id| within(&body, id));
+    }
+}
+
+/// [`hand_now`], only when the focus is inside the part `part` finds (a card that is about to go
+/// with the button that had it); a key pressed elsewhere leaves the focus where it is.
+pub(crate) fn hand_out_of(part: &str, testids: &[&str]) {
+    let inside = document().active_element().is_some_and(|a| a.closest(part).ok().flatten().is_some());
+    if inside {
+        hand_now(testids);
+    }
+}
+
+/// Gives the focus at once to the control with test id `testid` inside `root`, if it is there
+/// and enabled; whether it did (a redrawn part of the page keeping the focus on its control).
+pub(crate) fn within(root: &web_sys::Element, testid: &str) -> bool {
+    let found = root.query_selector(&format!("[data-testid=\"{testid}\"]:not([disabled])")).ok().flatten();
+    match found {
+        Some(el) => {
+            give_focus(&el);
+            document().active_element().is_some_and(|a| a == el)
+        }
+        None => false,
+    }
+}
+
+/// Gives the focus at once to `el`: a move the keyboard itself asks for (an arrow key between
+/// tabs, a menu closing back onto its figure).
+pub(crate) fn now(el: &web_sys::Element) {
+    give_focus(el);
+}
+
 /// Asks for the focus on the first control that one of `selectors` finds, at the next frame
 /// (once the markup asked for has been drawn).
 pub(crate) fn hand_to(selectors: &[&str]) {

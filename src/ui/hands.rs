@@ -318,9 +318,7 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
         if let Some(el) =
             figure.and_then(|f| document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten())
         {
-            if let Ok(el) = el.dyn_into::<web_sys::SvgElement>() {
-                let _ = el.focus();
-            }
+            super::focus::now(&el);
         }
     };
     view! {
@@ -404,20 +402,21 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
         out.tag("div").lit("class", "buttons").open();
         out.tag("button")
             .lit("class", "primary")
-            .attr("data-act", &Action::DropScript(notice.node.clone()).code().unwrap_or_default())
+            .attr("data-act", &super::act::code(Action::DropScript(notice.node.clone())))
             .lit("data-testid", "script-drop")
             .text(&fill(Ui::ScriptDrop.text(lang), &[("name", &name)]));
-        out.tag("button").lit("data-act", "keep").lit("data-testid", "script-keep").text(Ui::ScriptKeep.text(lang));
+        out.tag("button")
+            .attr("data-act", &super::act::code(Action::KeepScript))
+            .lit("data-testid", "script-keep")
+            .text(Ui::ScriptKeep.text(lang));
         out.end("div");
         out.into_string()
     });
     let on_click = move |ev: leptos::ev::MouseEvent| {
-        match super::stage::act_of(&ev).as_deref() {
-            Some("keep") => {}
-            Some(code) if super::act::perform_code(app, code) => {}
-            _ => return,
+        // Either answer (drop the script's steps, or keep them) closes the notice.
+        if super::stage::act_of(&ev).is_some_and(|code| super::act::perform_code(app, &code)) {
+            app.script_notice.set(None);
         }
-        app.script_notice.set(None);
     };
     view! {
         <div

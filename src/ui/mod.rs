@@ -311,30 +311,11 @@ pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String +
             doc.active_element().filter(|a| root.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
         root.set_inner_html(&html);
         if let Some(id) = focused {
-            let _ = focus(&root, &id);
+            let _ = focus::within(&root, &id);
         }
         drawn.count.update(|n| *n = n.wrapping_add(1));
     });
     drawn
-}
-
-/// Gives the focus to the control with test id `testid` inside `within`, if it is there and
-/// enabled; whether it did.
-pub(crate) fn focus(within: &web_sys::Element, testid: &str) -> bool {
-    let found = within.query_selector(&format!("[data-testid=\"{testid}\"]:not([disabled])")).ok().flatten();
-    match found.and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()) {
-        Some(el) => el.focus().is_ok(),
-        None => false,
-    }
-}
-
-/// Hands the focus to the first of the page's controls `testids` that is there and enabled: used
-/// where the control that has it is about to be disabled or taken away with its card or panel,
-/// so that it does not fall to the page's body.
-pub(crate) fn hand_focus(testids: &[&str]) {
-    if let Some(body) = document().body() {
-        let _ = testids.iter().any(|id| focus(&body, id));
-    }
 }
 
 /// A part of the page drawn as markup by [`drawn_markup`]: where it is, and a count of drawings

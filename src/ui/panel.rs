@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
+use crate::engine::Liveness;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::story::fables::legend;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
-use crate::story::picture::{liveness, Liveness};
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
@@ -73,8 +73,8 @@ const ROWS: &[Row] = &[
         story: Ui::RowSandLeft,
         concept: Ui::ConceptRemaining,
         testid: "lease-remaining",
-        // Whether the lease is live is decided once, for every view (`story::picture::liveness`).
-        value: |s, _, lang| match liveness(&s.lease, s.now_ms) {
+        // Whether the lease is live is decided once, by the engine, for every view.
+        value: |s, _, lang| match s.lease.liveness {
             Liveness::Live { remaining_ms } => seconds_in(remaining_ms, lang),
             Liveness::Lapsed { .. } => Ui::Expired.text(lang).to_owned(),
             Liveness::Free => Ui::Nothing.text(lang).to_owned(),

@@ -66,13 +66,8 @@ pub fn Side(app: AppState) -> impl IntoView {
         if !focus {
             return;
         }
-        if let Some(el) = document()
-            .query_selector(&format!("[data-tab=\"{}\"]", tab.code()))
-            .ok()
-            .flatten()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlElement>().ok())
-        {
-            let _ = el.focus();
+        if let Some(el) = document().query_selector(&format!("[data-tab=\"{}\"]", tab.code())).ok().flatten() {
+            super::focus::now(&el);
         }
     };
     let on_click = move |ev: leptos::ev::MouseEvent| {

@@ -5,12 +5,14 @@
 
 use leptos::prelude::*;
 
+use crate::actions::Action;
 use crate::scenario::library;
 use crate::story::i18n::Ui;
 use crate::vocab::Fable;
 
 use crate::story::markup::Markup;
 
+use super::act::code;
 use super::later::{Later, Part};
 use super::state::AppState;
 use super::{localized, tr};
@@ -68,22 +70,9 @@ pub fn Stage(app: AppState) -> impl IntoView {
     }
 }
 
-/// Plays built-in `id` told as `fable` from its start.
-fn play_story(app: AppState, id: &'static str, fable: Fable) {
-    app.landing.set(false);
-    app.choose_fable(fable);
-    app.play_builtin(id);
-}
-
-/// Opens built-in lesson `id` from its first step.
-fn start_lesson(app: AppState, id: &'static str) {
-    app.landing.set(false);
-    super::lesson::open(app, id.to_owned(), Some(0));
-}
-
-/// One fable's offers on the landing card: its name; its lesson (id, `data-act`, test id, label);
-/// its story to play (`data-act`, test id, label).
-type Offer = (Ui, &'static str, &'static str, &'static str, Ui, &'static str, &'static str, Ui);
+/// One fable's offers on the landing card: its name; its lesson (id, test id, label); its story
+/// to play (scenario id, test id, label).
+type Offer = (Ui, &'static str, &'static str, Ui, &'static str, &'static str, Ui);
 
 /// What a click inside `ev`'s target asks for: the `data-act` of the nearest element that has
 /// one (cards and bars written as markup use one click handler for all their buttons), unless
@@ -127,64 +116,53 @@ fn Landing(app: AppState) -> impl IntoView {
             (
                 Ui::LandingHarborName,
                 HARBOR_LESSON,
-                "harbor-lesson",
                 "landing-harbor-lesson",
                 Ui::LandingHarborLesson,
-                "harbor-story",
+                HARBOR_STORY,
                 "landing-harbor-story",
                 Ui::LandingPlayHarbor,
             ),
             (
                 Ui::LandingLanternName,
                 LANTERN_LESSON,
-                "lantern-lesson",
                 "landing-lantern-lesson",
                 Ui::LandingLanternLesson,
-                "lantern-story",
+                LANTERN_STORY,
                 "landing-lantern-story",
                 Ui::LandingPlayLantern,
             ),
         ];
-        for (name, lesson, lesson_act, lesson_id, lesson_label, story_act, story_id, story_label) in fables {
+        for (name, lesson, lesson_id, lesson_label, story, story_id, story_label) in fables {
             out.tag("div").lit("class", "landing-fable").open();
             out.tag("h3").text(name.text(lang));
             if offered(lesson) {
                 out.tag("button")
                     .lit("class", "primary")
-                    .lit("data-act", lesson_act)
+                    .attr("data-act", &code(Action::OpenLesson(lesson.into())))
                     .lit("data-testid", lesson_id)
                     .text(lesson_label.text(lang));
             }
-            out.tag("button").lit("data-act", story_act).lit("data-testid", story_id).text(story_label.text(lang));
+            out.tag("button")
+                .attr("data-act", &code(Action::PlayStory(story.into())))
+                .lit("data-testid", story_id)
+                .text(story_label.text(lang));
             out.end("div");
         }
         out.end("div");
         out.tag("button")
             .lit("class", "landing-close")
-            .lit("data-act", "close")
+            .attr("data-act", &code(Action::CloseLanding))
             .lit("data-testid", "landing-close")
             .text(Ui::LandingExplore.text(lang));
         out.end("div");
         out.into_string()
     };
     // A story or "explore" takes the card away with its button: the focus goes to the transport
-    // bar first (a lesson gives it to its step).
-    let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
-        Some("harbor-lesson") => start_lesson(app, HARBOR_LESSON),
-        Some("lantern-lesson") => start_lesson(app, LANTERN_LESSON),
-        Some("harbor-story") => {
-            super::hand_focus(&["play-toggle"]);
-            play_story(app, HARBOR_STORY, Fable::Harbor);
+    // bar first (a lesson gives it to its step; see `act::perform`).
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(code) = act_of(&ev) {
+            super::act::perform_code(app, &code);
         }
-        Some("lantern-story") => {
-            super::hand_focus(&["play-toggle"]);
-            play_story(app, LANTERN_STORY, Fable::Lantern);
-        }
-        Some("close") => {
-            super::hand_focus(&["play-toggle"]);
-            app.landing.set(false);
-        }
-        _ => {}
     };
     view! { <div class="landing-layer" on:click=on_click inner_html=markup></div> }
 }
@@ -193,15 +171,14 @@ fn Landing(app: AppState) -> impl IntoView {
 /// summary, what happened in it; put away to look at the last picture.
 #[component]
 pub(crate) fn Recap(app: AppState) -> impl IntoView {
-    let put_away = super::plain::Plain::new(false);
     // A new run (a reset, another scenario) shows it again at its end.
     super::effect(move || {
         if !app.finished.get() {
-            put_away.set(false);
+            app.recap_put_away.set(false);
         }
     });
     let markup = move || {
-        if !app.finished.get() || put_away.get() || app.tutor.active() {
+        if !app.finished.get() || app.recap_put_away.get() || app.tutor.active() {
             return String::new();
         }
         let lang = app.lang.get();
@@ -222,25 +199,20 @@ pub(crate) fn Recap(app: AppState) -> impl IntoView {
         out.tag("div").lit("class", "buttons").open();
         out.tag("button")
             .lit("class", "primary")
-            .lit("data-act", "again")
+            .attr("data-act", &code(Action::Again))
             .lit("data-testid", "recap-again")
             .text(Ui::Reset.text(lang));
-        out.tag("button").lit("data-act", "close").lit("data-testid", "recap-close").text(Ui::Dismiss.text(lang));
+        out.tag("button")
+            .attr("data-act", &code(Action::PutAwayRecap))
+            .lit("data-testid", "recap-close")
+            .text(Ui::Dismiss.text(lang));
         out.end("div").end("div");
         out.into_string()
     };
-    let on_click = move |ev: leptos::ev::MouseEvent| match act_of(&ev).as_deref() {
-        // At the end Play is disabled: Back has the focus, and hands it to Play once the reset
-        // has brought the run to 0 s (see `controls::set_disabled`).
-        Some("again") => {
-            super::hand_focus(&["step-back"]);
-            app.reset();
+    let on_click = move |ev: leptos::ev::MouseEvent| {
+        if let Some(code) = act_of(&ev) {
+            super::act::perform_code(app, &code);
         }
-        Some("close") => {
-            super::hand_focus(&["step-back"]);
-            put_away.set(true);
-        }
-        _ => {}
     };
     view! { <div class="recap-layer" on:click=on_click inner_html=markup></div> }
 }

@@ -159,6 +159,8 @@ pub struct AppState {
     pub help: Plain<bool>,
     /// The lesson panel's table of contents is open.
     pub contents: Plain<bool>,
+    /// The card at the run's end was put away (until a new run reaches its end).
+    pub recap_put_away: Plain<bool>,
     /// The landing card over the scene (what to do first) is shown: a fresh page, until the
     /// learner starts something.
     pub landing: Plain<bool>,
@@ -380,6 +382,7 @@ impl AppState {
             show_controls: Plain::new(false),
             help: Plain::new(false),
             contents: Plain::new(false),
+            recap_put_away: Plain::new(false),
             landing: Plain::new(false),
             figure: RwSignal::new(None),
             script_notice: RwSignal::new(None),
@@ -942,14 +945,15 @@ impl AppState {
         });
     }
 
-    /// Switches to built-in `id` (as [`choose_scenario`](Self::choose_scenario)) and plays it
-    /// from its start once its file is here.
+    /// Switches to built-in `id` (as [`choose_scenario`](Self::choose_scenario)), told by its
+    /// own fable, and plays it from its start once its file is here.
     pub fn play_builtin(&self, id: &str) {
         let app = *self;
         let id = id.to_owned();
         wasm_bindgen_futures::spawn_local(async move {
             super::catalog::load(&id).await;
             if let Some(Ok(scenario)) = super::catalog::get(&id) {
+                app.choose_fable(scenario.fable);
                 app.load(scenario);
                 app.playing.set(true);
             }
