@@ -12,6 +12,7 @@
 
 use crate::engine::command::STORE;
 use crate::engine::{Command, Link, Role, Snapshot};
+use crate::fables::{Fable, Said, Word};
 use crate::story::i18n::Ui;
 use crate::story::tour::Input;
 
@@ -71,9 +72,9 @@ pub enum Action {
     EmbedCode,
     /// Built-in lesson `id` opened at its first step (the landing card's offer).
     OpenLesson(String),
-    /// Built-in scenario `id` played from its start, told by its own fable (the landing card's
-    /// other offer).
-    PlayStory(String),
+    /// Built-in scenario `id` played from its start, told by `fable` (the landing card's other
+    /// offer for that fable).
+    PlayStory(Fable, String),
     /// The script's notice answered by keeping the script's steps for the node as they are.
     KeepScript,
     /// The landing card put away, to explore the scene as it is.
@@ -201,7 +202,7 @@ impl Action {
             Action::ShareLink => plain("share"),
             Action::EmbedCode => plain("embed"),
             Action::OpenLesson(id) => Some(format!("lesson:{id}")),
-            Action::PlayStory(id) => Some(format!("story:{id}")),
+            Action::PlayStory(fable, id) => Some(format!("story:{}:{id}", fable.code())),
             Action::CloseLanding => plain("close-landing"),
             Action::KeepScript => plain("keep-script"),
             Action::PutAwayRecap => plain("put-away"),
@@ -251,7 +252,11 @@ impl Action {
             "share" => Action::ShareLink,
             "embed" => Action::EmbedCode,
             "lesson" => Action::OpenLesson(node()?),
-            "story" => Action::PlayStory(node()?),
+            "story" => {
+                let (fable, id) = arg.split_once(':')?;
+                let fable = Fable::from_code(fable)?;
+                (!id.is_empty()).then(|| Action::PlayStory(fable, id.to_owned()))?
+            }
             "close-landing" => Action::CloseLanding,
             "keep-script" => Action::KeepScript,
             "put-away" => Action::PutAwayRecap,
@@ -314,7 +319,7 @@ impl Action {
             | Action::EmbedCode
             | Action::Contents
             | Action::OpenLesson(_)
-            | Action::PlayStory(_)
+            | Action::PlayStory(..)
             | Action::CloseLanding
             | Action::KeepScript
             | Action::PutAwayRecap
@@ -373,7 +378,7 @@ impl Action {
             | Action::EmbedCode
             | Action::Contents
             | Action::OpenLesson(_)
-            | Action::PlayStory(_)
+            | Action::PlayStory(..)
             | Action::CloseLanding
             | Action::KeepScript
             | Action::PutAwayRecap
@@ -386,30 +391,32 @@ impl Action {
     }
 
     /// The action's name on a button, as the run stands: "Put to sleep" or "Wake", "Crash" or
-    /// "Start again", … (`None`: no button names it so).
-    pub fn words(&self, at: Moment<'_>) -> Option<Ui> {
+    /// "Start again", … (`None`: no button names it so). A figure's lever is named in the words
+    /// of the fable shown ([`Said::Fable`]).
+    pub fn words(&self, at: Moment<'_>) -> Option<Said> {
+        use Said::{Fable as F, Page as P};
         let s = at.snapshot;
         let node = |id: &str| s.nodes.iter().find(|n| n.id == id);
         Some(match self {
             Action::Sleep(id) => match node(id).map(|n| n.role) {
-                Some(Role::Paused) => Ui::Wake,
-                _ => Ui::Sleep,
+                Some(Role::Paused) => P(Ui::Wake),
+                _ => P(Ui::Sleep),
             },
             Action::Crash(id) => match node(id).map(|n| n.role) {
-                Some(Role::Crashed) => Ui::Restart,
-                _ => Ui::Crash,
+                Some(Role::Crashed) => F(Word::Restart),
+                _ => F(Word::Crash),
             },
             Action::CutOff(id) => match node(id).is_some_and(|n| n.partitioned) {
-                true => Ui::Reconnect,
-                false => Ui::CutOff,
+                true => F(Word::Reconnect),
+                false => F(Word::CutOff),
             },
-            Action::RevokeLease => Ui::RevokeLease,
-            Action::Fencing if s.resource.fencing => Ui::FigureFencingOff,
-            Action::Fencing => Ui::FigureFencingOn,
-            Action::StoreClockJump => Ui::StoreClockJump,
-            Action::Step => Ui::Step,
-            Action::StepBack => Ui::StepBack,
-            Action::Reset => Ui::Reset,
+            Action::RevokeLease => F(Word::Revoke),
+            Action::Fencing if s.resource.fencing => F(Word::FigureFencingOff),
+            Action::Fencing => F(Word::FigureFencingOn),
+            Action::StoreClockJump => P(Ui::StoreClockJump),
+            Action::Step => P(Ui::Step),
+            Action::StepBack => P(Ui::StepBack),
+            Action::Reset => P(Ui::Reset),
             // Their buttons' words do not change with the run (or no button names them so).
             Action::PlayPause
             | Action::SetPlaying(_)
@@ -425,7 +432,7 @@ impl Action {
             | Action::EmbedCode
             | Action::Contents
             | Action::OpenLesson(_)
-            | Action::PlayStory(_)
+            | Action::PlayStory(..)
             | Action::CloseLanding
             | Action::KeepScript
             | Action::PutAwayRecap

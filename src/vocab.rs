@@ -1,39 +1,11 @@
-//! The words the formats and the telling share: which fable tells a run ([`Fable`]) and in which
-//! language ([`Lang`]). `scenario` reads and writes them, `story` tells with them and `ui` shows
-//! them; none of those needs another to name them.
+//! The words the formats and the telling share: which fable tells a run ([`Fable`], defined with
+//! the fables in [`crate::fables`]) and in which language ([`Lang`]). `scenario` reads and writes
+//! them, `story` tells with them and `ui` shows them.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-/// Which fable tells the run.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum Fable {
-    /// The harbor: flag-bearers, a plaque, an hourglass, a flag-verifier (seed `000`).
-    #[default]
-    Harbor,
-    /// The lantern of Nantang: borrowers, a tablet with a brass clasp, a numbered wick, a granary
-    /// keeper by the ditch (seed `001`).
-    Lantern,
-}
-
-impl Fable {
-    /// Both fables, in menu order.
-    pub const ALL: [Fable; 2] = [Fable::Harbor, Fable::Lantern];
-
-    /// The name used in scenario files and URLs: `harbor` or `lantern`.
-    pub fn code(self) -> &'static str {
-        match self {
-            Fable::Harbor => "harbor",
-            Fable::Lantern => "lantern",
-        }
-    }
-
-    /// Reads a fable's code (surrounding spaces and case ignored); anything else is `None`.
-    pub fn from_code(code: &str) -> Option<Fable> {
-        let code = code.trim();
-        Fable::ALL.into_iter().find(|f| f.code().eq_ignore_ascii_case(code))
-    }
-}
+/// Which fable tells the run: a handle on one of [`crate::fables::ALL`].
+pub use crate::fables::Fable;
 
 /// The app's languages.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]

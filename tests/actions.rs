@@ -7,7 +7,9 @@ mod common;
 use common::builtin;
 use leaselab::actions::{Action, Moment, BINDINGS};
 use leaselab::engine::{Command, Link, Sim};
+use leaselab::fables::Said;
 use leaselab::story::tour::Input;
+use leaselab::vocab::Fable;
 
 fn at<'a>(snapshot: &'a leaselab::engine::Snapshot) -> Moment<'a> {
     Moment { snapshot, finished: false, holding: false }
@@ -79,7 +81,8 @@ fn codes_read_back_as_the_same_action() {
         Action::ShareLink,
         Action::EmbedCode,
         Action::OpenLesson("harbor-replaced".into()),
-        Action::PlayStory("harbor-zombie".into()),
+        Action::PlayStory(Fable::DEFAULT, "harbor-zombie".into()),
+        Action::PlayStory(Fable::all().last().expect("fables"), "lantern-ankle".into()),
         Action::CloseLanding,
         Action::KeepScript,
         Action::PutAwayRecap,
@@ -90,7 +93,18 @@ fn codes_read_back_as_the_same_action() {
         let back = Action::from_code(&code).unwrap_or_else(|| panic!("{code:?} reads as nothing"));
         assert_eq!(back.code().as_deref(), Some(code.as_str()), "{a:?}");
     }
-    for bad in ["", "sleep", "sleep:", "go:x", "answer:-1", "launch", "lesson:", "story"] {
+    for bad in [
+        "",
+        "sleep",
+        "sleep:",
+        "go:x",
+        "answer:-1",
+        "launch",
+        "lesson:",
+        "story",
+        "story:pirate:harbor-zombie",
+        "story:harbor:",
+    ] {
         assert!(Action::from_code(bad).is_none(), "{bad:?}");
     }
 }
@@ -104,12 +118,12 @@ fn a_node_action_toggles_with_the_node_state() {
     let sleep = Action::Sleep("chen".into());
     assert!(matches!(sleep.command(at(&s)), Some(Command::Pause { ref node, for_ms: None }) if node == "chen"));
     assert!(matches!(Action::SleepLeader.command(at(&s)), Some(Command::Pause { ref node, .. }) if node == "chen"));
-    assert_eq!(sleep.words(at(&s)), Some(leaselab::story::i18n::Ui::Sleep));
+    assert_eq!(sleep.words(at(&s)), Some(Said::Page(leaselab::story::i18n::Ui::Sleep)));
     sim.apply(sleep.command(at(&s)).expect("a command")).expect("valid");
 
     let s = sim.snapshot();
     assert!(matches!(sleep.command(at(&s)), Some(Command::Resume { ref node }) if node == "chen"));
-    assert_eq!(sleep.words(at(&s)), Some(leaselab::story::i18n::Ui::Wake));
+    assert_eq!(sleep.words(at(&s)), Some(Said::Page(leaselab::story::i18n::Ui::Wake)));
 
     let cut = Action::CutOff("lin".into());
     assert!(matches!(cut.command(at(&s)), Some(Command::Partition { ref node, from: Link::All }) if node == "lin"));

@@ -100,7 +100,7 @@ fn both_lessons_have_predictions_an_audience_question_and_a_closing_metaphor_tab
             }
         }
     }
-    assert_eq!(lesson(LANTERN).fable, Some(leaselab::vocab::Fable::Lantern), "every scene told as the lantern");
+    assert_eq!(lesson(LANTERN).fable, leaselab::vocab::Fable::from_code("lantern"), "every scene told as the lantern");
     let menu: Vec<&str> = library::lessons::MENU.iter().map(|m| m.id).collect();
     assert_eq!(menu, ["harbor-replaced", LANTERN, FENCING]);
 }

@@ -5,7 +5,7 @@ use leaselab::scenario::library;
 use leaselab::story::i18n::Ui;
 use leaselab::story::narrate::Line;
 use leaselab::story::packs;
-use leaselab::vocab::Lang;
+use leaselab::vocab::{Fable, Lang};
 
 #[test]
 fn the_committed_packs_are_the_tables() {
@@ -25,6 +25,37 @@ fn the_committed_packs_are_the_tables() {
         }
         assert_eq!(whole.len(), packs::COUNT);
         assert_eq!(whole, packs::texts(lang));
+        for fable in Fable::all() {
+            let path = format!("{}/assets/i18n/{}", env!("CARGO_MANIFEST_DIR"), packs::fable_file_name(fable, lang));
+            let committed = std::fs::read_to_string(&path).unwrap_or_default();
+            assert!(
+                committed == packs::fable_file(fable, lang),
+                "{path} is not {fable:?}'s texts: after changing a text, run `cargo run --bin leaselab -- packs` \
+                 and commit the packs"
+            );
+            let texts: Vec<String> = serde_json::from_str(&committed).expect("a JSON array of strings");
+            assert_eq!(texts.len(), fable.pack_len(), "{path}");
+        }
+    }
+}
+
+/// A fable's pack holds its words in concept order, its drawing's own, its story lines in line
+/// order and its legend, as `Fable` reads them.
+#[test]
+fn a_fables_pack_is_read_as_it_is_written() {
+    use leaselab::fables::Word;
+    for fable in Fable::all() {
+        for lang in [Lang::En, Lang::Zh] {
+            let texts = fable.texts(lang);
+            assert_eq!(texts.len(), fable.pack_len());
+            assert_eq!(texts[Word::Name as usize], fable.word(Word::Name, lang));
+            let last = *Line::ALL.last().expect("lines");
+            assert!(texts.contains(&fable.line(last, lang)));
+            let legend: Vec<_> = fable.legend(lang).collect();
+            assert_eq!(legend.len(), fable.def().legend.len());
+            let (_, name, is) = legend.last().copied().expect("a legend");
+            assert_eq!(&texts[texts.len() - 2..], [name, is]);
+        }
     }
 }
 
@@ -48,12 +79,8 @@ fn a_pack_is_read_in_declaration_order() {
     places.sort_unstable();
     places.dedup();
     assert_eq!(places.len(), Ui::ALL.len());
-    let [story, technical] = Line::LeaseExpired.text(Lang::Zh);
-    assert_eq!(
-        (zh[packs::story_index(Line::LeaseExpired)], zh[packs::technical_index(Line::LeaseExpired)]),
-        (story, technical)
-    );
-    assert_eq!(en[packs::lantern_index(Line::RunEnded)], Line::RunEnded.lantern_story(Lang::En));
+    assert_eq!(zh[packs::technical_index(Line::LeaseExpired)], Line::LeaseExpired.technical(Lang::Zh));
+    assert_eq!(en[packs::technical_index(Line::RunEnded)], Line::RunEnded.technical(Lang::En));
     // The built-in scenarios' titles close the pack, in menu order, as their files give them.
     let last = library::MENU.len() - 1;
     assert_eq!(packs::scenario_title_index(last), packs::COUNT - 1);
@@ -65,38 +92,25 @@ fn a_pack_is_read_in_declaration_order() {
 }
 
 /// The first part holds what the first scene needs: the page's own texts but those marked
-/// `#[later]` (which only the later parts show), and the harbor's story lines; the technical
-/// lines, the lantern's stories and the scenarios' titles wait for the later part.
+/// `#[later]` (which only the later parts show); the technical lines and the scenarios' titles
+/// wait for the later part. What a fable says is in its own pack.
 #[test]
-fn the_first_part_holds_the_page_and_the_harbors_story() {
+fn the_first_part_holds_the_page() {
     use packs::Part;
     for u in Ui::ALL {
         let part = if Ui::LATER[*u as usize] { Part::Later } else { Part::First };
         assert_eq!(Part::of(packs::ui_index(*u)), part, "{u:?}");
     }
-    // The transport's words and the scene's are in the first; the side panel's, the tools menu's
-    // and the address warnings' (drawn once the later part has come) in the later.
-    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::Dockmaster, Ui::CaptionEmpty] {
+    // The transport's words are in the first; the side panel's, the tools menu's and the address
+    // warnings' (drawn once the later part has come) in the later.
+    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::ClockOf] {
         assert_eq!(Part::of(packs::ui_index(u)), Part::First, "{u:?}");
     }
-    for u in [Ui::PanelTitle, Ui::LogTitle, Ui::FencingOn, Ui::StoreRulesRedis, Ui::UrlWarningTitle, Ui::UrlBadSpeed] {
+    for u in [Ui::PanelTitle, Ui::StoreRulesRedis, Ui::UrlWarningTitle, Ui::UrlBadSpeed] {
         assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
-        assert!(!packs::is_lantern(u), "{u:?}");
     }
-    // The lantern's own words (the tablet, the wick, its caption before the story starts) come
-    // with the later part, and only they may be read before it has come.
-    for u in [Ui::LanternCaptionEmpty, Ui::LanternSceneLabel, Ui::TabletFree, Ui::WickLeft] {
-        assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
-        assert!(packs::is_lantern(u), "{u:?}");
-    }
-    for u in Ui::ALL {
-        assert_eq!(packs::is_lantern(*u), Ui::LANTERN[*u as usize], "{u:?}");
-    }
-    assert!(!packs::is_lantern(Ui::Play) && !packs::is_lantern(Ui::Dockmaster));
     for l in Line::ALL {
-        assert_eq!(Part::of(packs::story_index(l)), Part::First, "{l:?}'s story");
         assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");
-        assert_eq!(Part::of(packs::lantern_index(l)), Part::Later, "{l:?}'s lantern story");
     }
     for i in 0..library::MENU.len() {
         assert_eq!(Part::of(packs::scenario_title_index(i)), Part::Later, "the title of {}", library::MENU[i].id);

@@ -71,9 +71,9 @@ mod cli {
         },
         /// List the built-in scenarios and lessons.
         List,
-        /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json` and their
-        /// later parts, `en.later.json`, `zh.later.json`) from the translation tables; run it
-        /// after changing a text.
+        /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`, their
+        /// later parts `en.later.json`, `zh.later.json`, and each fable's, `harbor.en.json`, …)
+        /// from the translation tables; run it after changing a text.
         Packs {
             /// The folder to write them to.
             #[arg(long, default_value = "assets/i18n")]
@@ -114,6 +114,13 @@ mod cli {
                             return fail(&format!("cannot write {}: {e}", path.display()));
                         }
                         println!("wrote {} ({} texts)", path.display(), part.range().len());
+                    }
+                    for fable in leaselab::vocab::Fable::all() {
+                        let path = dir.join(packs::fable_file_name(fable, lang));
+                        if let Err(e) = std::fs::write(&path, packs::fable_file(fable, lang)) {
+                            return fail(&format!("cannot write {}: {e}", path.display()));
+                        }
+                        println!("wrote {} ({} texts)", path.display(), fable.pack_len());
                     }
                 }
                 ExitCode::SUCCESS

@@ -565,7 +565,7 @@ mod tests {
             Ok(Some(Request::Intervene { command: Command::DropScript { node: "chen".into() } }))
         );
         let r = request(r#"{"leaselab":1,"type":"load","scenario":"lantern-ankle","fable":"harbor"}"#);
-        assert_eq!(r, Ok(Some(Request::LoadBuiltin { id: "lantern-ankle", fable: Some(Fable::Harbor) })));
+        assert_eq!(r, Ok(Some(Request::LoadBuiltin { id: "lantern-ankle", fable: Fable::from_code("harbor") })));
         assert_eq!(r.map(|r| r.map(|r| r.kind())), Ok(Some("load")));
     }
 

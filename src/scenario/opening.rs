@@ -62,7 +62,7 @@ pub fn opening() -> Scenario {
     };
     Scenario {
         id: library::DEFAULT_ID.to_owned(),
-        fable: Fable::Harbor,
+        fable: Fable::DEFAULT,
         title: words(TITLE),
         summary: words(SUMMARY),
         node_names: NODE_NAMES.iter().map(|n| words(*n)).collect(),

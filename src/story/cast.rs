@@ -1,27 +1,14 @@
 //! Who is who: the display names of a scenario's nodes in each language, for the fable that
 //! tells the run.
 //!
-//! The harbor takes its flag-bearers' names from the scenario file. The lantern has its own cast
-//! of Nantang townsfolk ([`LANTERN_CAST`]), given to the nodes in node order, so any scenario can
-//! be told as the lantern without the harbor's names wandering into the town.
+//! A fable takes its names from the scenario file, or gives the nodes its own cast
+//! ([`crate::fables::Definition::cast`]: the lantern's Nantang townsfolk), in node order, so any
+//! scenario can be told by it without another fable's names wandering in.
 
 use crate::engine::StoreKind;
 use crate::scenario::Scenario;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
-
-/// The lantern's borrowers, `[en, zh]`, given to nodes in node order (the scenario format allows
-/// at most [`crate::engine::MAX_NODES`] nodes; any beyond this list are shown by their id).
-pub const LANTERN_CAST: [[&str; 2]; 8] = [
-    ["A-Xiu", "阿秀"],
-    ["Smith Wang", "王铁匠"],
-    ["Auntie Zhou", "周婶"],
-    ["Xiaoman", "小满"],
-    ["Uncle He", "何伯"],
-    ["Liu the peddler", "刘货郎"],
-    ["Chunni", "春妮"],
-    ["Teacher Sun", "孙先生"],
-];
 
 /// Display names for one scenario's nodes, in one fable.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,18 +24,31 @@ pub struct Cast {
 }
 
 impl Cast {
-    /// The harbor's cast: names from the scenario file; a node without a `name` is shown by its
-    /// id, capitalised.
+    /// The cast of the scenario's own fable ([`Cast::for_fable`] with `scenario.fable`).
     pub fn new(scenario: &Scenario) -> Self {
+        Self::for_fable(scenario, scenario.fable)
+    }
+
+    /// The cast that tells `scenario` as `fable`: the fable's own cast, node `i` played by its
+    /// `i`-th person whatever the file calls the node; or, for a fable without one, the names the
+    /// file gives (a node without a `name` is shown by its id, capitalised). A node beyond the
+    /// fable's cast is shown by its id.
+    pub fn for_fable(scenario: &Scenario, fable: Fable) -> Self {
+        let own = fable.def().cast;
         let names = scenario
             .config
             .nodes
             .iter()
+            .enumerate()
             .zip(&scenario.node_names)
-            .map(|(node, name)| {
-                let pair = match name {
-                    Some(n) => [n.en.clone(), n.zh.clone()],
-                    None => {
+            .map(|((i, node), name)| {
+                let pair = match (own, name) {
+                    (Some(cast), _) => match cast.get(i) {
+                        Some([en, zh]) => [(*en).to_owned(), (*zh).to_owned()],
+                        None => [capitalise(&node.id), capitalise(&node.id)],
+                    },
+                    (None, Some(n)) => [n.en.clone(), n.zh.clone()],
+                    (None, None) => {
                         let shown = capitalise(&node.id);
                         [shown.clone(), shown]
                     }
@@ -56,44 +56,12 @@ impl Cast {
                 (node.id.clone(), pair)
             })
             .collect();
-        let identities = identities(scenario);
         Self {
             names,
-            identities,
+            identities: identities(scenario),
             renew_deadline_ms: scenario.config.lease.renew_deadline_ms,
-            fable: Fable::Harbor,
+            fable,
             store: scenario.config.store_kind,
-        }
-    }
-
-    /// The cast that tells `scenario` as `fable`: the harbor's is [`Cast::new`]; the lantern's
-    /// gives node `i` the townsperson `LANTERN_CAST[i]`, whatever the file calls it.
-    pub fn for_fable(scenario: &Scenario, fable: Fable) -> Self {
-        match fable {
-            Fable::Harbor => Self::new(scenario),
-            Fable::Lantern => {
-                let names = scenario
-                    .config
-                    .nodes
-                    .iter()
-                    .enumerate()
-                    .map(|(i, node)| {
-                        let pair = match LANTERN_CAST.get(i) {
-                            Some([en, zh]) => [(*en).to_owned(), (*zh).to_owned()],
-                            None => [capitalise(&node.id), capitalise(&node.id)],
-                        };
-                        (node.id.clone(), pair)
-                    })
-                    .collect();
-                let identities = identities(scenario);
-                Self {
-                    names,
-                    identities,
-                    renew_deadline_ms: scenario.config.lease.renew_deadline_ms,
-                    fable,
-                    store: scenario.config.store_kind,
-                }
-            }
         }
     }
 
@@ -120,28 +88,29 @@ impl Cast {
 
     /// How a process is named where a system prints it (`holderIdentity`, a lock's value, the
     /// technical line of the log, the resource's table): its identity as the scenario gives it.
-    /// Under the lantern, a node that kept the default identity (its id) goes by its townsperson's
-    /// handle (`a-xiu`, `smith-wang`, …), so the town's technical view never shows the harbor's
-    /// ids (`chen`, `a`). A custom identity (two masters both called `localhost`) stays as it is,
-    /// and anything else (`store`, an unknown id) too.
+    /// Under a fable with a cast of its own, a node that kept the default identity (its id) goes
+    /// by its person's handle (the lantern's `a-xiu`, `smith-wang`, …), so the fable's technical
+    /// view never shows the file's ids (`chen`, `a`). A custom identity (two masters both called
+    /// `localhost`) stays as it is, and anything else (`store`, an unknown id) too.
     pub fn handle(&self, id_or_identity: &str) -> String {
-        if self.fable != Fable::Lantern {
+        let Some(own) = self.fable.def().cast else {
             return id_or_identity.to_owned();
-        }
+        };
         let default_identity = self.identities.iter().position(|(id, identity)| id == identity && id == id_or_identity);
-        match default_identity.and_then(|i| LANTERN_CAST.get(i)) {
+        match default_identity.and_then(|i| own.get(i)) {
             Some([en, _]) => slug(en),
             None => id_or_identity.to_owned(),
         }
     }
 
     /// A write's operation id as the fable's systems print it: the engine numbers a node's writes
-    /// `<node id>-<n>` (`engine::node`), so under the lantern the node's part is its handle
-    /// (`chen-8` is `a-xiu-8`). Any other id (a raw write's own) is shown as it is.
+    /// `<node id>-<n>` (`engine::node`), so under a fable with its own cast the node's part is its
+    /// handle (the lantern's `chen-8` is `a-xiu-8`). Any other id (a raw write's own) is shown as
+    /// it is.
     pub fn op_handle(&self, op_id: &str) -> String {
         match op_id.rsplit_once('-') {
             Some((node, n))
-                if self.fable == Fable::Lantern
+                if self.fable.def().cast.is_some()
                     && !n.is_empty()
                     && n.bytes().all(|b| b.is_ascii_digit())
                     && self.identities.iter().any(|(id, _)| id == node) =>
@@ -187,55 +156,58 @@ mod tests {
     use super::*;
     use crate::scenario::library;
 
+    /// A fable without a cast of its own takes the file's names, and prints ids as they are.
     #[test]
-    fn harbor_names_come_from_the_fable() {
+    fn names_come_from_the_file_unless_the_fable_has_a_cast() {
         let s = library::get("harbor-zombie").expect("exists").expect("parses");
-        let cast = Cast::new(&s);
-        assert_eq!(cast.name("chen", Lang::En), "Old Chen");
-        assert_eq!(cast.name("chen", Lang::Zh), "老陈");
-        assert_eq!(cast.name("lin", Lang::Zh), "小林");
-        assert_eq!(cast.name("nobody", Lang::En), "nobody");
-        assert_eq!(cast.fable(), Fable::Harbor);
+        for fable in Fable::all() {
+            let cast = Cast::for_fable(&s, fable);
+            assert_eq!(cast.fable(), fable);
+            assert_eq!(cast.name("nobody", Lang::En), "nobody");
+            match fable.def().cast {
+                None => {
+                    assert_eq!(cast.name("chen", Lang::En), "Old Chen");
+                    assert_eq!(cast.name("chen", Lang::Zh), "老陈");
+                    assert_eq!(cast.name("lin", Lang::Zh), "小林");
+                    assert_eq!(cast.handle("chen"), "chen");
+                }
+                Some(own) => {
+                    assert_eq!(cast.name("chen", Lang::En), own[0][0]);
+                    assert_eq!(cast.name("lin", Lang::Zh), own[1][1]);
+                    assert_eq!(cast.handle("chen"), slug(own[0][0]));
+                    assert_eq!((cast.handle("store"), cast.handle("ghost")), ("store".to_owned(), "ghost".to_owned()));
+                }
+            }
+        }
+        assert_eq!(Cast::new(&s), Cast::for_fable(&s, s.fable));
     }
 
+    /// A fable's own cast has a name for every node the format allows, each its own, and a handle
+    /// of its own; a custom identity stays what the scenario says.
     #[test]
-    fn the_lantern_names_nodes_in_order_from_its_own_cast() {
-        let s = library::get("harbor-zombie").expect("exists").expect("parses");
-        let cast = Cast::for_fable(&s, Fable::Lantern);
-        assert_eq!(cast.fable(), Fable::Lantern);
-        assert_eq!(cast.name("chen", Lang::En), LANTERN_CAST[0][0]);
-        assert_eq!(cast.name("lin", Lang::Zh), LANTERN_CAST[1][1]);
-        assert_eq!(Cast::for_fable(&s, Fable::Harbor), Cast::new(&s));
-        let names: std::collections::HashSet<&str> = LANTERN_CAST.iter().flatten().copied().collect();
-        assert_eq!(names.len(), 2 * LANTERN_CAST.len(), "every borrower has a name of their own");
-        assert!(LANTERN_CAST.len() >= crate::engine::MAX_NODES, "every node can have a townsperson");
-    }
-
-    /// Under the lantern the systems print the townsfolk's handles, never the harbor's ids; a
-    /// custom identity stays what the scenario says; the harbor prints ids as they are.
-    #[test]
-    fn the_lantern_prints_handles_not_harbor_ids() {
-        let s = library::get("harbor-zombie").expect("exists").expect("parses");
-        let lantern = Cast::for_fable(&s, Fable::Lantern);
-        assert_eq!((lantern.handle("chen"), lantern.handle("lin")), ("a-xiu".to_owned(), "smith-wang".to_owned()));
-        assert_eq!((lantern.handle("store"), lantern.handle("ghost")), ("store".to_owned(), "ghost".to_owned()));
-        assert_eq!(Cast::new(&s).handle("chen"), "chen");
+    fn a_fables_own_cast_is_whole() {
         let twins = library::get("duplicate-identity").expect("exists").expect("parses");
-        let lantern = Cast::for_fable(&twins, Fable::Lantern);
-        assert_eq!(lantern.handle("localhost"), "localhost", "a name the scenario gave stays");
-        let handles: std::collections::HashSet<String> = LANTERN_CAST.iter().map(|[en, _]| slug(en)).collect();
-        assert_eq!(handles.len(), LANTERN_CAST.len(), "every townsperson's handle is their own");
+        for fable in Fable::all() {
+            let Some(own) = fable.def().cast else { continue };
+            let names: std::collections::HashSet<&str> = own.iter().flatten().copied().collect();
+            assert_eq!(names.len(), 2 * own.len(), "{fable:?}: every person has a name of their own");
+            assert!(own.len() >= crate::engine::MAX_NODES, "{fable:?}: every node can have a person");
+            let handles: std::collections::HashSet<String> = own.iter().map(|[en, _]| slug(en)).collect();
+            assert_eq!(handles.len(), own.len(), "{fable:?}: every handle is its own");
+            let cast = Cast::for_fable(&twins, fable);
+            assert_eq!(cast.handle("localhost"), "localhost", "a name the scenario gave stays");
+        }
     }
 
-    /// A lantern scenario's file names the same townsfolk, so both tellings agree.
+    /// A scenario told by its own fable names that fable's cast in its file, so both agree.
     #[test]
-    fn lantern_scenarios_name_the_lantern_cast() {
+    fn scenarios_of_a_fable_with_a_cast_name_that_cast() {
         for id in library::ids() {
             let s = library::get(id).expect("exists").expect("parses");
-            if s.fable != Fable::Lantern {
+            if s.fable.def().cast.is_none() {
                 continue;
             }
-            let cast = Cast::for_fable(&s, Fable::Lantern);
+            let cast = Cast::new(&s);
             for (node, name) in s.config.nodes.iter().zip(&s.node_names) {
                 let name = name.as_ref().unwrap_or_else(|| panic!("{id}: {} has no name", node.id));
                 assert_eq!(name.en, cast.name(&node.id, Lang::En), "{id}");

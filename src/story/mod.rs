@@ -3,13 +3,12 @@
 //! this layer says.
 //!
 //! - [`i18n`]: the translation table. Every user-visible string lives here in both languages.
-//! - [`fables`]: which words of the shared chrome each fable retells, and each fable's key.
 //! - [`cast`]: who is who (display names of nodes, per language and fable).
-//! - [`narrate`]: one log line per trace event, in story words and technical words;
-//!   [`lantern_log`] holds the lantern's story for each line.
+//! - [`narrate`]: one log line per trace event, in story words (each fable's, from its module in
+//!   [`crate::fables`]) and technical words.
 //! - [`picture`]: the one fable-neutral picture of the run (the record, the timer, the actors,
-//!   what is in flight, the gate, the outcome), built once per snapshot, and where it is decided
-//!   whether the lease is live; [`harbor`] and [`lantern`] are each fable's telling of it.
+//!   what is in flight, the gate, the outcome), built once per snapshot; each fable in
+//!   [`crate::fables`] tells and draws it.
 //! - [`markup`]: markup built as text, with one escaping rule enforced by a type.
 //! - [`technical`]: the lease as Kubernetes, Redis and etcd would show it; the resource's ledger.
 //! - [`violations`]: the oracle's findings, one sentence each, and what they involve.
@@ -20,11 +19,7 @@
 
 pub mod cast;
 pub mod diagram;
-pub mod fables;
-pub mod harbor;
 pub mod i18n;
-pub mod lantern;
-pub mod lantern_log;
 pub mod markup;
 pub mod narrate;
 pub mod pacing;

@@ -5,7 +5,7 @@
 //! [`Actor`]s (the nodes and what they believe), the compare-and-swap being decided ([`Cas`]),
 //! what is in [`Flight`], the [`Gate`] that judges writes (the fenced resource) and the
 //! [`Outcome`] (what the resource last accepted, and whether it ever accepted an older number
-//! after a newer one). A fable is a telling of it ([`super::harbor`], [`super::lantern`]): its
+//! after a newer one). A fable is a telling of it ([`crate::fables`]): its
 //! words for each state and where it puts things. A third fable needs its words and a drawing,
 //! nothing here.
 //!
@@ -23,10 +23,10 @@
 //! (renewals this term, the judged writes, the race at the clasp, the collision). The per-frame
 //! work is [`picture`], which reads only the snapshot and that small memory.
 
-use super::i18n::Ui;
 use super::markup::within;
 pub use crate::engine::Liveness;
 use crate::engine::{Endpoint, MessageKind, Role, Snapshot, TraceEntry, TraceEvent, WireToken, WriteOutcome};
+use crate::fables::Word;
 
 /// How many of the resource's latest verdicts the picture keeps in view.
 pub const VERDICTS_KEPT: usize = 3;
@@ -43,88 +43,49 @@ pub const CAS_MS: u64 = 600;
 /// data from a scenario file, not a name: names are never cut.
 pub const MAX_LABEL_CHARS: usize = 10;
 
-/// How a fable tells the shared picture: its word for each state the scenes write. The drawing
-/// is the fable's own scene; what it says about the picture is here, so the tellings can be
-/// compared and tested without a page.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Telling {
-    /// The record with nobody's name on it.
-    pub record_free: Ui,
-    /// The timer running: `{s}` seconds left.
-    pub timer_left: Ui,
-    /// The timer out (the term lapsed, was revoked or released).
-    pub timer_out: Ui,
-    /// The timer never started.
-    pub timer_unset: Ui,
-    /// Renewals this term: `{n}`.
-    pub renewals: Ui,
-    /// Who stands at the gate.
-    pub gate: Ui,
-    /// The gate's sign: only `{n}` counts.
-    pub gate_only: Ui,
-    /// The gate's sign before any number was seen.
-    pub gate_unseen: Ui,
-    /// The gate's sign with nobody checking (fencing off), and its second line.
-    pub gate_away: Ui,
-    pub gate_lets_all: Ui,
-    /// A verdict: obeyed, refused, reported as already done.
-    pub obeyed: Ui,
-    pub refused: Ui,
-    pub duplicate: Ui,
-    /// Whoever sends a write from outside.
-    pub outsider: Ui,
-    /// The resource before any write was obeyed; after one (`{n}`).
-    pub outcome_idle: Ui,
-    pub outcome_last: Ui,
-    /// The collision, and why (`{old}` after `{new}`).
-    pub collision: Ui,
-    pub collision_why: Ui,
-    /// What a sleeping actor says.
-    pub asleep: Ui,
-    /// A message in flight, by kind: acquire, acquire reply, renew, renew reply, write, release.
-    pub messages: [Ui; 6],
+/// The concept a message of `kind` in flight is, for its title in the fable's words.
+pub fn message_word(kind: MessageKind) -> Word {
+    match kind {
+        MessageKind::AcquireRequest => Word::MsgAcquire,
+        MessageKind::AcquireReply => Word::MsgAcquireReply,
+        MessageKind::RenewRequest => Word::MsgRenew,
+        MessageKind::RenewReply => Word::MsgRenewReply,
+        MessageKind::Write => Word::MsgWrite,
+        MessageKind::ReleaseRequest => Word::MsgRelease,
+    }
 }
 
-impl Telling {
-    /// The title of a message of `kind` in flight.
-    pub fn message(&self, kind: MessageKind) -> Ui {
-        let i = match kind {
-            MessageKind::AcquireRequest => 0,
-            MessageKind::AcquireReply => 1,
-            MessageKind::RenewRequest => 2,
-            MessageKind::RenewReply => 3,
-            MessageKind::Write => 4,
-            MessageKind::ReleaseRequest => 5,
-        };
-        self.messages[i]
-    }
-
-    /// The word for a verdict.
-    pub fn verdict(&self, v: &Verdict) -> Ui {
-        match v.outcome {
-            WriteOutcome::Accepted => self.obeyed,
-            WriteOutcome::Duplicate => self.duplicate,
-            _ => self.refused,
+impl Verdict {
+    /// The concept its verdict is: accepted, refused, or already done.
+    pub fn word(&self) -> Word {
+        match self.outcome {
+            WriteOutcome::Accepted => Word::Accepted,
+            WriteOutcome::Duplicate => Word::Duplicate,
+            _ => Word::Refused,
         }
     }
+}
 
-    /// The timer's line now: seconds left, out, or not started.
-    pub fn timer_line(&self, timer: &Timer) -> (Ui, Option<u64>) {
-        match timer.state {
-            TimerState::Running => (self.timer_left, Some(timer.remaining_ms)),
-            TimerState::Out => (self.timer_out, None),
-            TimerState::Unset => (self.timer_unset, None),
+impl Timer {
+    /// What the timer says now: seconds left (with the ms left), out, or not started.
+    pub fn line(&self) -> (Word, Option<u64>) {
+        match self.state {
+            TimerState::Running => (Word::TimerLeft, Some(self.remaining_ms)),
+            TimerState::Out => (Word::TimerOut, None),
+            TimerState::Unset => (Word::TimerUnset, None),
         }
     }
+}
 
-    /// The gate's sign now, with the number it holds to (if any).
-    pub fn gate_sign(&self, gate: &Gate) -> (Ui, Option<u64>) {
-        if !gate.on_duty {
-            (self.gate_away, None)
-        } else if gate.mark == 0 {
-            (self.gate_unseen, None)
+impl Gate {
+    /// The gate's sign now, with the token it holds to (if any).
+    pub fn sign(&self) -> (Word, Option<u64>) {
+        if !self.on_duty {
+            (Word::GateAway, None)
+        } else if self.mark == 0 {
+            (Word::GateUnseen, None)
         } else {
-            (self.gate_only, Some(gate.mark))
+            (Word::GateOnly, Some(self.mark))
         }
     }
 }

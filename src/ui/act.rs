@@ -91,11 +91,11 @@ pub(crate) fn perform(app: AppState, action: Action) {
             app.landing.set(false);
             lesson::open(app, id, Some(0));
         }
-        Action::PlayStory(id) => {
+        Action::PlayStory(fable, id) => {
             // The card goes with its button: the focus to the transport bar first.
             super::focus::hand_out_of(".landing", &["play-toggle"]);
             app.landing.set(false);
-            app.play_builtin(&id);
+            app.play_builtin(&id, fable);
         }
         // The notice goes (below, with every answer to it); the script stays as it is.
         Action::KeepScript => {}
@@ -144,7 +144,7 @@ pub(crate) fn perform(app: AppState, action: Action) {
 
 /// What the share field says when no link can carry the run.
 fn too_large(app: AppState) -> String {
-    super::told(app, crate::story::i18n::Ui::ShareTooLarge, app.lang.get_untracked()).to_owned()
+    crate::story::i18n::Ui::ShareTooLarge.text(app.lang.get_untracked()).to_owned()
 }
 
 /// The `data-act` a control that offers `action` carries (see [`Action::code`]).

@@ -15,7 +15,7 @@ use crate::scenario::lesson::{self, Lesson};
 use crate::scenario::opening::opening;
 use crate::scenario::{library, parse, Scenario, ScenarioError};
 use crate::story::packs::{self, Part};
-use crate::vocab::Lang;
+use crate::vocab::{Fable, Lang};
 
 /// A built-in as the page has it.
 struct Entry {
@@ -130,6 +130,21 @@ pub async fn load_pack(lang: Lang, part: Part) -> Result<(), String> {
     let text = fetch_text(&url).await?;
     let texts = pack_texts(&text).map_err(|e| format!("{url}: {e}"))?;
     packs::install(lang, part, texts).map_err(|e| format!("{url}: {e}"))
+}
+
+/// Loads `fable`'s pack in `lang` (`i18n/<fable>.<lang>.json`, stamped as the others) unless it
+/// is already here (see `story::packs`).
+///
+/// # Errors
+/// Why it could not be fetched or read (in English).
+pub async fn load_fable_pack(fable: Fable, lang: Lang) -> Result<(), String> {
+    if packs::has_fable(fable, lang) {
+        return Ok(());
+    }
+    let url = format!("i18n/{}?v={}", packs::fable_file_name(fable, lang), packs::PACK_STAMP);
+    let text = fetch_text(&url).await?;
+    let texts = pack_texts(&text).map_err(|e| format!("{url}: {e}"))?;
+    packs::install_fable(fable, lang, texts).map_err(|e| format!("{url}: {e}"))
 }
 
 /// A pack's texts: its file is a JSON array of strings, read with the browser's `JSON.parse`

@@ -7,8 +7,10 @@ use leptos::prelude::*;
 
 use crate::engine::compare::{tally, Setting};
 use crate::engine::{Endpoint, TraceEntry, TraceEvent};
+use crate::fables::Word;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
+use crate::story::picture::message_word;
 use crate::story::{fill, narrate};
 use crate::vocab::Lang;
 
@@ -82,12 +84,10 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
             (None, TraceEvent::MessageSent { kind, from, arrive_ms, .. }) => {
                 let from = match from {
                     Endpoint::Node(id) => cast.name(id, lang),
-                    Endpoint::Coordinator => Ui::DiagramStore.told(cast.fable()).text(lang).to_owned(),
-                    Endpoint::Resource | Endpoint::Outside => {
-                        Ui::DiagramResource.told(cast.fable()).text(lang).to_owned()
-                    }
+                    Endpoint::Coordinator => cast.fable().word(Word::DiagramStore, lang).to_owned(),
+                    Endpoint::Resource | Endpoint::Outside => cast.fable().word(Word::DiagramResource, lang).to_owned(),
                 };
-                let what = crate::story::fables::telling(cast.fable()).message(*kind).text(lang);
+                let what = cast.fable().word(message_word(*kind), lang);
                 fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
             }
             (None, _) => {
@@ -211,27 +211,22 @@ fn parted(app: AppState) -> Option<String> {
 }
 
 /// The compared run's scene, drawn from its picture at this run's moment, beside this run's
-/// (only while comparing). It is a picture to look at: acting is done on this run's figures.
+/// (only while comparing), by the drawing of the fable shown. It is a picture to look at: acting
+/// is done on this run's figures.
 #[component]
-pub fn OtherScene(app: AppState, lantern: super::later::Lantern) -> impl IntoView {
+pub fn OtherScene(app: AppState) -> impl IntoView {
     let markup = Memo::new(move |_| {
-        let look = super::draw::Look { lang: app.lang.get(), floor: app.floor.get() };
         let fable = app.fable.get();
+        let look = super::draw::look(app, fable);
         app.other_picture
             .with(|p| {
                 let p = p.as_ref()?;
-                app.cast.with(|cast| match fable {
-                    crate::vocab::Fable::Harbor => Some(super::scene::whole(p, cast, look)),
-                    crate::vocab::Fable::Lantern => lantern.whole(p, cast, look),
-                })
+                Some(app.cast.with(|cast| crate::draw::whole(fable.def().drawing, p, cast, None, look)))
             })
             .map(|m| m.into_string())
             .unwrap_or_default()
     });
-    let class = move || match app.fable.get() {
-        crate::vocab::Fable::Harbor => "scene other-run",
-        crate::vocab::Fable::Lantern => "scene lantern-scene other-run",
-    };
+    let class = move || format!("scene {} other-run", app.fable.get().def().drawing.class);
     let scene = super::draw::readable_frame(app);
     view! {
         <div class="fable-scene other-scene" data-testid="other-scene" hidden=move || app.other_picture.with(Option::is_none)>

@@ -14,7 +14,8 @@ use crate::vocab::Fable;
 
 use super::act::code;
 use super::state::{AppState, SPEED_LOG2_MAX, SPEED_LOG2_MIN};
-use super::{fable_name, localized, seconds, told, tr};
+use super::{localized, said, seconds, tr};
+use crate::fables::Word;
 
 /// `0.25×`, `0.5×`, `1×` … `64×`.
 pub(crate) fn speed_label(log2: i32) -> String {
@@ -45,12 +46,12 @@ fn select_all(ev: leptos::ev::FocusEvent) {
     }
 }
 
-/// The transport bar's words and controls as markup, in `lang` as the fable shown tells them:
+/// The transport bar's words and controls as markup, in `lang`:
 /// drawn again only when those change. What moves (the clock, the time bar, play and pause, the
 /// speed) is set on these elements by [`Transport`]'s effects, so that the bar costs the page one
 /// piece of markup rather than a reactive view per attribute (issue 14: the first load).
-fn transport_markup(app: AppState, lang: crate::vocab::Lang) -> String {
-    let t = |ui: Ui| super::told(app, ui, lang);
+fn transport_markup(lang: crate::vocab::Lang) -> String {
+    let t = |ui: Ui| ui.text(lang);
     let mut out = Markup::new();
     out.tag("button")
         .lit("class", "big play")
@@ -176,7 +177,7 @@ pub fn Transport(app: AppState) -> impl IntoView {
     });
     // The bar's words, drawn when the language or the fable changes; each effect below runs
     // again after that.
-    let drawn = super::drawn_markup("[data-testid=transport]", move || transport_markup(app, app.lang.get()));
+    let drawn = super::drawn_markup("[data-testid=transport]", move || transport_markup(app.lang.get()));
     // Playing or not, the end, the speed, the pacing.
     super::effect(move || {
         let (playing, finished, lang) = (app.playing.get(), app.finished.get(), app.lang.get());
@@ -314,8 +315,8 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
         let lang = app.lang.get();
         let now = app.fable.get();
         let mut out = Markup::new();
-        for fable in Fable::ALL {
-            out.option(fable.code(), fable_name(fable, lang), fable == now);
+        for fable in Fable::all() {
+            out.option(fable.code(), fable.word(Word::Name, lang), fable == now);
         }
         out.into_string()
     };
@@ -348,7 +349,7 @@ pub fn Tools(app: AppState) -> impl IntoView {
     // learner's cursor when a holder comes.
     let share = Memo::new(move |_| {
         let lang = app.lang.get();
-        let say = |ui: Ui| told(app, ui, lang);
+        let say = |ui: Ui| ui.text(lang);
         let mut out = Markup::new();
         out.tag("section").lit("class", "group share").open();
         out.tag("h2").text(say(Ui::ToolsShare));
@@ -384,7 +385,8 @@ pub fn Tools(app: AppState) -> impl IntoView {
     });
     let levers = Memo::new(move |_| {
         let lang = app.lang.get();
-        let say = |ui: Ui| told(app, ui, lang);
+        let say = |ui: Ui| ui.text(lang);
+        let word = |w: Word| said(app, w, lang);
         // Which levers can be pulled now is the registry's (`actions::Action::enabled`).
         let (fencing, tokens, [can_fence, can_revoke, can_jump]) = super::act::watch(app, |m| {
             let can = [Action::Fencing, Action::RevokeLease, Action::StoreClockJump].map(|a| a.enabled(m));
@@ -403,16 +405,16 @@ pub fn Tools(app: AppState) -> impl IntoView {
                 .attr("title", say(if tokens { Ui::FencingHint } else { Ui::FencingNoToken })),
             can_fence,
         )
-        .text(say(if fencing { Ui::FencingOn } else { Ui::FencingOff }));
+        .text(word(if fencing { Word::FencingOn } else { Word::FencingOff }));
         enabled(
             out.tag("button")
                 .lit("class", "revoke")
                 .attr("data-act", &code(Action::RevokeLease))
                 .lit("data-testid", "revoke-lease")
-                .attr("title", say(Ui::RevokeHint)),
+                .attr("title", word(Word::RevokeHint)),
             can_revoke,
         )
-        .text(say(Ui::RevokeLease));
+        .text(word(Word::Revoke));
         enabled(
             out.tag("button")
                 .lit("class", "store-clock")

@@ -1,7 +1,7 @@
 //! One card per flag-bearer (in the lantern, per borrower): who they are and how they are doing,
 //! in story and technical words. The learner's levers on them (sleep / wake, send home / bring
 //! back, cut off / reconnect) are at their figures in the scene (`hands`). The cards are the same
-//! in both fables; only their words are retold.
+//! in every fable; only their words are the fable's.
 
 use leptos::prelude::*;
 
@@ -13,9 +13,10 @@ use crate::vocab::Lang;
 
 use crate::story::markup::Markup;
 
-use super::scene::coat_colour;
 use super::state::AppState;
-use super::{seconds, told, tr};
+use super::{said, seconds, tw};
+use crate::draw::coat_colour;
+use crate::fables::Word;
 
 /// The cards, one per node, in the fable's words: who they are and how they are doing, in story
 /// and technical words. Acting on them is done at their figures in the scene (see `hands`).
@@ -29,7 +30,7 @@ pub fn Crew(app: AppState) -> impl IntoView {
         let mut out = Markup::new();
         app.snapshot.with(|s| {
             if s.nodes.is_empty() {
-                out.tag("p").lit("class", "no-crew").text(told(app, Ui::NoCrew, lang));
+                out.tag("p").lit("class", "no-crew").text(said(app, Word::NoCrew, lang));
             }
             for (index, n) in s.nodes.iter().enumerate() {
                 let lit = lit.as_ref().is_some_and(|h| h.lights_node(&n.id));
@@ -64,30 +65,30 @@ pub fn Crew(app: AppState) -> impl IntoView {
         });
         out.into_string()
     });
-    view! { <section class="crew" aria-label=tr(app, Ui::Crew) inner_html=markup></section> }
+    view! { <section class="crew" aria-label=tw(app, Word::Crew) inner_html=markup></section> }
 }
 
 pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {
-    let text = |ui: Ui| ui.told(fable).text(lang);
+    let text = |w: Word| fable.word(w, lang);
     let mut lines = Vec::new();
     let posture = match node.role {
-        Role::Crashed => Ui::StoryGone,
-        Role::Paused => Ui::StoryAsleep,
-        _ if !node.started => Ui::StoryNotYet,
-        _ => Ui::StoryAwake,
+        Role::Crashed => text(Word::ActorGone),
+        Role::Paused => Ui::StoryAsleep.text(lang),
+        _ if !node.started => text(Word::ActorNotYet),
+        _ => Ui::StoryAwake.text(lang),
     };
-    lines.push(text(posture).to_owned());
+    lines.push(posture.to_owned());
     if node.partitioned {
-        lines.push(text(Ui::StoryCutOff).to_owned());
+        lines.push(text(Word::ActorCutOff).to_owned());
     }
     if let (true, Some(t)) = (node.believes_leader, node.token) {
-        lines.push(fill(text(Ui::StoryRaisedFlag), &[("n", &t.to_string())]));
+        lines.push(fill(text(Word::ActorHolds), &[("n", &t.to_string())]));
         if let Some(p) = plaque_token.filter(|p| *p > t) {
-            lines.push(fill(text(Ui::StoryStaleFlag), &[("n", &p.to_string())]));
+            lines.push(fill(text(Word::ActorStale), &[("n", &p.to_string())]));
         }
     }
     if let Some(p) = &node.prepared_write {
-        lines.push(fill(text(Ui::StoryPreparedFlag), &[("n", &p.token.to_string())]));
+        lines.push(fill(text(Word::ActorPrepared), &[("n", &p.token.to_string())]));
     }
     lines
 }

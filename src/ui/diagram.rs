@@ -13,17 +13,18 @@
 use leptos::prelude::*;
 
 use crate::engine::{MessageKind, WriteOutcome};
+use crate::fables::Word;
 use crate::scenario::lesson::Element;
 use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
-use crate::story::fables::telling;
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
+use crate::story::picture::message_word;
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
-use super::draw::{fitted, Align};
 use super::state::AppState;
-use super::{coord as f, seconds, seconds_in, told, tr};
+use super::{coord as f, seconds, seconds_in, tr};
+use crate::draw::{fitted, Align};
 
 /// View-box width.
 const W: f64 = 1200.0;
@@ -94,8 +95,8 @@ fn lane_y(lane: usize) -> f64 {
 fn lane_name(key: &LaneKey, cast: &Cast, lang: Lang) -> String {
     match key {
         LaneKey::Node(id) => cast.name(id, lang),
-        LaneKey::Store => Ui::DiagramStore.told(cast.fable()).text(lang).to_owned(),
-        LaneKey::Resource => Ui::DiagramResource.told(cast.fable()).text(lang).to_owned(),
+        LaneKey::Store => cast.fable().word(Word::DiagramStore, lang).to_owned(),
+        LaneKey::Resource => cast.fable().word(Word::DiagramResource, lang).to_owned(),
     }
 }
 
@@ -169,8 +170,8 @@ fn arrow_svg(out: &mut Markup, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
         Fate::Lost => "lost",
     };
     // In the words of the fable shown (the tablet's answer, not the dockmaster's).
-    let kind = telling(cast.fable()).message(a.kind);
-    let mut title = format!("{} · {} → {}", kind.text(lang), seconds_in(a.sent_ms, lang), seconds_in(end, lang));
+    let kind = cast.fable().word(message_word(a.kind), lang);
+    let mut title = format!("{kind} · {} → {}", seconds_in(a.sent_ms, lang), seconds_in(end, lang));
     if let Some(t) = &a.token {
         title.push_str(" · ");
         title.push_str(t);
@@ -351,7 +352,7 @@ fn draw(
                     _ if *blocked => ("mark raw refused blocked", Ui::DiagramBlocked),
                     _ => ("mark raw refused", Ui::DiagramRefused),
                 };
-                let outsider = telling(cast.fable()).outsider.text(lang);
+                let outsider = cast.fable().word(Word::Outsider, lang);
                 (class, token.clone(), format!("{outsider} · {token} · {}", word.text(lang)))
             }
         };
@@ -501,7 +502,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let detail = move || {
         chosen
             .with(|c| c.as_ref().map(|i| i.detail.clone()))
-            .unwrap_or_else(|| told(app, Ui::DiagramHint, app.lang.get()).to_owned())
+            .unwrap_or_else(|| Ui::DiagramHint.text(app.lang.get()).to_owned())
     };
     let on_span = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {

@@ -21,9 +21,9 @@ use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
 use super::crew::story_state;
-use super::lesson::Place;
 use super::state::AppState;
-use super::{coord, seconds, told, tr};
+use super::{coord, said, seconds, tr};
+use crate::fables::Word;
 
 /// A figure in the scene that the learner can act on.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -77,11 +77,7 @@ const MENU_H: f64 = 230.0;
 /// scene) and the gate ([`Element::Resource`]). The picture stays an image for screen readers;
 /// this layer is the group of its buttons. Written as markup with one handler for the clicks
 /// and one for Enter and Space: a reactive view per figure costs page size and buys nothing.
-pub(crate) fn hands(
-    app: AppState,
-    place: &'static (dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync),
-    timer: Element,
-) -> impl IntoView {
+pub(crate) fn hands(app: AppState, place: super::lesson::PlaceFn, timer: Element) -> impl IntoView {
     // Only what the hit areas show: where each figure is, its name and a node's role. The same
     // markup from frame to frame while nothing of it changes, so it is not set again.
     let markup = Memo::new(move |_| {
@@ -94,7 +90,7 @@ pub(crate) fn hands(
         for (figure, element, role) in
             nodes.chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
         {
-            let Some(((x, y, w, h), _)) = place(app, &element) else { continue };
+            let Some(((x, y, w, h), _)) = app.picture.with_untracked(|p| place(p, &element)) else { continue };
             let name = figure_name(app, &figure, lang);
             out.tag("g")
                 .lit("class", "hand")
@@ -152,8 +148,8 @@ fn figure_under(target: Option<web_sys::EventTarget>) -> Option<(Figure, web_sys
 fn figure_name(app: AppState, figure: &Figure, lang: Lang) -> String {
     match figure {
         Figure::Node(id) => app.cast.with(|c| c.name(id, lang)),
-        Figure::Timer => told(app, Ui::FigureTimer, lang).to_owned(),
-        Figure::Gate => told(app, Ui::FigureGate, lang).to_owned(),
+        Figure::Timer => said(app, Word::FigureTimer, lang).to_owned(),
+        Figure::Gate => said(app, Word::FigureGate, lang).to_owned(),
     }
 }
 
@@ -206,11 +202,13 @@ struct MenuModel {
 /// The menu for `figure` as the run stands.
 fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
     let title = figure_name(app, figure, lang);
-    let say = |ui: Ui| told(app, ui, lang);
+    let fable = app.fable.get();
+    let say = |ui: Ui| ui.text(lang);
+    let word = |w: Word| fable.word(w, lang);
     super::act::watch(app, |m| {
         // Each action offered: its code, its words as the run stands, whether it can be taken.
         let offer = |action: Action, testid: String| {
-            let label = action.words(m).map_or("", say);
+            let label = action.words(m).map_or("", |w| w.text(fable, lang));
             (action.code().unwrap_or_default(), label, action.enabled(m), testid)
         };
         let s = m.snapshot;
@@ -219,7 +217,7 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
                 let Some(n) = s.nodes.iter().find(|n| &n.id == id) else {
                     return MenuModel { title, ..MenuModel::default() };
                 };
-                let lines = story_state(n, s.lease.newest_granted, app.fable.get(), lang);
+                let lines = story_state(n, s.lease.newest_granted, fable, lang);
                 let actions = [
                     (Action::Sleep(id.clone()), format!("node-{id}-pause")),
                     (Action::Crash(id.clone()), format!("node-{id}-crash")),
@@ -231,12 +229,13 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
                 MenuModel { title, lines, actions, fencing: None }
             }
             Figure::Timer => {
-                let line = match (&s.lease.holder_identity, s.lease.expires_ms) {
-                    (Some(holder), Some(expires)) if !s.lease.expired && expires > s.now_ms => {
+                // Whether the lease runs is the engine's one judgement (`Liveness`).
+                let line = match (&s.lease.holder_identity, s.lease.liveness) {
+                    (Some(holder), crate::engine::Liveness::Live { remaining_ms }) => {
                         let name = app.cast.with(|c| c.name(holder, lang));
-                        fill(say(Ui::FigureTimerLeft), &[("name", &name), ("s", &seconds(expires - s.now_ms))])
+                        fill(word(Word::FigureTimerLeft), &[("name", &name), ("s", &seconds(remaining_ms))])
                     }
-                    _ => say(Ui::FigureTimerIdle).to_owned(),
+                    _ => word(Word::FigureTimerIdle).to_owned(),
                 };
                 MenuModel {
                     title,
@@ -251,9 +250,9 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
                 let line = if !tokens {
                     say(Ui::FencingNoToken).to_owned()
                 } else if on {
-                    fill(say(Ui::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
+                    fill(word(Word::FigureGateOn), &[("n", &s.resource.high_water.to_string())])
                 } else {
-                    say(Ui::FigureGateOff).to_owned()
+                    word(Word::FigureGateOff).to_owned()
                 };
                 MenuModel {
                     title,
@@ -339,18 +338,19 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
 /// (e.g. "Old Chen: Put to sleep"); faults the page has no button for are named plainly.
 pub(crate) fn script_step(command: &Command, cast: &Cast, lang: Lang) -> String {
     let fable = cast.fable();
-    let say = |ui: Ui| ui.told(fable).text(lang).to_owned();
+    let say = |ui: Ui| ui.text(lang).to_owned();
+    let word = |w: Word| fable.word(w, lang).to_owned();
     let who = command.node().map(|id| cast.name(id, lang));
     let what = match command {
         Command::Pause { .. } => say(Ui::Sleep),
         Command::Resume { .. } => say(Ui::Wake),
-        Command::Crash { .. } => say(Ui::Crash),
-        Command::Restart { .. } => say(Ui::Restart),
-        Command::Partition { .. } => say(Ui::CutOff),
-        Command::Heal { .. } => say(Ui::Reconnect),
-        Command::RevokeLease => say(Ui::RevokeLease),
-        Command::SetFencing { on: true } => say(Ui::FigureFencingOn),
-        Command::SetFencing { on: false } => say(Ui::FigureFencingOff),
+        Command::Crash { .. } => word(Word::Crash),
+        Command::Restart { .. } => word(Word::Restart),
+        Command::Partition { .. } => word(Word::CutOff),
+        Command::Heal { .. } => word(Word::Reconnect),
+        Command::RevokeLease => word(Word::Revoke),
+        Command::SetFencing { on: true } => word(Word::FigureFencingOn),
+        Command::SetFencing { on: false } => word(Word::FigureFencingOff),
         Command::DelayNextWrite { .. } => say(Ui::ScriptDelay),
         Command::RawWrite { .. } => say(Ui::ScriptRawWrite),
         Command::RollbackIssuer { .. } => say(Ui::ScriptRollback),

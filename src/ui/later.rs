@@ -1,10 +1,9 @@
 //! The parts of the page the first scene does not need: the space-time diagram, the side panel,
 //! the tools menu, the figure menu, the shortcut overlay, the figures' hit areas, the end-of-run
 //! card, the script's notice, the compared run's scene and labels, the screen readers' narration,
-//! the keyboard's shortcuts and the focus keeping; and the lantern fable's drawing ([`Lantern`]), fetched the first time the
-//! lantern is shown. The split release build puts their
-//! code in one chunk, fetched once the first scene is painted and drawn when it comes (issue 14: the
-//! first scene sooner on a slow link or a slow CPU); other builds have it at once.
+//! the keyboard's shortcuts and the focus keeping. The split release build puts their code in one
+//! chunk, fetched once the first scene is painted and drawn when it comes (issue 14: the first
+//! scene sooner on a slow link or a slow CPU); other builds have it at once.
 //!
 //! One chunk rather than one per part: every split point also makes chunks of the code it shares
 //! with the others, and five small modules compress worse than one. A failed fetch (a flaky
@@ -13,16 +12,11 @@
 
 use leptos::prelude::*;
 
-use super::draw::Look;
 use super::lesson::PlaceFn;
 use super::state::AppState;
 use crate::engine::Sim;
 use crate::scenario::lesson::Element;
-use crate::story::cast::Cast;
-use crate::story::markup::Markup;
 use crate::story::packs;
-use crate::story::picture::Picture;
-use crate::vocab::Fable;
 
 /// One of the parts drawn once the chunk has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -59,10 +53,10 @@ struct Parts {
     script_notice: fn(AppState) -> AnyView,
     this_run_label: fn(AppState) -> AnyView,
     narrator: fn(AppState) -> AnyView,
-    /// The compared run's scene (the lantern's drawing for the lantern).
-    other_scene: fn(AppState, Lantern) -> AnyView,
+    /// The compared run's scene, drawn by the fable shown.
+    other_scene: fn(AppState) -> AnyView,
     /// A scene's hit areas: where its figures are, and the element that stands for the timer.
-    hands: fn(AppState, &'static PlaceFn, Element) -> AnyView,
+    hands: fn(AppState, PlaceFn, Element) -> AnyView,
     /// Once the chunk is here: keeping the focus, and with `true` the keyboard's shortcuts.
     install: fn(AppState, bool),
     /// The address's warnings (`ui::url_warning_view`).
@@ -98,7 +92,7 @@ const PARTS: Parts = Parts {
     script_notice: |app| view! { <super::hands::ScriptNoticeBar app /> }.into_any(),
     this_run_label: |app| view! { <super::compare::ThisRunLabel app /> }.into_any(),
     narrator: |app| view! { <super::log::Narrator app /> }.into_any(),
-    other_scene: |app, lantern| view! { <super::compare::OtherScene app lantern /> }.into_any(),
+    other_scene: |app| view! { <super::compare::OtherScene app /> }.into_any(),
     hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
     url_warning: super::url_warning_view,
     trace_hash: Sim::fold_trace_hash,
@@ -280,9 +274,8 @@ impl Coming {
                     places.join(", ")
                 );
             }
-            // The lantern is told from the later texts (its story lines and its own words,
-            // `#[lantern]`): told again now, as is any text drawn too early.
-            if app.fable.get_untracked() == Fable::Lantern || !missed.is_empty() {
+            // Any text drawn too early is told again now.
+            if !missed.is_empty() {
                 app.lang.notify();
             }
             arrived();
@@ -306,12 +299,12 @@ impl Coming {
     }
 
     /// The compared run's scene, once the chunk is here (tracks it).
-    pub fn other_scene(self, app: AppState, lantern: Lantern) -> impl IntoView {
-        move || self.ready().map(|p| (p.other_scene)(app, lantern))
+    pub fn other_scene(self, app: AppState) -> impl IntoView {
+        move || self.ready().map(|p| (p.other_scene)(app))
     }
 
     /// A scene's hit areas (see `hands::hands`), once the chunk is here (tracks it).
-    pub fn hands(self, app: AppState, place: &'static PlaceFn, timer: Element) -> impl IntoView {
+    pub fn hands(self, app: AppState, place: PlaceFn, timer: Element) -> impl IntoView {
         move || self.ready().map(|p| (p.hands)(app, place, timer.clone()))
     }
 }
@@ -326,52 +319,4 @@ impl Default for Coming {
 #[component]
 pub fn Later(app: AppState, part: Part) -> impl IntoView {
     move || app.later.ready().map(|p| p.view(part)(app))
-}
-
-/// The lantern fable's drawing, in a chunk of its own fetched the first time the lantern is shown
-/// (a page opens on the harbor unless its address asks for the lantern): its scene, and the
-/// whole scene as markup for the compared run's picture.
-#[derive(Clone, Copy)]
-struct LanternArt {
-    scene: fn(AppState) -> AnyView,
-    whole: fn(&Picture, &Cast, Look) -> Markup,
-}
-
-chunk_fn! {
-    /// The lantern's chunk: its entry points.
-    fn lantern_art() -> LanternArt = lantern_entries;
-}
-
-fn lantern_entries() -> LanternArt {
-    LanternArt { scene: |app| view! { <super::lantern::LanternScene app /> }.into_any(), whole: super::lantern::whole }
-}
-
-/// The lantern's drawing once its chunk has come (`None` until then).
-#[derive(Clone, Copy)]
-pub struct Lantern(RwSignal<Option<LanternArt>>);
-
-impl Lantern {
-    /// Asks for the lantern's chunk the first time `app` shows the lantern fable.
-    pub fn when_shown(app: AppState) -> Self {
-        let art = RwSignal::new(None::<LanternArt>);
-        let asked = StoredValue::new(false);
-        super::effect(move || {
-            if app.fable.get() == Fable::Lantern && !asked.get_value() {
-                asked.set_value(true);
-                fetch(lantern_art, art, 1_000, |_| {});
-            }
-        });
-        Self(art)
-    }
-
-    /// The lantern's scene for `app`, once the chunk and the later parts' style sheet are here
-    /// (tracks both).
-    pub fn scene(self, app: AppState) -> Option<AnyView> {
-        self.0.get().filter(|_| app.later.styled(app)).map(|a| (a.scene)(app))
-    }
-
-    /// The whole lantern scene drawn from `p`, once the chunk is here (tracks it).
-    pub(crate) fn whole(self, p: &Picture, cast: &Cast, look: Look) -> Option<Markup> {
-        self.0.get().map(|a| (a.whole)(p, cast, look))
-    }
 }

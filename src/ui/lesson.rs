@@ -43,7 +43,7 @@ pub struct Runtime {
     open: fn(AppState, String, Option<usize>),
     panel: fn(AppState) -> AnyView,
     audience: fn(AppState) -> AnyView,
-    pointers: fn(AppState, &'static str, &'static PlaceFn) -> AnyView,
+    pointers: fn(AppState, &'static str, PlaceFn) -> AnyView,
 }
 
 chunk_fn! {
@@ -627,26 +627,26 @@ fn paragraphs(text: &str) -> String {
 /// Where an element is in a scene (view-box units): its ring (x, y, width, height) and where its
 /// label starts (`None`: no label, e.g. a flag-bearer, whose name is already under him). A label
 /// beside the ring is joined to it by a short line.
-pub(crate) type Place = ((f64, f64, f64, f64), Option<(f64, f64)>);
+pub(crate) use crate::draw::Place;
 
 /// Where a scene finds a lesson's element ([`Place`]), if it shows it.
-pub(crate) type PlaceFn = dyn Fn(AppState, &Element) -> Option<Place> + Send + Sync;
+pub(crate) type PlaceFn = fn(&crate::story::picture::Picture, &Element) -> Option<Place>;
 
 /// A scene's pointing overlay ([`pointers_view`]), once the lessons' code is there: only a
 /// lesson points, so the first scene goes without it.
-pub(crate) fn pointers(app: AppState, scene: &'static str, place: &'static PlaceFn) -> impl IntoView {
+pub(crate) fn pointers(app: AppState, scene: &'static str, place: PlaceFn) -> impl IntoView {
     move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.pointers)(app, scene, place))
 }
 
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,
 /// a dashed ring and the field's term for it (a shape and a word, not a colour alone).
-fn pointers_view(app: AppState, scene: &'static str, place: &'static PlaceFn) -> AnyView {
+fn pointers_view(app: AppState, scene: &'static str, place: PlaceFn) -> AnyView {
     let markup = move || {
         let lang = app.lang.get();
         let mut out = String::new();
         app.pointed.with(|pointed| {
             for e in pointed {
-                let Some(((x, y, w, h), label)) = place(app, e) else { continue };
+                let Some(((x, y, w, h), label)) = app.picture.with_untracked(|p| place(p, e)) else { continue };
                 let c = super::coord;
                 out.push_str(&format!(
                     r#"<g class="pointer" data-element="{}"><rect x="{}" y="{}" width="{}" height="{}" rx="14" class="pointer-ring"/>"#,
@@ -685,7 +685,9 @@ fn pointers_view(app: AppState, scene: &'static str, place: &'static PlaceFn) ->
             else {
                 return;
             };
-            let rings: Vec<Place> = app.pointed.with_untracked(|p| p.iter().filter_map(|e| place(app, e)).collect());
+            let rings: Vec<Place> = app
+                .picture
+                .with_untracked(|pic| app.pointed.with_untracked(|p| p.iter().filter_map(|e| place(pic, e)).collect()));
             fit_pointers(&group, &rings);
         });
     });

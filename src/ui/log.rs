@@ -26,7 +26,7 @@ pub fn Log(app: AppState) -> impl IntoView {
     view! {
         <section class="log-box" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Log)).then_some("true")>
             <header>
-                <h2>{tr(app, Ui::LogTitle)}</h2>
+                <h2>{super::tw(app, crate::fables::Word::LogTitle)}</h2>
                 <span class="hint">{tr(app, Ui::NewestFirst)}</span>
                 <label class="minor-toggle">
                     <input
@@ -41,7 +41,7 @@ pub fn Log(app: AppState) -> impl IntoView {
                 <p class="log-empty">{tr(app, Ui::LogEmpty)}</p>
             </Show>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
-            <ol data-testid="event-log" class="log" tabindex="0" aria-label=tr(app, Ui::LogTitle) class:hide-minor=move || app.hide_minor.get()>
+            <ol data-testid="event-log" class="log" tabindex="0" aria-label=super::tw(app, crate::fables::Word::LogTitle) class:hide-minor=move || app.hide_minor.get()>
                 // Each row is narrated once: a language or a cast changed draws the list again.
                 {move || {
                     let lang = app.lang.get();
@@ -106,7 +106,7 @@ pub fn Caption(app: AppState) -> impl IntoView {
                     _ => "caption",
                 },
             ),
-            None => (super::told(app, Ui::CaptionEmpty, lang).to_owned(), "caption"),
+            None => (super::said(app, crate::fables::Word::CaptionEmpty, lang).to_owned(), "caption"),
         };
         let Some(el) = document().query_selector("[data-testid=caption]").ok().flatten() else { return };
         // The words in a span of their own: its tone's mark goes before them, on their first

@@ -2,8 +2,8 @@
 //!
 //! - [`state`]: the engine in a non-reactive holder, the published snapshot, the clock.
 //! - [`url`]: start settings from the address, defensively.
-//! - [`scene`]: the harbor, drawn in SVG from the story layer's picture.
-//! - [`lantern`]: the lantern of Nantang, drawn the same way from its picture.
+//! - [`scene`]: a fable's scene: its drawing (`crate::fables`, plain Rust) set part by part from
+//!   the story layer's picture.
 //! - [`crew`]: one card per flag-bearer (borrower) with its buttons.
 //! - [`controls`]: play, step, speed, reset, scenario, fencing, revoke.
 //! - [`panel`]: the same state in the Lease's own terms, and who stands for what.
@@ -12,8 +12,8 @@
 //! - [`violations`]: the oracle's findings, each lighting up what it involves in the scene.
 //! - [`embed`]: the compact scene for documentation pages (`?embed=1`) and its `postMessage` API.
 //!
-//! Every visible string comes from [`Ui`] or from the scenario file, in the chosen language, and
-//! in the words of the fable shown ([`Ui::told`]).
+//! Every visible string comes from [`Ui`], from the fable shown ([`Fable::word`]) or from the
+//! scenario file, in the chosen language.
 
 /// Defines `async fn $name(args) -> Result<$ret, SplitLoaderError>` that calls the plain function
 /// `$body` (written outside the macro, so that rustfmt keeps it). In the split release build
@@ -54,7 +54,6 @@ mod files;
 mod focus;
 mod hands;
 mod keys;
-mod lantern;
 mod later;
 mod lesson;
 mod log;
@@ -71,6 +70,7 @@ mod violations;
 use leptos::either::Either;
 use leptos::prelude::*;
 
+use crate::fables::Word;
 use crate::scenario::{library, Localized};
 use crate::story::fill;
 use crate::story::i18n::Ui;
@@ -106,7 +106,7 @@ pub fn start() {
             // The bare address: the default scenario, built in (no file, no reader).
             catalog::load(library::DEFAULT_ID).await;
             let scenario = catalog::get(library::DEFAULT_ID).unwrap_or_else(|| Ok(crate::scenario::opening::opening()));
-            mount(url::Start::plain(scenario.map_err(|e| e.to_string())));
+            mount_with_words(url::Start::plain(scenario.map_err(|e| e.to_string()))).await;
             return;
         }
         let wanted = url::wanted_builtin();
@@ -126,7 +126,34 @@ pub fn start() {
                 }
             }
         };
-        mount((reader.address)());
+        mount_with_words((reader.address)()).await;
+    });
+}
+
+/// Mounts the page for `start` once the words of the fable it opens on are here (or could not
+/// be had: the scene is then drawn with what there is and drawn again when they come).
+async fn mount_with_words(start: url::Start) {
+    let fable = start.fable.or_else(|| start.scenario.as_ref().ok().map(|s| s.fable)).unwrap_or_default();
+    let _ = catalog::load_fable_pack(fable, start.lang).await;
+    mount(start);
+}
+
+/// Loads the words of the fable shown, in the page's language, whenever either changes to one
+/// whose pack is not here yet, and tells the page again once they have come.
+fn follow_fable_words(app: AppState) {
+    effect(move || {
+        let (fable, lang) = (app.fable.get(), app.lang.get_untracked());
+        if crate::story::packs::has_fable(fable, lang) {
+            return;
+        }
+        wasm_bindgen_futures::spawn_local(async move {
+            let mut wait_ms = 1_000;
+            while catalog::load_fable_pack(fable, lang).await.is_err() {
+                gloo_timers::future::TimeoutFuture::new(wait_ms).await;
+                wait_ms = (wait_ms * 2).min(30_000);
+            }
+            app.lang.notify();
+        });
     });
 }
 
@@ -159,6 +186,7 @@ pub(crate) fn set_lang(app: AppState, lang: Lang) {
                 if app.later.asked() {
                     let _ = catalog::load_pack(lang, Part::Later).await;
                 }
+                let _ = catalog::load_fable_pack(app.fable.get_untracked(), lang).await;
                 app.lang.set(lang);
             }
             Err(error) => {
@@ -215,7 +243,7 @@ fn mount(start: url::Start) {
                 Either::Left(view! { <App app issues embed=start.embed /> })
             }
             Err(error) => Either::Right(view! {
-                <main class="page" data-testid="scene-harbor">
+                <main class="page" data-testid=format!("scene-{}", Fable::DEFAULT.code())>
                     <p class="fatal" data-testid="url-warning">
                         {fill(Ui::NoScenarioAtAll.text(lang), &[("error", &error)])}
                     </p>
@@ -241,23 +269,19 @@ fn store_theme(theme: Theme) {
     }
 }
 
-/// A reactive text from the table in the current language, as the fable shown tells it.
+/// A reactive text from the table in the current language.
 pub(crate) fn tr(app: AppState, ui: Ui) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
-    move || told(app, ui, app.lang.get())
+    move || ui.text(app.lang.get())
 }
 
-/// `ui` in `lang`, as the fable shown tells it (tracks the fable).
-pub(crate) fn told(app: AppState, ui: Ui, lang: Lang) -> &'static str {
-    ui.told(app.fable.get()).text(lang)
+/// A reactive word of the fable shown, in the current language (see [`crate::fables::Word`]).
+pub(crate) fn tw(app: AppState, word: Word) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    move || said(app, word, app.lang.get())
 }
 
-/// The name of `fable` in `lang`.
-pub(crate) fn fable_name(fable: Fable, lang: Lang) -> &'static str {
-    match fable {
-        Fable::Harbor => Ui::FableHarbor,
-        Fable::Lantern => Ui::FableLantern,
-    }
-    .text(lang)
+/// The fable shown's word for `word` in `lang` (tracks the fable).
+pub(crate) fn said(app: AppState, word: Word, lang: Lang) -> &'static str {
+    app.fable.get().word(word, lang)
 }
 
 /// Text from a scenario file in `lang`, or `fallback`.
@@ -361,6 +385,7 @@ fn follow_lang(app: AppState) {
 #[component]
 fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> impl IntoView {
     follow_lang(app);
+    follow_fable_words(app);
     // The rest of the page: one chunk, asked for once, drawn into each placeholder; the keyboard's
     // shortcuts come with it, but not in a frame.
     app.later.after_first_paint(app, embed.is_none());
@@ -387,11 +412,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
         let lang = app.lang.get();
         let shown = app.fable.get();
         let (title, id, own) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.id.clone(), s.fable));
-        let title = match shown {
-            _ if shown == own => title,
-            Fable::Harbor => fill(Ui::TitleToldAsHarbor.text(lang), &[("title", &title)]),
-            Fable::Lantern => fill(Ui::TitleToldAsLantern.text(lang), &[("title", &title)]),
-        };
+        let title = if shown == own { title } else { fill(shown.word(Word::TitleToldAs, lang), &[("title", &title)]) };
         if let Some(el) = document().query_selector("[data-testid=scenario-title]").ok().flatten() {
             let _ = el.set_attribute("title", &title);
             let _ = el.set_attribute("data-scenario", &id);
@@ -467,7 +488,7 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
 fn HeaderControls(app: AppState) -> impl IntoView {
     let drawn = drawn_markup("[data-testid=header-controls]", move || {
         let lang = app.lang.get();
-        let t = |ui: Ui| told(app, ui, lang);
+        let t = |ui: Ui| ui.text(lang);
         let mut out = Markup::new();
         out.tag("label").lit("class", "lesson-picker").open();
         out.tag("span").text(t(Ui::Lessons));
@@ -650,7 +671,7 @@ fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -
         UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
         UrlIssue::Repeated { name, value } => fill(Ui::UrlRepeated.text(lang), &[("name", name), ("value", value)]),
         UrlIssue::BadFable { value } => {
-            fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", fable_name(start_fable, lang))])
+            fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", start_fable.word(Word::Name, lang))])
         }
     }
 }

@@ -5,18 +5,20 @@ use leptos::prelude::*;
 
 use crate::engine::Liveness;
 use crate::engine::{EqualTokenPolicy, Snapshot};
-use crate::story::fables::legend;
+use crate::fables::{Said, Word};
 use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
 use super::state::AppState;
-use super::{seconds_in, told, tr};
+use super::{seconds_in, tr};
+use Said::{Fable as F, Page as P};
 
 /// One row: the fable element, the concept, and its current value.
 struct Row {
-    story: Ui,
+    /// What the fable shown calls it (or the page, where every fable says the same).
+    story: Said,
     concept: Ui,
     testid: &'static str,
     value: fn(&Snapshot, &Cast, Lang) -> String,
@@ -35,7 +37,7 @@ fn on_off(on: bool, lang: Lang) -> String {
 
 const ROWS: &[Row] = &[
     Row {
-        story: Ui::RowPlaqueName,
+        story: F(Word::RowHolder),
         concept: Ui::ConceptHolder,
         testid: "lease-holder",
         value: |s, cast, lang| match &s.lease.holder_identity {
@@ -52,25 +54,25 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
-        story: Ui::RowHourglass,
+        story: F(Word::RowDuration),
         concept: Ui::ConceptDuration,
         testid: "lease-duration",
         value: |s, _, lang| seconds_in(s.lease.lease_duration_ms, lang),
     },
     Row {
-        story: Ui::RowTookPost,
+        story: F(Word::RowAcquired),
         concept: Ui::ConceptAcquire,
         testid: "lease-acquire-time",
         value: |s, _, lang| moment(s.lease.acquire_time_ms, lang),
     },
     Row {
-        story: Ui::RowLastMark,
+        story: F(Word::RowRenewed),
         concept: Ui::ConceptRenew,
         testid: "lease-renew-time",
         value: |s, _, lang| moment(s.lease.renew_time_ms, lang),
     },
     Row {
-        story: Ui::RowSandLeft,
+        story: F(Word::RowRemaining),
         concept: Ui::ConceptRemaining,
         testid: "lease-remaining",
         // Whether the lease is live is decided once, by the engine, for every view.
@@ -81,25 +83,25 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
-        story: Ui::RowNameChanges,
+        story: P(Ui::RowNameChanges),
         concept: Ui::ConceptTransitions,
         testid: "lease-transitions",
         value: |s, _, _| s.lease.lease_transitions.to_string(),
     },
     Row {
-        story: Ui::RowPlaqueNumber,
+        story: F(Word::RowToken),
         concept: Ui::ConceptToken,
         testid: "lease-token",
         value: |s, _, lang| s.lease.token.map_or_else(|| Ui::Nothing.text(lang).to_owned(), |t| t.to_string()),
     },
     Row {
-        story: Ui::RowOnlyCounts,
+        story: F(Word::RowMark),
         concept: Ui::ConceptHighWater,
         testid: "resource-high-water",
         value: |s, _, _| s.resource.high_water.to_string(),
     },
     Row {
-        story: Ui::RowBoatObeys,
+        story: F(Word::RowLastAccepted),
         concept: Ui::ConceptValue,
         testid: "resource-value",
         value: |s, cast, lang| match &s.resource.value {
@@ -108,7 +110,7 @@ const ROWS: &[Row] = &[
                     .resource
                     .value_from
                     .as_deref()
-                    .map_or_else(|| Ui::Outside.told(cast.fable()).text(lang).to_owned(), |id| cast.name(id, lang));
+                    .map_or_else(|| cast.fable().word(Word::Outsider, lang).to_owned(), |id| cast.name(id, lang));
                 let n = s.resource.value_token.as_ref().map(|t| t.label()).unwrap_or_default();
                 fill(Ui::ValueFrom.text(lang), &[("value", v), ("who", &who), ("n", &n)])
             }
@@ -116,13 +118,13 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
-        story: Ui::RowVerifierOnDuty,
+        story: F(Word::RowGateOnDuty),
         concept: Ui::ConceptFencing,
         testid: "resource-fencing",
         value: |s, _, lang| on_off(s.resource.fencing, lang),
     },
     Row {
-        story: Ui::RowSameNumber,
+        story: F(Word::RowEqualToken),
         concept: Ui::ConceptEqualPolicy,
         testid: "resource-equal-token",
         value: |s, _, lang| {
@@ -136,13 +138,13 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
-        story: Ui::RowStoreClock,
+        story: F(Word::RowStoreClock),
         concept: Ui::ConceptStoreClock,
         testid: "store-clock",
         value: |s, _, lang| fill(Ui::SecondsValue.text(lang), &[("s", &super::crew::signed_seconds(s.store_clock_ms))]),
     },
     Row {
-        story: Ui::RowWhoJudges,
+        story: F(Word::RowWhoJudges),
         concept: Ui::ConceptExpiry,
         testid: "lease-expiry",
         value: |s, _, lang| {
@@ -155,7 +157,7 @@ const ROWS: &[Row] = &[
         },
     },
     Row {
-        story: Ui::RowFlagsJudged,
+        story: F(Word::RowWritesJudged),
         concept: Ui::ConceptAcceptedRejected,
         testid: "resource-counts",
         value: |s, _, _| format!("{} / {}", s.resource.accepted, s.resource.rejected),
@@ -167,13 +169,14 @@ pub fn Panel(app: AppState) -> impl IntoView {
     // The rows as markup: the memo's equality check keeps the table still until a value changes.
     let rows = Memo::new(move |_| {
         let lang = app.lang.get();
+        let fable = app.fable.get();
         let mut out = Markup::new();
         app.cast.with(|cast| {
             app.snapshot.with(|s| {
                 for row in ROWS {
                     out.push_raw("<tr>");
-                    out.tag("th").lit("scope", "row").lit("class", "story-el").text(told(app, row.story, lang));
-                    out.tag("td").lit("class", "concept").text(told(app, row.concept, lang));
+                    out.tag("th").lit("scope", "row").lit("class", "story-el").text(row.story.text(fable, lang));
+                    out.tag("td").lit("class", "concept").text(row.concept.text(lang));
                     out.tag("td")
                         .lit("class", "value")
                         .lit("data-testid", row.testid)
@@ -207,11 +210,11 @@ pub fn Legend(app: AppState) -> impl IntoView {
     let items = move || {
         let lang = app.lang.get();
         let mut out = Markup::new();
-        for (story, concept, key) in legend(app.fable.get()) {
+        for (key, story, concept) in app.fable.get().legend(lang) {
             out.tag("li").lit("data-legend", key).open();
-            out.tag("span").lit("class", "story-el").text(told(app, *story, lang));
+            out.tag("span").lit("class", "story-el").text(story);
             out.tag("span").lit("class", "arrow").text("→");
-            out.tag("span").lit("class", "concept").text(told(app, *concept, lang));
+            out.tag("span").lit("class", "concept").text(concept);
             out.end("li");
         }
         out.into_string()

@@ -83,7 +83,15 @@ bits_by_place!(Lang, [Lang::En, Lang::Zh]);
 bits_by_place!(Theme, Theme::ALL);
 bits_by_place!(View, View::ALL);
 bits_by_place!(SideTab, SideTab::ALL);
-bits_by_place!(Option<Fable>, [None, Some(Fable::Harbor), Some(Fable::Lantern)]);
+/// No fable chosen is 0; fable `i` of `fables::ALL` is `i + 1`.
+impl Bits for Option<Fable> {
+    fn to_bits(self) -> u64 {
+        self.map_or(0, |f| f.index() as u64 + 1)
+    }
+    fn from_bits(bits: u64) -> Self {
+        usize::try_from(bits).ok().and_then(|b| b.checked_sub(1)).and_then(Fable::at)
+    }
+}
 
 /// A new word signal: one function for every [`Plain::new`], rather than Leptos's signal
 /// constructor written out again at each of them (the page makes about twenty at its start).

@@ -17,13 +17,13 @@ use crate::story::i18n::Ui;
 use crate::story::markup::Markup;
 
 use super::state::{AppState, SideTab};
-use super::{told, tr};
+use super::{said, tr};
 
 /// The tab's label in the page's language and the fable's words.
 fn tab_label(app: AppState, tab: SideTab) -> String {
     let lang = app.lang.get();
     match tab {
-        SideTab::Crew => told(app, Ui::Crew, lang).to_owned(),
+        SideTab::Crew => said(app, crate::fables::Word::Crew, lang).to_owned(),
         SideTab::Log => Ui::TabLog.text(lang).to_owned(),
         SideTab::Lease => Ui::TabLease.text(lang).to_owned(),
         SideTab::Technical => Ui::TabTechnical.text(lang).to_owned(),

@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::actions::Action;
+use crate::fables::Word;
 use crate::scenario::library;
 use crate::story::i18n::Ui;
 use crate::vocab::Fable;
@@ -17,15 +18,8 @@ use super::later::{Later, Part};
 use super::state::AppState;
 use super::{localized, tr};
 
-/// The built-in lessons and stories the landing card offers, per fable.
-const HARBOR_LESSON: &str = "harbor-replaced";
-const HARBOR_STORY: &str = "harbor-zombie";
-const LANTERN_LESSON: &str = "lantern-return-hour";
-const LANTERN_STORY: &str = "lantern-ankle";
-
 #[component]
 pub fn Stage(app: AppState) -> impl IntoView {
-    let lantern = super::later::Lantern::when_shown(app);
     let room = super::draw::measured_room();
     // Which fable's scene shows, and whether a compared run's is beside it: set by one effect
     // rather than a reactive attribute each (issue 14).
@@ -36,29 +30,39 @@ pub fn Stage(app: AppState) -> impl IntoView {
         if let Some(stage) = doc.query_selector("[data-testid=stage]").ok().flatten() {
             let _ = stage.class_list().toggle_with_force("comparing", comparing);
         }
-        for (code, shown) in [("harbor", Fable::Harbor), ("lantern", Fable::Lantern)] {
-            let at = format!("[data-testid=stage] .fable-scene[data-fable={code}]");
+        for shown in Fable::all() {
+            let at = format!("[data-testid=stage] .fable-scene[data-fable={}]", shown.code());
             if let Some(el) = doc.query_selector(&at).ok().flatten() {
                 let _ = el.toggle_attribute_with_force("hidden", fable != shown);
             }
         }
     });
+    // One slot per fable. Each scene is built once: the default fable's at once (its style is in
+    // the first style sheet), another's the first time it is shown, once the later parts' style
+    // sheet is here (its style comes with them or with its drawing). Only the fable shown is
+    // visible and kept up to date (another's picture stands still, see `draw::part`); switching
+    // never rebuilds a view, and the run goes on untouched.
+    let scenes = Fable::all()
+        .map(|fable| {
+            let built = RwSignal::new(fable == Fable::DEFAULT);
+            super::effect(move || {
+                if !built.get_untracked() && app.fable.get() == fable && app.later.styled(app) {
+                    built.set(true);
+                }
+            });
+            view! {
+                <div class="fable-scene" data-fable=fable.code() hidden=fable != Fable::DEFAULT>
+                    <Later app part=Part::ThisRunLabel />
+                    {move || built.get().then(|| view! { <super::scene::Scene app fable /> })}
+                </div>
+            }
+        })
+        .collect_view();
     view! {
         <section class="stage" data-testid="stage" aria-label=tr(app, Ui::StageLabel)>
             <div class="scene-wrap" node_ref=room>
-                // Each scene is built once (the lantern's the first time it is shown, once its
-                // chunk is here: `later::Lantern`); only the fable shown is visible and kept up to
-                // date (the other's picture stands still, see `AppState::harbor`). Switching never
-                // rebuilds a view; the run goes on untouched.
-                <div class="fable-scene" data-fable="harbor">
-                    <Later app part=Part::ThisRunLabel />
-                    <super::scene::Scene app />
-                </div>
-                <div class="fable-scene" data-fable="lantern" hidden>
-                    <Later app part=Part::ThisRunLabel />
-                    {move || lantern.scene(app)}
-                </div>
-                {app.later.other_scene(app, lantern)}
+                {scenes}
+                {app.later.other_scene(app)}
                 <Landing app />
                 <Later app part=Part::Recap />
                 <Later app part=Part::ScriptNotice />
@@ -69,10 +73,6 @@ pub fn Stage(app: AppState) -> impl IntoView {
         </section>
     }
 }
-
-/// One fable's offers on the landing card: its name; its lesson (id, test id, label); its story
-/// to play (scenario id, test id, label).
-type Offer = (Ui, &'static str, &'static str, Ui, &'static str, &'static str, Ui);
 
 /// What a click inside `ev`'s target asks for: the `data-act` of the nearest element that has
 /// one (cards and bars written as markup use one click handler for all their buttons), unless
@@ -112,40 +112,22 @@ fn Landing(app: AppState) -> impl IntoView {
         out.tag("h2").lit("id", "landing-title").text(Ui::LandingTitle.text(lang));
         out.tag("p").lit("class", "landing-lead").text(Ui::LandingLead.text(lang));
         out.tag("div").lit("class", "landing-choices").open();
-        let fables: [Offer; 2] = [
-            (
-                Ui::LandingHarborName,
-                HARBOR_LESSON,
-                "landing-harbor-lesson",
-                Ui::LandingHarborLesson,
-                HARBOR_STORY,
-                "landing-harbor-story",
-                Ui::LandingPlayHarbor,
-            ),
-            (
-                Ui::LandingLanternName,
-                LANTERN_LESSON,
-                "landing-lantern-lesson",
-                Ui::LandingLanternLesson,
-                LANTERN_STORY,
-                "landing-lantern-story",
-                Ui::LandingPlayLantern,
-            ),
-        ];
-        for (name, lesson, lesson_id, lesson_label, story, story_id, story_label) in fables {
-            out.tag("div").lit("class", "landing-fable").open();
-            out.tag("h3").text(name.text(lang));
-            if offered(lesson) {
+        for fable in Fable::all() {
+            let offer = fable.def().landing;
+            let word = |w: Word| fable.word(w, lang);
+            out.tag("div").lit("class", "landing-fable").attr("data-fable", fable.code()).open();
+            out.tag("h3").text(word(Word::LandingName));
+            if offered(offer.lesson) {
                 out.tag("button")
                     .lit("class", "primary")
-                    .attr("data-act", &code(Action::OpenLesson(lesson.into())))
-                    .lit("data-testid", lesson_id)
-                    .text(lesson_label.text(lang));
+                    .attr("data-act", &code(Action::OpenLesson(offer.lesson.into())))
+                    .attr("data-testid", &format!("landing-{}-lesson", fable.code()))
+                    .text(word(Word::LandingLesson));
             }
             out.tag("button")
-                .attr("data-act", &code(Action::PlayStory(story.into())))
-                .lit("data-testid", story_id)
-                .text(story_label.text(lang));
+                .attr("data-act", &code(Action::PlayStory(fable, offer.story.into())))
+                .attr("data-testid", &format!("landing-{}-story", fable.code()))
+                .text(word(Word::LandingPlay));
             out.end("div");
         }
         out.end("div");

@@ -945,15 +945,15 @@ impl AppState {
         });
     }
 
-    /// Switches to built-in `id` (as [`choose_scenario`](Self::choose_scenario)), told by its
-    /// own fable, and plays it from its start once its file is here.
-    pub fn play_builtin(&self, id: &str) {
+    /// Switches to built-in `id` (as [`choose_scenario`](Self::choose_scenario)), told by
+    /// `fable`, and plays it from its start once its file is here.
+    pub fn play_builtin(&self, id: &str, fable: Fable) {
         let app = *self;
         let id = id.to_owned();
         wasm_bindgen_futures::spawn_local(async move {
             super::catalog::load(&id).await;
             if let Some(Ok(scenario)) = super::catalog::get(&id) {
-                app.choose_fable(scenario.fable);
+                app.choose_fable(fable);
                 app.load(scenario);
                 app.playing.set(true);
             }

@@ -20,7 +20,7 @@ use crate::story::Cast;
 use crate::vocab::Lang;
 
 use super::state::AppState;
-use super::{told, tr};
+use super::tr;
 
 /// The technical panel's code, which the release build fetches as a chunk the first time the tab
 /// is shown (`#[lazy]`).
@@ -83,7 +83,7 @@ fn TechnicalView(app: AppState) -> impl IntoView {
         let now = app.tech_view.get();
         let mut out = Markup::new();
         for v in View::ALL {
-            out.option(v.code(), told(app, v.label(), lang), v == now);
+            out.option(v.code(), v.label().text(lang), v == now);
         }
         out.into_string()
     };
@@ -177,7 +177,7 @@ fn ResourceTable(app: AppState) -> impl IntoView {
 fn write_row(html: &mut Markup, w: &JudgedWrite, cast: &Cast, lang: Lang) {
     let from = match w.from.as_deref() {
         Some(id) => cast.handle(id),
-        None => Ui::Outside.told(cast.fable()).text(lang).to_owned(),
+        None => cast.fable().word(crate::fables::Word::Outsider, lang).to_owned(),
     };
     html.tag("tr")
         .lit("class", "res-write")

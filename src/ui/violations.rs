@@ -84,7 +84,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
         <section class="violations" data-testid="violations-panel" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Violations)).then_some("true")>
             <header>
                 <h2>{tr(app, Ui::ViolationsTitle)}</h2>
-                <span class="hint">{tr(app, Ui::ViolationsHint)}</span>
+                <span class="hint">{super::tw(app, crate::fables::Word::ViolationsHint)}</span>
             </header>
             <ol
                 class="violation-list"

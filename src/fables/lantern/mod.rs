@@ -1,5 +1,7 @@
-//! The lantern's telling of the shared [`Picture`] (the lantern fable of Nantang), element by
-//! element:
+//! The lantern of Nantang (seed `001`): one lantern lent by a tablet with a brass clasp, a return
+//! hour renewed in person, a numbered wick that goes stale, a borrower who twists an ankle.
+//!
+//! Its telling of the shared [`Picture`], element by element:
 //!
 //! - The iron lantern on its stone pillar is the shared resource's use: it hangs on the pillar
 //!   while nobody is out with it ([`carrier`]); a borrower who believes they hold the lease carries
@@ -22,41 +24,188 @@
 //!   borrower falls into the ditch (the collision): that borrower is drawn in the ditch, not in the
 //!   lane, until they carry the lantern again ([`in_ditch`]).
 //!
-//! What is left here is the lantern's own: its words ([`LANTERN`]) and where it puts things.
+//! Its words are below ([`words`], [`Says`], its legend), its story lines in [`lines`], its drawing
+//! in [`scene`]. It has a cast of its own ([`CAST`]): any scenario told as the lantern is played by
+//! Nantang's townsfolk.
 
-use super::i18n::Ui;
-use super::picture::{Actor, Cas, Picture, Posture, Record, Telling};
+#[cfg(not(target_arch = "wasm32"))]
+mod lines;
+pub(crate) mod scene;
 
-/// The lantern's words for the shared picture.
-pub const LANTERN: Telling = Telling {
-    record_free: Ui::TabletFree,
-    timer_left: Ui::WickLeft,
-    timer_out: Ui::WickBurntOut,
-    timer_unset: Ui::WickUnlit,
-    renewals: Ui::RenewedInPerson,
-    gate: Ui::GranaryKeeper,
-    gate_only: Ui::KeeperOnlyCounts,
-    gate_unseen: Ui::KeeperNoNumber,
-    gate_away: Ui::KeeperAway,
-    gate_lets_all: Ui::KeeperLetsAll,
-    obeyed: Ui::LetThrough,
-    refused: Ui::TurnedBack,
-    duplicate: Ui::AlreadyDone,
-    outsider: Ui::Stranger,
-    outcome_idle: Ui::GranaryIdle,
-    outcome_last: Ui::GranaryLastErrand,
-    collision: Ui::IntoTheDitch,
-    collision_why: Ui::IntoTheDitchWhy,
-    asleep: Ui::Snore,
-    messages: [
-        Ui::LanternMsgAcquire,
-        Ui::LanternMsgAcquireReply,
-        Ui::LanternMsgRenew,
-        Ui::LanternMsgRenewReply,
-        Ui::LanternMsgWrite,
-        Ui::LanternMsgRelease,
-    ],
+#[cfg(not(target_arch = "wasm32"))]
+use super::Word;
+use super::{own_words, Definition, Landing};
+use crate::story::picture::{Actor, Cas, Picture, Posture, Record};
+
+/// The lantern.
+pub(crate) const FABLE: Definition = Definition {
+    code: "lantern",
+    landing: Landing { lesson: "lantern-return-hour", story: "lantern-ankle" },
+    cast: Some(&CAST),
+    legend: LEGEND_KEYS,
+    own_words: Says::COUNT,
+    drawing: &scene::DRAWING,
+    #[cfg(not(target_arch = "wasm32"))]
+    texts: super::Texts { words, own: Says::TABLE, lines: lines::lines, legend: LEGEND },
 };
+
+/// Nantang's borrowers, `[en, zh]`, given to nodes in node order (the scenario format allows at
+/// most [`crate::engine::MAX_NODES`] nodes; any beyond this list are shown by their id).
+pub(crate) const CAST: [[&str; 2]; 8] = [
+    ["A-Xiu", "阿秀"],
+    ["Smith Wang", "王铁匠"],
+    ["Auntie Zhou", "周婶"],
+    ["Xiaoman", "小满"],
+    ["Uncle He", "何伯"],
+    ["Liu the peddler", "刘货郎"],
+    ["Chunni", "春妮"],
+    ["Teacher Sun", "孙先生"],
+];
+
+/// Its word for each concept (see [`Word`]).
+#[cfg(not(target_arch = "wasm32"))]
+fn words(word: Word) -> [&'static str; 2] {
+    use Word::*;
+    match word {
+        Name => ["Lantern", "夜灯"],
+        TitleToldAs => ["{title} (told as the lantern)", "{title}（以夜灯讲述）"],
+        Tagline => ["Lease-based locking and fencing tokens, told as the lantern of Nantang", "基于租约的锁与围栏令牌——南塘镇夜灯的故事"],
+        SceneLabel => ["The lantern of Nantang: the stone pillar, the tablet and its brass clasp, the wick, the borrowers, the granary keeper and the ditch", "南塘夜灯：石柱、木牌与铜锁、灯芯、借灯人、看仓人与水渠"],
+        LandingName => ["The lantern: a tablet, a brass clasp, a timed wick", "夜灯：借灯牌、铜锁、定时灯芯"],
+        LandingLesson => ["Start the lantern lesson", "开始夜灯课程"],
+        LandingPlay => ["Play the lantern story", "播放夜灯的故事"],
+        RecordFree => ["free", "空"],
+        TimerLeft => ["{s} s of wick", "灯芯还能烧 {s} 秒"],
+        TimerOut => ["burnt out", "已烧尽"],
+        TimerUnset => ["not lit", "未点燃"],
+        Renewals => ["renewed in person: {n}", "亲自续时辰：{n} 次"],
+        Gate => ["Granary keeper", "看仓人"],
+        GateOnly => ["only wick No. {n}", "只认 {n} 号灯芯"],
+        GateUnseen => ["no wick seen yet", "还没见过灯芯"],
+        GateAway => ["no keeper", "看仓人不在"],
+        GateLetsAll => ["every lantern let through", "什么灯都放行"],
+        Accepted => ["passed", "放行"],
+        Refused => ["refused", "拦回"],
+        Duplicate => ["already done", "已办过"],
+        Outsider => ["stranger", "外乡人"],
+        OutcomeIdle => ["no errand done yet", "还没办过事"],
+        OutcomeLast => ["last errand: No. {n}", "最近办事：{n} 号"],
+        Collision => ["Into the ditch!", "摔进水渠！"],
+        CollisionWhy => ["No. {old} let through after No. {new}", "放行过 {new} 号又放行 {old} 号"],
+        Asleep => ["z z", "呼…呼…"],
+        Crew => ["Borrowers", "借灯人"],
+        NoCrew => ["No borrowers in this scenario: the errands come straight from outside.", "这个场景没有借灯人：要办的事直接从外面送来。"],
+        Crash => ["Twist an ankle", "崴了脚"],
+        Restart => ["Heal the ankle", "脚伤痊愈"],
+        CutOff => ["Lose in the lanes", "在巷子里迷路"],
+        Reconnect => ["Find the way back", "找到回来的路"],
+        ActorGone => ["twisted an ankle: carried home", "崴了脚：被抬回了家"],
+        ActorNotYet => ["not out yet", "还没出门"],
+        ActorCutOff => ["lost in the dark lanes", "在暗巷里迷了路"],
+        ActorHolds => ["carries lantern No. {n}", "提着 {n} 号灯"],
+        ActorStale => ["but the tablet says No. {n}: a dead lantern", "可木牌上已是 {n} 号：手里是盏死灯"],
+        ActorPrepared => ["stopped mid-errand with lantern No. {n}", "办事办到一半停住了，手里是 {n} 号灯"],
+        ActorOnRecord => ["named on the tablet", "木牌上写的是这个名字"],
+        MsgAcquire => ["goes to latch the clasp (acquire)", "去扣铜锁（acquire）"],
+        MsgAcquireReply => ["the tablet's answer (acquire reply)", "木牌的答复（acquire 回复）"],
+        MsgRenew => ["comes back to renew in person (renew)", "亲自回来续时辰（renew）"],
+        MsgRenewReply => ["renewal accepted or refused (renew reply)", "续时辰被接受或拒绝（renew 回复）"],
+        MsgWrite => ["an errand by lantern, showing its wick number (write)", "提灯办事，出示灯芯编号（write）"],
+        MsgRelease => ["a borrower going to turn the tablet back to free (lock release)", "去把木牌翻回“空”的借灯人（释放锁）"],
+        FencingOn => ["Keeper on duty · fencing ON", "看仓人在岗 · 围栏开启"],
+        FencingOff => ["No keeper · fencing OFF", "看仓人不在 · 围栏关闭"],
+        Revoke => ["Burn the wick out now", "立刻烧尽灯芯"],
+        RevokeHint => ["RevokeLease: the town elder wipes the holder's name off the tablet now", "RevokeLease：镇长立刻擦掉木牌上借灯人的名字"],
+        FigureTimer => ["The tablet", "借灯牌"],
+        FigureGate => ["The granary keeper", "粮仓看守"],
+        FigureTimerLeft => ["{name}'s name is on the tablet: {s} s to the return hour.", "牌上写着{name}：离还灯时辰还有 {s} 秒。"],
+        FigureTimerIdle => ["The tablet reads free: nobody has the lantern now.", "牌上写着“空”：眼下没有人借着灯。"],
+        FigureGateOn => ["He lets in only wick No. {n} or newer.", "她只放行 {n} 号及更新的灯芯。"],
+        FigureGateOff => ["Nobody checks the wicks at the granary door.", "粮仓门口没有人查灯芯。"],
+        FigureFencingOff => ["Send the keeper home (fencing off)", "让看守回家（关闭围栏）"],
+        FigureFencingOn => ["Call the keeper back (fencing on)", "请看守回来（开启围栏）"],
+        LogTitle => ["Lantern log", "借灯记录"],
+        CaptionEmpty => ["Nantang lies dark and quiet. Press Play to begin the story.", "南塘镇夜色沉沉。按“播放”开始讲故事。"],
+        ViolationsHint => ["Point at or focus a violation to light up who and what it involves in the lantern scene.", "指向或聚焦一条违规，灯笼场景里与它相关的人和物会亮起来。"],
+        DiagramStore => ["tablet", "木牌（存储）"],
+        DiagramResource => ["granary", "仓房（资源）"],
+        RowHolder => ["Name on the tablet", "木牌上的名字"],
+        RowDuration => ["The wick, one full length", "一整根灯芯"],
+        RowAcquired => ["When the clasp was latched", "扣上铜锁的时刻"],
+        RowRenewed => ["The latest renewal in person", "最近一次亲自续时辰"],
+        RowRemaining => ["Wick left", "灯芯还剩"],
+        RowToken => ["Wick number", "灯芯编号"],
+        RowMark => ["“Only wick No. N”", "“只认 N 号灯芯”"],
+        RowLastAccepted => ["The granary's last errand", "仓房最近办的事"],
+        RowGateOnDuty => ["The keeper is at the granary", "看仓人在岗"],
+        RowEqualToken => ["A second errand on the same wick", "同一灯芯再次办事"],
+        RowWritesJudged => ["Errands let through / turned back", "放行 / 拦回的事"],
+        RowStoreClock => ["The town's water clock", "镇上的漏刻"],
+        RowWhoJudges => ["Who decides the hour has passed", "谁来判定时辰已过"],
+    }
+}
+
+own_words! {
+    /// The words only its drawing shows.
+    pub(crate) enum Says for FABLE {
+        TownGate => ["Town entrance", "镇口"],
+        TabletReturnBy => ["return by {s} s", "还灯时辰 {s} 秒"],
+        TabletHourPassed => ["the hour has passed", "时辰已过"],
+        TabletNotYet => ["no one has borrowed yet", "还没人借过"],
+        WickNumber => ["wick No. {n}", "{n} 号灯芯"],
+        ClaspLatched => ["{name} holds the clasp", "{name}扣着铜锁"],
+        ClaspTried => ["{name} tries the clasp: the tablet is taken", "{name}去扣铜锁：木牌已有人"],
+        ClaspOpen => ["clasp open", "铜锁已开"],
+        ClaspTooLate => ["{name}: a step too late", "{name}：晚了一步"],
+        Granary => ["granary", "仓房"],
+        Ditch => ["irrigation ditch", "水渠"],
+    }
+}
+
+pub(crate) const LEGEND_KEYS: &[&str] =
+    &["lantern", "tablet", "clasp", "return-hour", "renew", "expire", "wick", "ankle", "keeper", "ditch"];
+
+/// Its legend's words, in [`LEGEND_KEYS`]' order: what the fable shows, and what it is.
+#[cfg(not(target_arch = "wasm32"))]
+const LEGEND: &[[[&str; 2]; 2]] = &[
+    [
+        ["Nantang's one night lantern", "南塘镇唯一的夜灯"],
+        ["the shared resource: one holder at a time", "共享资源：同一时刻只有一个持有者"],
+    ],
+    [
+        ["The wooden tablet: “free” or a name", "木牌：“空”或一个名字"],
+        ["the lock state: holderIdentity", "锁状态：holderIdentity"],
+    ],
+    [
+        ["The brass clasp: one latches it, the other is a step too late", "铜锁：一人扣上，另一人晚了一步"],
+        ["compare-and-swap: acquire succeeds for one only", "compare-and-swap：只有一个 acquire 成功"],
+    ],
+    [
+        ["The return hour", "还灯时辰"],
+        [
+            "renewTime + leaseDurationSeconds (the TTL), on the coordinator's clock",
+            "renewTime + leaseDurationSeconds（TTL），以协调者的时钟为准",
+        ],
+    ],
+    [["Coming back in person to renew", "亲自回来续时辰"], ["lease renewal: renewTime moves", "续约：renewTime 前移"]],
+    [["The hour passes: the tablet counts as free", "时辰一到：木牌算作“空”"], ["lease expiration", "租约过期"]],
+    [
+        ["The numbered wick, new and higher for each borrower", "灯芯编号：每换一个借灯人就更大"],
+        ["fencing token", "fencing token（围栏令牌）"],
+    ],
+    [
+        ["A twisted ankle, a doze, lost in the lanes", "崴脚、打盹、在暗巷迷路"],
+        ["crash, pause, network partition: no renewal comes", "崩溃、暂停、网络分区：续约不再到来"],
+    ],
+    [
+        ["The granary keeper checking the wick number", "核对灯芯编号的看仓人"],
+        ["the fenced resource checking its high-water mark", "按高水位核对令牌的受保护资源"],
+    ],
+    [
+        ["Falling into the ditch with a dead lantern", "提着死灯摔进水渠"],
+        ["a stale write accepted after a newer one", "接受了更新的写入之后又接受了过期写入"],
+    ],
+];
 
 /// What the tablet's face says.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -82,7 +231,7 @@ impl Face {
 
 /// The tablet's face for the record: from its liveness alone.
 pub fn face(record: &Record) -> Face {
-    use super::picture::Liveness;
+    use crate::story::picture::Liveness;
     match record.liveness {
         Liveness::Free => Face::Free,
         Liveness::Live { .. } => Face::Taken,
@@ -280,7 +429,7 @@ mod tests {
         let p = look(&s, &mut m);
         assert_eq!((face(&p.record), p.record.holder.as_deref()), (Face::HourPassed, Some("xiu")));
         assert_eq!((p.timer.state, p.timer.left, p.record.token), (TimerState::Out, 0.0, Some(1)));
-        assert_eq!(LANTERN.timer_line(&p.timer).0, Ui::WickBurntOut);
+        assert_eq!(p.timer.line().0, Word::TimerOut);
 
         s.advance_to(25_000);
         let p = look(&s, &mut m);
@@ -290,7 +439,7 @@ mod tests {
         assert_eq!((g[1].1.as_str(), g[1].2), ("wang", 2), "a fresh wick with a higher number");
         assert_eq!((face(&p.record), p.record.holder.as_deref(), p.record.token), (Face::Taken, Some("wang"), Some(2)));
         assert!(borrower(&p, "wang").live);
-        assert_eq!(LANTERN.gate_sign(&p.gate), (Ui::KeeperOnlyCounts, Some(2)));
+        assert_eq!(p.gate.sign(), (Word::GateOnly, Some(2)));
 
         s.run_to_end();
         let p = look(&s, &mut m);
@@ -298,7 +447,7 @@ mod tests {
         let late =
             turned_back.iter().find(|v| v.outcome == WriteOutcome::RejectedStale).expect("her late errand is judged");
         assert_eq!((late.token.as_str(), late.high_water_after), ("1", 2));
-        assert_eq!(LANTERN.verdict(late), Ui::TurnedBack);
+        assert_eq!(late.word(), Word::Refused);
         assert!(p.gate.on_duty && p.outcome.collision.is_none(), "the keeper kept everyone out of the ditch");
         assert_eq!(p.outcome.last_token.as_deref(), Some("2"));
         assert_eq!(borrower_state(borrower(&p, "xiu")), "waiting", "back on her feet, she waits her turn");
@@ -430,6 +579,6 @@ mod tests {
         assert_eq!(p.gate.mark, 3);
         assert_eq!(face(&p.record), Face::Free);
         assert!(!p.record.ever_granted());
-        assert_eq!(LANTERN.message(MessageKind::Write), Ui::LanternMsgWrite);
+        assert_eq!(crate::story::picture::message_word(MessageKind::Write), Word::MsgWrite);
     }
 }

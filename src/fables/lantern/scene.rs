@@ -1,32 +1,47 @@
 //! The lantern of Nantang, drawn in SVG from the shared [`Picture`] as the lantern tells it
-//! ([`crate::story::lantern`]): the town entrance with the stone pillar and its iron lantern, the
+//! ([`super`]): the town entrance with the stone pillar and its iron lantern, the
 //! wooden tablet, the brass clasp and the timed wick; the flagstone lane with one borrower per node;
 //! the granary keeper at his door with his sign and latest verdicts; the irrigation ditch; the night
 //! growing light towards dawn at the end of the run. Requests and errands in flight move as far
 //! along their paths as the engine's latency says; nothing moves on its own.
 //!
-//! Same frame, size (a 1200 × 640 view box), figures and way of drawing as the harbor
-//! ([`super::scene`]): each part is [`Markup`] from its slice of the picture ([`part`]).
+//! Same frame, size (a 1200 × 640 view box), figures and way of drawing as every fable's scene
+//! ([`crate::draw`]): each part is [`Markup`] from its slice of the picture ([`DRAWING`]'s layers).
 
-use leptos::prelude::*;
-
+use super::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, Says};
+use crate::draw::{
+    bezier, coat_colour, draw_fitted, f, fitted, flight, inside_scene, judged, marks_line, sign_board, slip, Align,
+    Drawing, Judged, Layer, Look, Place,
+};
 use crate::engine::MessageKind;
+use crate::fables::Word;
 use crate::scenario::lesson::Element;
-use crate::story::i18n::Ui;
-use crate::story::lantern::{borrower_state, carrier, clasp, face, flare, in_ditch, Face, LANTERN};
+use crate::story::i18n::seconds;
 use crate::story::markup::{fit_font, fit_lines, Markup};
-use crate::story::picture::{Actor, Collision, Flight, Picture, Posture, Route, TimerState};
+use crate::story::picture::{message_word, Actor, Collision, Flight, Picture, Posture, Route, TimerState};
 use crate::story::violations::Highlight;
 use crate::story::{fill, Cast};
-use crate::vocab::Fable;
 
-use super::draw::{
-    bezier, draw_fitted, f, fitted, flight, inside_scene, judged, marks_line, part, sign_board, slip, Align, Draw,
-    Judged, Look,
+/// The lantern's drawing: the layers back to front, as the page draws them.
+pub(crate) const DRAWING: Drawing = Drawing {
+    layers: &[
+        Layer::Fixed("", STATIC_ART),
+        Layer::Drawn("", sky_svg),
+        Layer::Fixed("", TOWN),
+        Layer::Drawn("", labels_svg),
+        Layer::Drawn("gate", tablet_svg),
+        Layer::Drawn("", clasp_svg),
+        Layer::Drawn("", wick_svg),
+        Layer::Drawn("", granary_svg),
+        Layer::Drawn("borrowers", borrowers_svg),
+        Layer::Drawn("travels", errands_svg),
+    ],
+    class: "lantern-scene",
+    // The night of the run: the caption's dawn at its end is the sky's too.
+    sky: |p| if p.over { "dawn" } else { "night" },
+    place: place_of,
+    timer: Element::Store,
 };
-use super::scene::coat_colour;
-use super::state::AppState;
-use super::{seconds, tr};
 
 /// Where the borrowers stand on the lane (feet), clear of the keeper's name plate.
 const LANE_Y: f64 = 470.0;
@@ -109,63 +124,9 @@ fn spot(a: &Actor, index: usize, count: usize) -> (f64, f64) {
     }
 }
 
-#[component]
-pub fn LanternScene(app: AppState) -> impl IntoView {
-    let drawn = move |draw: Draw| part(app, Fable::Lantern, draw);
-    // The night of the run: the caption's dawn at its end is the sky's too.
-    let sky = move || app.picture.with(|p| if p.over { "dawn" } else { "night" });
-    let scene = super::draw::readable_frame(app);
-    view! {
-        <div class="scene lantern-scene" data-testid="scene-lantern" data-sky=sky node_ref=scene>
-            <svg
-                viewBox="0 0 1200 640"
-                role="img"
-                aria-label=tr(app, Ui::SceneLabel)
-                preserveAspectRatio="xMidYMid meet"
-            >
-                <g inner_html=STATIC_ART></g>
-                <g inner_html=drawn(sky_svg)></g>
-                <g inner_html=TOWN></g>
-                <g inner_html=drawn(labels_svg)></g>
-                <g class="gate" inner_html=drawn(tablet_svg)></g>
-                <g inner_html=drawn(clasp_svg)></g>
-                <g inner_html=drawn(wick_svg)></g>
-                <g inner_html=drawn(granary_svg)></g>
-                <g class="borrowers" inner_html=drawn(borrowers_svg)></g>
-                <g class="travels" inner_html=drawn(errands_svg)></g>
-                {super::lesson::pointers(app, "scene-lantern", &element_place)}
-            </svg>
-            {app.later.hands(app, &element_place, Element::Store)}
-        </div>
-    }
-}
-
-/// The whole lantern scene drawn from `p`, as the scene draws it part by part: the compared
-/// run's scene beside this run's.
-pub(crate) fn whole(p: &Picture, cast: &Cast, look: Look) -> Markup {
-    let mut out = Markup::raw(STATIC_ART);
-    out.push(&sky_svg(p, cast, None, look));
-    out.push_raw(TOWN);
-    let parts: [(&'static str, Draw); 7] = [
-        ("labels", labels_svg),
-        ("gate", tablet_svg),
-        ("clasp-part", clasp_svg),
-        ("wick-part", wick_svg),
-        ("granary-part", granary_svg),
-        ("borrowers", borrowers_svg),
-        ("travels", errands_svg),
-    ];
-    for (class, draw) in parts {
-        out.tag("g").lit("class", class).open();
-        out.push(&draw(p, cast, None, look));
-        out.end("g");
-    }
-    out
-}
-
 /// Where a lesson's element is in the lantern's scene (view-box units), for the pointing
 /// overlay: the tablet's parts are labelled to the gate's right.
-fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
+fn place_of(p: &Picture, e: &Element) -> Option<Place> {
     Some(match e {
         Element::Holder => ((134.0, 110.0, 168.0, 56.0), Some((352.0, 132.0))),
         Element::Ttl => ((134.0, 166.0, 168.0, 30.0), Some((352.0, 186.0))),
@@ -177,16 +138,14 @@ fn element_place(app: AppState, e: &Element) -> Option<super::lesson::Place> {
         Element::Outcome => ((960.0, 160.0, 240.0, 478.0), Some((964.0, 150.0))),
         // The lantern itself: on its pillar, or with the borrower out with it.
         Element::Shared => {
-            let at = app.picture.with_untracked(|p| carrier(p).map(|i| spot(&p.actors[i], i, p.actors.len())));
+            let at = carrier(p).map(|i| spot(&p.actors[i], i, p.actors.len()));
             match at {
                 Some((x, y)) => ((x - 64.0, y - 184.0, 128.0, 196.0), Some((x - 60.0, y - 192.0))),
                 None => ((80.0, 124.0, 56.0, 76.0), Some((352.0, 150.0))),
             }
         }
         Element::Node(id) => {
-            let (x, y) = app.picture.with_untracked(|p| {
-                p.actors.iter().position(|b| &b.id == id).map(|i| spot(&p.actors[i], i, p.actors.len()))
-            })?;
+            let (x, y) = p.actors.iter().position(|b| &b.id == id).map(|i| spot(&p.actors[i], i, p.actors.len()))?;
             ((x - 64.0, y - 184.0, 128.0, 196.0), None)
         }
         _ => return None,
@@ -215,7 +174,7 @@ fn sky_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, _: Look) -> Markup {
 fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
     let lang = look.lang;
     let mut out = Markup::new();
-    let gate = Ui::LanternTownGate.text(lang);
+    let gate = Says::TownGate.text(lang);
     out.tag("text")
         .lit("x", "174")
         .lit("y", "88")
@@ -228,13 +187,13 @@ fn labels_svg(_: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Marku
         .lit("y", "205")
         .lit("class", "granary-label minor")
         .lit("text-anchor", "middle")
-        .text(Ui::Granary.text(lang));
+        .text(Says::Granary.text(lang));
     out.tag("text")
         .lit("x", "1190")
         .lit("y", "632")
         .lit("class", "ditch-label minor")
         .lit("text-anchor", "end")
-        .text(Ui::Ditch.text(lang));
+        .text(Says::Ditch.text(lang));
     out
 }
 
@@ -253,7 +212,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
     let holder = r.holder.clone().unwrap_or_default();
     let (name, class) = match (&r.holder, face) {
         (Some(id), Face::Taken) => (cast.name(id, lang), "tablet-name"),
-        _ => (LANTERN.record_free.text(lang).to_owned(), "tablet-name free"),
+        _ => (look.word(Word::RecordFree).to_owned(), "tablet-name free"),
     };
     out.tag("g").lit("data-testid", "tablet").lit("data-state", face.as_str()).open();
     // A long name is written smaller, or on two lines: never cut. Two lines of a compact scene's
@@ -283,9 +242,9 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
         );
     }
     let back = match (face, r.expires_ms) {
-        (Face::Taken, Some(ms)) => fill(Ui::TabletReturnBy.text(lang), &[("s", &seconds(ms))]),
-        (Face::HourPassed, _) => Ui::TabletHourPassed.text(lang).to_owned(),
-        _ if !r.ever_granted() => Ui::TabletNotYet.text(lang).to_owned(),
+        (Face::Taken, Some(ms)) => fill(Says::TabletReturnBy.text(lang), &[("s", &seconds(ms))]),
+        (Face::HourPassed, _) => Says::TabletHourPassed.text(lang).to_owned(),
+        _ if !r.ever_granted() => Says::TabletNotYet.text(lang).to_owned(),
         _ => String::new(),
     };
     // Two lines rather than past the tablet's edges ("no one has borrowed yet" drawn readable).
@@ -303,7 +262,7 @@ fn tablet_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Ma
     // The wick's number in words, over the large number; left out when the return hour takes
     // two lines and would run into it (the large number still says it).
     if let Some(n) = r.token.filter(|_| back_fit.lines.len() < 2) {
-        let label = fill(Ui::WickNumber.text(lang), &[("n", &n.to_string())]);
+        let label = fill(Says::WickNumber.text(lang), &[("n", &n.to_string())]);
         out.tag("text")
             .lit("x", "218")
             .lit("y", "214")
@@ -330,7 +289,7 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
     let lang = look.lang;
     let mut out = Markup::new();
     let cas = clasp(p);
-    let (state, label) = if cas.is_some() { ("latched", Ui::ClaspLatched) } else { ("open", Ui::ClaspOpen) };
+    let (state, label) = if cas.is_some() { ("latched", Says::ClaspLatched) } else { ("open", Says::ClaspOpen) };
     out.tag("g")
         .lit("class", if cas.is_some() { "clasp latched" } else { "clasp open" })
         .lit("data-testid", "clasp")
@@ -345,7 +304,7 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
     }
     let said = match cas {
         Some(c) => {
-            let word = if c.won { label } else { Ui::ClaspTried };
+            let word = if c.won { label } else { Says::ClaspTried };
             fill(word.text(lang), &[("name", &cast.name(&c.node, lang))])
         }
         None => label.text(lang).to_owned(),
@@ -362,7 +321,7 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
         draw_fitted(&mut out, (x, 352.0), &fit, "clasp-label", "middle", Align::Middle, &said, |t| t);
     }
     if let Some(t) = &p.too_late {
-        let line = fill(Ui::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
+        let line = fill(Says::ClaspTooLate.text(lang), &[("name", &cast.name(&t.node, lang))]);
         let (max, min) = look.fit(16.0, 10.0);
         let fit = fit_lines(&line, 270.0, max, min);
         let x = inside_scene(174.0, &fit);
@@ -384,7 +343,6 @@ fn clasp_svg(p: &Picture, cast: &Cast, _: Option<&Highlight>, look: Look) -> Mar
 /// The timed wick: a fuse burning from its right end; what is left is the lease's remaining time
 /// on the coordinator's clock. It flares when lit or renewed in person.
 fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
-    let lang = look.lang;
     let mut out = Markup::new();
     let w = &p.timer;
     let state = match w.state {
@@ -413,17 +371,17 @@ fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup 
         out.push_raw(r#"<circle r="16" fill="url(#glow)"/><path d="M0 -13Q7 -4 0 4Q-7 -4 0 -13Z" class="flame"/>"#);
         out.end("g");
     }
-    let (word, ms) = LANTERN.timer_line(w);
+    let (word, ms) = w.line();
     let line = match ms {
-        Some(ms) => fill(word.text(lang), &[("s", &seconds(ms))]),
-        None => word.text(lang).to_owned(),
+        Some(ms) => fill(look.word(word), &[("s", &seconds(ms))]),
+        None => look.word(word).to_owned(),
     };
     let class = if w.state == TimerState::Out { "wick-label out" } else { "wick-label" };
     // On a compact scene the renewals line under the wick is left out (a minor word): the wick's
     // line takes its place, which leaves the clasp's words room for two lines above the wick.
     let y = if look.compact() { 458.0 } else { 400.0 };
     out.tag("text").lit("x", "174").num("y", y).lit("class", class).lit("text-anchor", "middle").text(&line);
-    let renewed = fill(LANTERN.renewals.text(lang), &[("n", &p.record.renewals.to_string())]);
+    let renewed = fill(look.word(Word::Renewals), &[("n", &p.record.renewals.to_string())]);
     out.tag("text")
         .lit("x", "174")
         .lit("y", "454")
@@ -437,16 +395,15 @@ fn wick_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup 
 /// The keeper (or his empty stool, unnamed), his sign, his latest verdicts, the granary's last
 /// errand, and the ditch: why someone fell in, and a stranger who did.
 fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) -> Markup {
-    let lang = look.lang;
     let mut out = Markup::new();
     let k = &p.gate;
     let tag = out.tag("g").lit("class", if k.on_duty { "granary" } else { "granary away" });
     let tag = if lit.is_some_and(|h| h.resource) { tag.lit("data-highlight", "true") } else { tag };
     tag.open();
-    let (word, n) = LANTERN.gate_sign(k);
+    let (word, n) = k.sign();
     let sign = match n {
-        Some(n) => fill(word.text(lang), &[("n", &n.to_string())]),
-        None => word.text(lang).to_owned(),
+        Some(n) => fill(look.word(word), &[("n", &n.to_string())]),
+        None => look.word(word).to_owned(),
     };
     let state = if k.on_duty { "on" } else { "off" };
     // The board the art draws.
@@ -458,8 +415,8 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
         &sign,
         |t| t.lit("data-testid", "keeper-sign").lit("data-state", state),
     );
-    if !k.on_duty && look.fits(LANTERN.gate_lets_all.text(lang), 9.0, 180.0) {
-        let second = LANTERN.gate_lets_all.text(lang);
+    if !k.on_duty && look.fits(look.word(Word::GateLetsAll), 9.0, 180.0) {
+        let second = look.word(Word::GateLetsAll);
         out.tag("text")
             .num("x", KEEPER_X)
             .lit("y", "290")
@@ -470,7 +427,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     }
     // Over the sign, in the night sky: light letters.
     marks_line(&mut out, k, (KEEPER_X, over), 180.0, "granary-status", look);
-    judged(&mut out, &k.recent, &LANTERN, &TAGS, cast, look);
+    judged(&mut out, &k.recent, &TAGS, cast, look);
     out.tag("g").at(KEEPER_X, LANE_Y).lit("data-testid", "keeper").lit("data-state", state).open();
     if k.on_duty {
         out.push_raw(KEEPER);
@@ -482,7 +439,7 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
             "name-plate",
             "middle",
             Align::Top,
-            LANTERN.gate.text(lang),
+            look.word(Word::Gate),
             |t| t,
         );
     } else {
@@ -491,9 +448,9 @@ fn granary_svg(p: &Picture, cast: &Cast, lit: Option<&Highlight>, look: Look) ->
     out.end("g");
     let o = &p.outcome;
     let status = match (&o.collision, &o.last_token) {
-        (Some(_), _) => LANTERN.collision.text(lang).to_owned(),
-        (None, Some(t)) => fill(LANTERN.outcome_last.text(lang), &[("n", t)]),
-        (None, None) => LANTERN.outcome_idle.text(lang).to_owned(),
+        (Some(_), _) => look.word(Word::Collision).to_owned(),
+        (None, Some(t)) => fill(look.word(Word::OutcomeLast), &[("n", t)]),
+        (None, None) => look.word(Word::OutcomeIdle).to_owned(),
     };
     // On a compact scene the last errand is left to the newest tag, which carries its number;
     // a fall into the ditch is always told.
@@ -525,7 +482,6 @@ const TAGS: Judged = Judged {
 /// Why someone fell into the ditch; a stranger who fell in lies there (a borrower who did is drawn
 /// there with the borrowers, once).
 fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, look: Look) {
-    let lang = look.lang;
     let state = if fall.is_some() { "fallen" } else { "clear" };
     out.tag("g")
         .lit("class", if fall.is_some() { "ditch fallen" } else { "ditch clear" })
@@ -541,7 +497,7 @@ fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, look: Look
                 .lit("y", "-2")
                 .lit("class", "ditch-who")
                 .lit("text-anchor", "end")
-                .text(LANTERN.outsider.text(lang));
+                .text(look.word(Word::Outsider));
             out.end("g");
         } else if !p.actors.iter().any(in_ditch) {
             // They have climbed out since: the splash stays.
@@ -549,8 +505,7 @@ fn ditch_svg(out: &mut Markup, fall: Option<&Collision>, p: &Picture, look: Look
             out.push_raw(r#"<ellipse rx="46" ry="9" class="splash"/>"#);
             out.end("g");
         }
-        let why =
-            fill(LANTERN.collision_why.text(lang), &[("old", &a.token.to_string()), ("new", &a.newer.to_string())]);
+        let why = fill(look.word(Word::CollisionWhy), &[("old", &a.token.to_string()), ("new", &a.newer.to_string())]);
         out.tag("text").lit("x", "1190").lit("y", "546").lit("class", "ditch-why").lit("text-anchor", "end").text(&why);
     }
     out.end("g");
@@ -634,7 +589,6 @@ fn small_lantern(out: &mut Markup, n: u64, lit: bool, x: f64, y: f64) {
 
 /// One borrower in their state (local coordinates: feet at the origin).
 fn figure(out: &mut Markup, b: &Actor, coat: &'static str, look: Look) {
-    let lang = look.lang;
     let body = |out: &mut Markup, opacity: &'static str| {
         out.tag("g").lit("opacity", opacity).open();
         out.push_raw(r#"<path d="M-6 0L-3 -26M6 0L3 -26M9 -54L12 -52" class="limb"/>"#);
@@ -676,7 +630,7 @@ fn figure(out: &mut Markup, b: &Actor, coat: &'static str, look: Look) {
             if let Some(n) = b.belief.or(b.prepared) {
                 small_lantern(out, n, b.live, 10.0, -36.0);
             }
-            out.tag("text").lit("x", "-64").lit("y", "-44").lit("class", "snore").text(LANTERN.asleep.text(lang));
+            out.tag("text").lit("x", "-64").lit("y", "-44").lit("class", "snore").text(look.word(Word::Asleep));
             out.push_raw("</g>");
         }
         Posture::Up => {
@@ -721,11 +675,10 @@ fn place(e: &Flight, actors: &[Actor]) -> Option<(f64, f64)> {
 /// Requests to and from the tablet (slips), errands to the keeper (small lit lanterns with their
 /// wick number), each as far along its way as its latency says.
 fn errands_svg(p: &Picture, _: &Cast, _: Option<&Highlight>, look: Look) -> Markup {
-    let lang = look.lang;
     let mut out = Markup::new();
     for e in &p.flights {
         let Some(at) = place(e, &p.actors) else { continue };
-        let title = LANTERN.message(e.kind).text(lang);
+        let title = look.word(message_word(e.kind));
         if e.kind == MessageKind::Write {
             let label = e.token.clone().unwrap_or_default();
             flight(&mut out, e, at, "in-flight errand", title, |out| {
