@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
-use super::profile::{RenewPolicy, StoreKind, TimerClock};
+use super::profile::{ExpiryJudges, RenewPolicy, StoreKind, TimerClock};
 
 /// Most nodes a scenario may have (the scene has room for eight flag-bearers).
 pub const MAX_NODES: usize = 8;
@@ -529,6 +529,12 @@ impl Config {
         Ok(())
     }
 
+    /// Whether the store judges expiry on its own clock in this run: its profile's one rule,
+    /// [`StoreRules::judges_expiry`](super::StoreRules::judges_expiry), given `lease.expiry`.
+    pub fn store_judges_expiry(&self) -> bool {
+        self.store_kind.rules().judges_expiry(self.lease.expiry)
+    }
+
     /// The lease timing of node `index` (its own, or the scenario's), as `(duration_ms,
     /// renew_deadline_ms)`.
     pub fn node_lease(&self, index: usize) -> (u64, u64) {
@@ -542,7 +548,7 @@ impl Config {
     fn check_profile(&self) -> Result<(), ConfigError> {
         let l = &self.lease;
         let rules = self.store_kind.rules();
-        if !rules.judges_expiry {
+        if rules.expiry_judges == ExpiryJudges::Candidates {
             let kind = self.store_kind.code();
             if self.protocol == Protocol::Lock {
                 return Err(err(
@@ -715,10 +721,11 @@ impl Config {
                 ));
             }
         }
-        if l.expiry == Expiry::Observer && self.store_kind == StoreKind::Etcd {
+        if !rules.allows_expiry(l.expiry) {
+            let kind = self.store_kind.code();
             return Err(err(
                 "lease.expiry",
-                "\"observer\" needs a store that only compare-and-swaps a record; an etcd lease is expired by etcd itself",
+                format!("\"observer\" needs a store that only compare-and-swaps a record; an {kind} lease is expired by {kind} itself"),
             ));
         }
         self.store_clock.check().map_err(|(field, message)| err(format!("store_clock.{field}"), message))?;

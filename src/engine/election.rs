@@ -31,7 +31,7 @@ impl Sim {
         self.send(Body::AcquireRequest { node, incarnation, observed_expired }, 0);
         let mut retry = self.config.lease.retry_every_ms;
         // The DynamoDB lock client sleeps exactly `refreshPeriod` between tries.
-        if !self.coordinator.judges_expiry && !lock {
+        if !self.store_judges_expiry() && !lock {
             // client-go: wait.JitterUntil(tryAcquire, RetryPeriod, JitterFactor 1.2, ...): each
             // wait is RetryPeriod plus up to 1.2 × RetryPeriod more.
             retry = retry.saturating_add(self.rng.range_inclusive(0, retry.saturating_mul(6) / 5));
@@ -210,7 +210,7 @@ impl Sim {
                 if incarnation != self.nodes[node].incarnation {
                     return;
                 }
-                if !self.coordinator.judges_expiry {
+                if !self.store_judges_expiry() {
                     self.observe(node, record);
                 }
                 let sent_local = self.nodes[node].clock.read(request_sent_ms);

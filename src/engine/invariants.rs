@@ -64,7 +64,7 @@ impl Sim {
 
     fn step_start(&self) -> StepStart {
         let c = &self.coordinator;
-        let live = c.judges_expiry && c.is_live(self.store_clock.read(self.now_ms));
+        let live = self.store_judges_expiry() && c.is_live(self.store_clock.read(self.now_ms));
         StepStart {
             trace_len: self.trace.len(),
             newest_granted: c.newest_granted(),
@@ -97,7 +97,8 @@ impl Sim {
                     }
                     let c = &self.coordinator;
                     previous = c.newest_granted();
-                    live = c.token.filter(|_| c.judges_expiry && c.is_live(self.store_clock.read(self.now_ms)));
+                    live =
+                        c.token.filter(|_| self.store_judges_expiry() && c.is_live(self.store_clock.read(self.now_ms)));
                 }
                 TraceEvent::LeaseGranted { token, .. } => {
                     debug_assert!(
@@ -113,7 +114,7 @@ impl Sim {
                         self.now_ms
                     );
                     previous = Some(token);
-                    live = self.coordinator.judges_expiry.then_some(token);
+                    live = self.store_judges_expiry().then_some(token);
                     carried.issuer_rolled_back = false;
                 }
                 _ => {}

@@ -60,7 +60,7 @@ pub use config::{
     NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,
     MAX_RESOURCES, MAX_UNTIL_MS,
 };
-pub use profile::{RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
+pub use profile::{ExpiryJudges, RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
 pub use snapshot::{LeaseView, Liveness, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
@@ -192,7 +192,7 @@ impl Sim {
             Coordinator::with_profile(config.lease.duration_ms, config.issuer.first_token, config.store_kind);
         let expiry_check_phase_ms =
             coordinator.rules.expiry_check_every_ms.map_or(0, |every| profile::lessor_phase_ms(config.seed, every));
-        coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator;
+        coordinator.expiry = config.lease.expiry;
         coordinator.reentrant = config.protocol == Protocol::Lease;
         coordinator.lock_delay_ms = config.lock.lock_delay_ms;
         let mut sim = Self {
@@ -407,19 +407,21 @@ impl Sim {
         Ok(())
     }
 
-    /// Whether the store judges expiry on its clock (false only under client-go's observer
-    /// expiry).
+    /// Whether the store judges expiry on its clock (false only under observer expiry: client-go's,
+    /// or the DynamoDB lock client's). A reader of the profile's one rule,
+    /// [`StoreRules::judges_expiry`], through [`Config::store_judges_expiry`].
     pub fn store_judges_expiry(&self) -> bool {
-        self.coordinator.judges_expiry
+        self.config.store_judges_expiry()
     }
 
     /// The world now, as plain data.
     pub fn snapshot(&self) -> Snapshot {
         let now = self.now_ms;
         let c = &self.coordinator;
+        let store_judges = self.store_judges_expiry();
         let store_clock_ms = self.store_clock.read(now);
         let expires_ms = self.lease_expires_ms().map(|at| {
-            if c.judges_expiry && !c.lease_live(store_clock_ms) {
+            if store_judges && !c.lease_live(store_clock_ms) {
                 // Once passed, the expiry is shown when it ended, not when it was noticed.
                 self.lease_ended_ms()
             } else {
@@ -438,7 +440,7 @@ impl Sim {
             newest_granted: c.newest_granted(),
             expires_ms,
             expired,
-            liveness: Liveness::judge(c.holder.is_some(), expires_ms, expired, c.judges_expiry, now),
+            liveness: Liveness::judge(c.holder.is_some(), expires_ms, expired, store_judges, now),
             version: c.version,
             lock_name: self.config.lock.name.clone(),
             renew_time_store_ms: c.renew_local_ms,
@@ -519,7 +521,7 @@ impl Sim {
             until_ms: self.config.until_ms,
             protocol: self.config.protocol,
             store_kind: self.config.store_kind,
-            expiry: if self.coordinator.judges_expiry { Expiry::Coordinator } else { Expiry::Observer },
+            expiry: if store_judges { Expiry::Coordinator } else { Expiry::Observer },
             store_clock_ms: store_clock_ms.saturating_add(self.store_wall_shift_ms),
             lease,
             nodes,

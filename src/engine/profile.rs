@@ -25,6 +25,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use super::config::Expiry;
+
 /// What the lock store is (`store.kind`; default [`StoreKind::Redis`]).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -91,9 +93,10 @@ pub struct StoreRules {
     /// Whether a client, by default, checks that its session is still live when a grant reaches
     /// it (`lock.session_check`).
     pub session_check: bool,
-    /// Whether the store judges expiry on its clock (`false`: the candidates do, as client-go's
-    /// observer expiry; `lease.expiry` must then be `observer`).
-    pub judges_expiry: bool,
+    /// Who may judge expiry on this store: the store alone (etcd), the store unless the scenario
+    /// has the candidates judge (Redis), or the candidates alone (a Kubernetes Lease). Whether the
+    /// store judges in a given run is decided by [`StoreRules::judges_expiry`].
+    pub expiry_judges: ExpiryJudges,
     /// What a leader's client does with a refused renewal by default (`lease.renew_policy`).
     pub renew_policy: RenewPolicy,
     /// Which clock the nodes' timers run on by default (`nodes[i].clock.timers`).
@@ -157,7 +160,7 @@ impl StoreKind {
                 first_token: None,
                 expiry_on_wall_clock: true,
                 session_check: false,
-                judges_expiry: true,
+                expiry_judges: ExpiryJudges::StoreOrCandidates,
                 renew_policy: RenewPolicy::GiveUp,
                 node_timers: TimerClock::Wall,
             },
@@ -171,7 +174,7 @@ impl StoreKind {
                 first_token: Some(2),
                 expiry_on_wall_clock: false,
                 session_check: true,
-                judges_expiry: true,
+                expiry_judges: ExpiryJudges::Store,
                 renew_policy: RenewPolicy::GiveUp,
                 node_timers: TimerClock::Wall,
             },
@@ -185,7 +188,7 @@ impl StoreKind {
                 first_token: None,
                 expiry_on_wall_clock: false,
                 session_check: false,
-                judges_expiry: false,
+                expiry_judges: ExpiryJudges::Candidates,
                 renew_policy: RenewPolicy::Retry,
                 node_timers: TimerClock::Monotonic,
             },
@@ -193,17 +196,60 @@ impl StoreKind {
     }
 }
 
+/// Who may judge a lease's expiry on a store ([`StoreRules::expiry_judges`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ExpiryJudges {
+    /// Only the store, on its own clock: an etcd lease is expired by etcd itself (its lessor), so
+    /// `lease.expiry` must be `coordinator`.
+    Store,
+    /// The store, on its own clock (a key's TTL, `PX`), unless the scenario has the candidates
+    /// judge (`lease.expiry`: `observer`): then the store keeps a record with no TTL that
+    /// clients compare-and-swap on its version (Redis `WATCH`/`MULTI`).
+    StoreOrCandidates,
+    /// Only the candidates, each on its own clock from when it saw the record change: the
+    /// Kubernetes API server stores a Lease and compare-and-swaps on its `resourceVersion`, and
+    /// never expires it (client-go `leaderelection.go`, `tryAcquireOrRenew`); `lease.expiry` must
+    /// be `observer`.
+    Candidates,
+}
+
 impl StoreRules {
     /// Who judges expiry when a scenario's `lease.expiry` does not say: the store, where it can
-    /// ([`StoreRules::judges_expiry`]: Redis's TTL, etcd's lease); otherwise the candidates, each
-    /// on its own clock from when it saw the record change (client-go's `LeaderElector` over a
-    /// Kubernetes `Lease`, whose API server never expires it).
-    pub fn expiry(&self) -> super::Expiry {
-        if self.judges_expiry {
-            super::Expiry::Coordinator
-        } else {
-            super::Expiry::Observer
+    /// (Redis's TTL, etcd's lease); otherwise the candidates, each on its own clock from when it
+    /// saw the record change (client-go's `LeaderElector` over a Kubernetes `Lease`, whose API
+    /// server never expires it).
+    pub fn expiry(&self) -> Expiry {
+        match self.expiry_judges {
+            ExpiryJudges::Store | ExpiryJudges::StoreOrCandidates => Expiry::Coordinator,
+            ExpiryJudges::Candidates => Expiry::Observer,
         }
+    }
+
+    /// Whether a run's `lease.expiry` setting is one this store allows ([`Config::check`]
+    /// refuses any other).
+    ///
+    /// [`Config::check`]: super::Config::check
+    pub fn allows_expiry(&self, expiry: Expiry) -> bool {
+        match self.expiry_judges {
+            ExpiryJudges::Store => expiry == Expiry::Coordinator,
+            ExpiryJudges::StoreOrCandidates => true,
+            ExpiryJudges::Candidates => expiry == Expiry::Observer,
+        }
+    }
+
+    /// Whether the store judges expiry on its own clock in a run whose `lease.expiry` is `expiry`:
+    /// the one place this is decided. Everything else asks here, through
+    /// [`Config::store_judges_expiry`](super::Config::store_judges_expiry),
+    /// [`Sim::store_judges_expiry`](super::Sim::store_judges_expiry) or
+    /// [`Coordinator::judges_expiry`](super::coordinator::Coordinator::judges_expiry): the store's
+    /// answers to acquire and renew, its expiry checks, the invariants, the snapshot's liveness and
+    /// `expiry`, which client the nodes run, and the space-time diagram. `false` means the
+    /// candidates judge it on their own clocks (client-go's observer expiry; under the lock
+    /// protocol, the DynamoDB lock client's) and the store only compare-and-swaps on the record's
+    /// version.
+    pub fn judges_expiry(&self, expiry: Expiry) -> bool {
+        expiry == Expiry::Coordinator && self.expiry_judges != ExpiryJudges::Candidates
     }
 
     /// Whether the store issues fencing tokens at all.

@@ -24,7 +24,7 @@ impl Sim {
     /// where nobody acts on it: `renewTime + leaseDuration` on true time, for display only.
     pub(super) fn lease_expires_ms(&self) -> Option<u64> {
         let c = &self.coordinator;
-        if c.judges_expiry {
+        if self.store_judges_expiry() {
             c.expires_local_ms().map(|e| self.store_clock.when_reads(e, self.now_ms))
         } else {
             c.holder.as_ref().and(c.renew_time_ms).map(|t| t.saturating_add(c.duration_ms))
@@ -48,7 +48,7 @@ impl Sim {
     /// when it takes or renews it (client-go's `tryAcquireOrRenew`); a store that judges expiry
     /// keeps the scenario's one TTL.
     fn holder_writes_duration(&mut self, node: usize, result: &AcquireResult) {
-        if !self.coordinator.judges_expiry && !matches!(result, AcquireResult::Refused { .. }) {
+        if !self.store_judges_expiry() && !matches!(result, AcquireResult::Refused { .. }) {
             self.coordinator.duration_ms = self.config.node_lease(node).0;
         }
     }
@@ -162,10 +162,10 @@ impl Sim {
     /// the first millisecond of its clock past the TTL (an expired key is gone at once); on etcd
     /// at the lessor's first check at or after the TTL's end, which deletes the key.
     fn schedule_expiry_check(&mut self) {
-        let c = &self.coordinator;
-        if !c.judges_expiry {
+        if !self.store_judges_expiry() {
             return;
         }
+        let c = &self.coordinator;
         let (Some(expired_from), Some(renew_time_ms)) = (c.expired_from_local_ms(), c.renew_time_ms) else {
             return;
         };
@@ -272,7 +272,7 @@ impl Sim {
             self.config.issuer.first_token,
             self.config.store_kind,
         );
-        c.judges_expiry = self.coordinator.judges_expiry;
+        c.expiry = self.coordinator.expiry;
         c.reentrant = self.coordinator.reentrant;
         c.lock_delay_ms = self.coordinator.lock_delay_ms;
         c
