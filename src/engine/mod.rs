@@ -62,7 +62,9 @@ pub use config::{
     NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,
     MAX_RESOURCES, MAX_UNTIL_MS,
 };
-pub use profile::{ExpiryJudges, RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
+pub use profile::{
+    ClientKind, ClientRules, ExpiryJudges, ObservedExpiry, RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource,
+};
 pub use snapshot::{LeaseView, Liveness, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
