@@ -19,6 +19,8 @@
 //! | expiry measured on | the wall clock (`mstime()`: a clock step expires keys) | a monotonic clock (Go's `time.Now` monotonic reading) | the candidate's monotonic clock (`time.Now`, `clock.Since`) |
 //! | its client ([`StoreRules::client`]: a scenario's `lease.renew_policy` and `lock.session_check` default to that client's) | redis-py's `Lock` | etcd's `clientv3/concurrency` | client-go's leader election |
 //! | a fail-over of the store ([`StoreKind::failover`]) | an asynchronous replica is promoted without the primary's last writes | the new leader's lessor `Promote`s every lease: a full TTL plus the election timeout from the promotion | none: the Lease is an etcd key behind the API server; a leader change loses no committed write, and nothing at the store judges expiry |
+//! | **Compare with → Store** ([`StoreKind::compared_with`]) | etcd | Redis | none |
+//! | the conformance suite replays it on ([`StoreRules::replayed_on`]) | Redis 7.0 | etcd 3.4 | Redis (only its resource's writes: no API server runs there) |
 //! | lock-delay (`lock.lock_delay_ms`) | none: a freed key can be set again at once | none: a revoked lease's key can be created again at once | none |
 //!
 //! The clients ([`ClientKind::rules`]; election.rs reads the run's row, [`ClientKind::of`]: the
@@ -113,6 +115,12 @@ pub struct StoreRules {
     /// (redis-py's `Lock` on Redis, etcd's `concurrency` package on etcd, client-go on a Kubernetes
     /// Lease), whichever client the run's nodes then behave like ([`ClientKind::of`]).
     pub client: ClientKind,
+    /// The store profile whose real server `cargo xtask conform` replays this profile's runs on
+    /// (`conform/src/plan.rs`, `profile_of`): its own where one runs there (Redis 7.0, etcd
+    /// 3.4). A Kubernetes Lease's runs go to Redis: no API server runs there, the Lease's store
+    /// side is never replayed (the candidates judge expiry on their own clocks), and its
+    /// resource's writes go to the Redis fence like any other.
+    pub replayed_on: StoreKind,
     /// Which clock the nodes' timers run on by default (`nodes[i].timers`): monotonic on a
     /// Kubernetes Lease (client-go measures on Go's monotonic clock), the wall clock on Redis and
     /// etcd (a scenario on etcd that wants its Go client's monotonic clock says so).
@@ -328,6 +336,7 @@ impl StoreKind {
                 expiry_on_wall_clock: true,
                 expiry_judges: ExpiryJudges::StoreOrCandidates,
                 client: ClientKind::RedisPy,
+                replayed_on: StoreKind::Redis,
                 node_timers: TimerClock::Wall,
             },
             StoreKind::Etcd => StoreRules {
@@ -341,6 +350,7 @@ impl StoreKind {
                 expiry_on_wall_clock: false,
                 expiry_judges: ExpiryJudges::Store,
                 client: ClientKind::EtcdConcurrency,
+                replayed_on: StoreKind::Etcd,
                 node_timers: TimerClock::Wall,
             },
             StoreKind::Kubernetes => StoreRules {
@@ -354,6 +364,7 @@ impl StoreKind {
                 expiry_on_wall_clock: false,
                 expiry_judges: ExpiryJudges::Candidates,
                 client: ClientKind::ClientGo,
+                replayed_on: StoreKind::Redis,
                 node_timers: TimerClock::Monotonic,
             },
         }
@@ -376,6 +387,26 @@ pub enum ExpiryJudges {
     /// never expires it (client-go `leaderelection.go`, `tryAcquireOrRenew`); `lease.expiry` must
     /// be `observer`.
     Candidates,
+}
+
+/// The two stores **Compare with → Store** flips a run between ([`StoreKind::compared_with`]),
+/// in the order the compare bar names a run's side: a run on the second has the setting on
+/// (`compare::Setting::is_on`). The flip is offered only where the run is valid on both (etcd's
+/// TTLs are whole seconds, at least 2 s, and it judges expiry itself). A Kubernetes Lease has no
+/// counterpart: on it the candidates judge expiry, which etcd refuses and Redis models with
+/// another client.
+pub const COMPARED_STORES: [StoreKind; 2] = [StoreKind::Redis, StoreKind::Etcd];
+
+impl StoreKind {
+    /// The store a comparison flips a run on this store to: the other of [`COMPARED_STORES`];
+    /// `None` for a store that is not one of them.
+    pub fn compared_with(self) -> Option<StoreKind> {
+        match self {
+            k if k == COMPARED_STORES[0] => Some(COMPARED_STORES[1]),
+            k if k == COMPARED_STORES[1] => Some(COMPARED_STORES[0]),
+            _ => None,
+        }
+    }
 }
 
 impl StoreRules {
