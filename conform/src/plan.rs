@@ -19,8 +19,8 @@ use std::fmt;
 use leaselab::engine::clock::Clock;
 use leaselab::engine::command::STORE;
 use leaselab::engine::{
-    Config, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ReleaseOutcome, Sim, TokenCheck, TokenScope, TraceEvent,
-    WireToken, WriteOutcome,
+    Config, EqualTokenPolicy, Expiry, Protocol, ReleaseCheck, ReleaseOutcome, Sim, StoreKind, TokenCheck, TokenScope,
+    TraceEvent, WireToken, WriteOutcome,
 };
 
 /// The store a scenario's run is judged against: the rules (boundary inclusivity, tokens,
@@ -35,26 +35,32 @@ pub enum Profile {
 }
 
 impl Profile {
-    /// The name used in reports: `redis` or `etcd`.
+    /// Every server the suite replays on.
+    pub const ALL: [Profile; 2] = [Profile::Redis, Profile::Etcd];
+
+    /// The name used in reports: `redis` or `etcd`, the name of the store profile it serves
+    /// (`StoreKind::code`).
     pub fn name(self) -> &'static str {
         match self {
             Profile::Redis => "redis",
             Profile::Etcd => "etcd",
         }
     }
+
+    /// The server of store profile `store`: the one of the same name; `None` where no server of
+    /// it runs here.
+    pub fn serving(store: StoreKind) -> Option<Profile> {
+        Self::ALL.into_iter().find(|p| p.name() == store.code())
+    }
 }
 
-/// The one place that decides under which store's rules a scenario is judged: the store it
-/// names (`store.kind`).
+/// Under which server's rules a scenario is judged: the one its store profile is replayed on,
+/// as the profile's own rule says ([`StoreRules::replayed_on`](leaselab::engine::StoreRules::replayed_on):
+/// the store it names, or Redis for a Kubernetes Lease, whose store side is never replayed and
+/// whose resource's writes go to the Redis fence like any other).
 pub fn profile_of(config: &Config) -> Profile {
-    match config.store_kind {
-        leaselab::engine::StoreKind::Redis => Profile::Redis,
-        leaselab::engine::StoreKind::Etcd => Profile::Etcd,
-        // No Kubernetes API server runs here. A Lease's store side is never replayed (observer
-        // expiry: candidates judge it on their own clocks); its resource's writes go to the
-        // Redis fence like any other.
-        leaselab::engine::StoreKind::Kubernetes => Profile::Redis,
-    }
+    // Every profile's `replayed_on` names a server that runs here (tested below).
+    Profile::serving(config.store_kind.rules().replayed_on).unwrap_or(Profile::Redis)
 }
 
 /// How the store and the resource of a scenario behave (from its [`Config`]).
@@ -718,6 +724,13 @@ mod tests {
         assert!(matches!(step.expected, Answer::Judged { outcome: WriteOutcome::Accepted, .. }));
         assert_eq!(altered.steps.iter().zip(&p.steps).filter(|(a, b)| a != b).count(), 1);
         assert!(apply_a_duplicate(&builtin_plan("fencing-checks")).is_none(), "no dedupe there");
+    }
+
+    #[test]
+    fn every_store_profile_is_replayed_on_a_server_here() {
+        for store in leaselab::engine::StoreKind::ALL {
+            assert!(Profile::serving(store.rules().replayed_on).is_some(), "{store:?}");
+        }
     }
 
     #[test]

@@ -6,9 +6,10 @@
 //! ([`TraceEvent::WriteJudged`]'s `fencing`); that echo of the setting itself is not a
 //! difference, what the resource did with the write is.
 
+use super::profile::COMPARED_STORES;
 use super::{
-    Config, ConfigError, EqualTokenPolicy, Expiry, LeaseConfig, Protocol, ReleaseCheck, RenewPolicy, ScheduledCommand,
-    Sim, StoreKind, TraceEntry, TraceEvent, WriteOutcome,
+    Config, ConfigError, EqualTokenPolicy, Expiry, ExpiryJudges, LeaseConfig, Protocol, ReleaseCheck, RenewPolicy,
+    ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome,
 };
 
 /// A setting a comparison flips.
@@ -23,8 +24,9 @@ pub enum Setting {
     ReleaseCheck,
     /// `lease.expiry`: the store's clock or each candidate's observation (lease protocol only).
     Expiry,
-    /// `store.kind`: the same run on Redis and on etcd ([`super::StoreKind`]), where the run is
-    /// valid on both (etcd's TTLs are whole seconds, at least 2 s, and it judges expiry itself).
+    /// `store.kind`: the same run on Redis and on etcd ([`COMPARED_STORES`], the profile's rule),
+    /// where the run is valid on both (etcd's TTLs are whole seconds, at least 2 s, and it judges
+    /// expiry itself).
     Store,
     /// `lease.renew_policy`: client-go's renewal (every `RetryPeriod`, a refusal retried until
     /// `RenewDeadline`) against giving up on the first refusal with a renewal every third of the
@@ -59,20 +61,25 @@ impl Setting {
                 config.resource.epoch_barrier || config.resource.equal_token == EqualTokenPolicy::Accept
             }
             Setting::ReleaseCheck => config.protocol == Protocol::Lock,
-            Setting::Expiry => config.protocol == Protocol::Lease && config.store_kind == StoreKind::Redis,
-            Setting::Store => self.flipped(config).check().is_ok(),
+            // Where the store lets either judge (Redis): etcd judges alone, a Kubernetes Lease's
+            // candidates alone.
+            Setting::Expiry => {
+                config.protocol == Protocol::Lease
+                    && config.store_kind.rules().expiry_judges == ExpiryJudges::StoreOrCandidates
+            }
+            Setting::Store => config.store_kind.compared_with().is_some() && self.flipped(config).check().is_ok(),
         }
     }
 
     /// Whether the setting is on in `config` (fencing on, the barrier on, owner-checked release,
-    /// observer expiry).
+    /// observer expiry, the second of [`COMPARED_STORES`] (etcd), client-go's renewal).
     pub fn is_on(self, config: &Config) -> bool {
         match self {
             Setting::Fencing => config.resource.fencing,
             Setting::EpochBarrier => config.resource.epoch_barrier,
             Setting::ReleaseCheck => config.lock.release_check == ReleaseCheck::Owner,
             Setting::Expiry => config.lease.expiry == Expiry::Observer,
-            Setting::Store => config.store_kind == StoreKind::Etcd,
+            Setting::Store => config.store_kind == COMPARED_STORES[1],
             Setting::RenewPolicy => config.lease.renew_policy == RenewPolicy::Retry,
         }
     }
@@ -91,7 +98,9 @@ impl Setting {
                 c.lease.expiry = if c.lease.expiry == Expiry::Observer { Expiry::Coordinator } else { Expiry::Observer }
             }
             Setting::Store => {
-                c.store_kind = if c.store_kind == StoreKind::Etcd { StoreKind::Redis } else { StoreKind::Etcd }
+                if let Some(other) = c.store_kind.compared_with() {
+                    c.store_kind = other;
+                }
             }
             Setting::RenewPolicy => {
                 if c.lease.renew_policy == RenewPolicy::Retry {

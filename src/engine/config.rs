@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 
 use super::clock::ClockConfig;
 use super::command::ScheduledCommand;
-use super::profile::{RenewPolicy, StoreKind, TimerClock};
+use super::profile::{ClientKind, ExpiryJudges, RenewPolicy, StoreKind, TimerClock};
 
 /// Most nodes a scenario may have (the scene has room for eight flag-bearers).
 pub const MAX_NODES: usize = 8;
@@ -137,16 +137,11 @@ pub enum Expiry {
     Coordinator,
     /// Each candidate, on its own clock, `leaseDuration` after it *observed* the record change
     /// (Kubernetes client-go `tryAcquireOrRenew`: `observedTime + leaseDuration`); the store only
-    /// compare-and-swaps on the record's version. Acquire retries are jittered by up to 1.2×
-    /// (`wait.JitterUntil(..., JitterFactor 1.2)`).
-    ///
-    /// Under `"protocol": "lock"` this is the AWS DynamoDB lock client's rule
-    /// (awslabs/amazon-dynamodb-lock-client, `acquireLock`): a borrower that finds the lock held
-    /// waits the item's lease duration on its own clock from that first read and takes the lock
-    /// with a put conditional on the record version number (RVN) it read, which every heartbeat
-    /// changes; it judges strictly (`now - lookupTime > leaseDuration`, `LockItem.isExpired`)
-    /// and polls every `lease.retry_every_ms` (`refreshPeriod`) without jitter. A free or
-    /// released lock is taken at once; a release is a delete conditional on the owner's RVN.
+    /// compare-and-swaps on the record's version. The nodes then run client-go's leader election
+    /// ([`ClientKind::ClientGo`]), or under `"protocol": "lock"` the AWS DynamoDB lock client
+    /// ([`ClientKind::DynamoDbLockClient`]): how each judges and retries is its row of
+    /// [`ClientKind::rules`]. Allowed where the store profile lets the candidates judge
+    /// ([`StoreRules::allows_expiry`](super::StoreRules::allows_expiry)).
     Observer,
 }
 
@@ -175,7 +170,8 @@ pub struct LockConfig {
     pub hold_ms: Option<u64>,
     /// Whether a client checks that its own session is still live when an acquire reply reaches
     /// it (etcd's `concurrency.Mutex` since etcd-io/etcd#11456 returns `ErrSessionExpired`).
-    /// Off, it starts counting its lease from the reply, as the old client did.
+    /// Off, it starts counting its lease from the reply, as the old client did. Default: the
+    /// store's client's ([`ClientRules::session_check`](super::ClientRules::session_check)).
     pub session_check: bool,
     /// Lock-delay, in ms of the store's clock (0 ..= [`MAX_LOCK_DELAY_MS`]; 0: none, as on Redis
     /// and etcd): after a holder's term ends by expiry or invalidation (not a clean release), the
@@ -220,7 +216,8 @@ pub struct LeaseConfig {
     /// Who judges expiry.
     pub expiry: Expiry,
     /// What a leader does with a refused renewal, and how often it renews
-    /// ([`RenewPolicy::Retry`]: every `retry_every_ms`). Default: the store profile's.
+    /// ([`RenewPolicy::Retry`]: every `retry_every_ms`). Default: the store's client's
+    /// ([`ClientRules::renewal`](super::ClientRules::renewal)).
     pub renew_policy: RenewPolicy,
     /// Under observer expiry, whose duration a candidate waits out. Default: the record's.
     pub observer_duration: ObserverDuration,
@@ -529,6 +526,19 @@ impl Config {
         Ok(())
     }
 
+    /// Whether the store judges expiry on its own clock in this run: its profile's one rule,
+    /// [`StoreRules::judges_expiry`](super::StoreRules::judges_expiry), given `lease.expiry`.
+    pub fn store_judges_expiry(&self) -> bool {
+        self.store_kind.rules().judges_expiry(self.lease.expiry)
+    }
+
+    /// The client library this run's nodes behave like: [`ClientKind::of`](super::ClientKind::of),
+    /// the one place it is decided, from the store, the protocol and who judges expiry. Its rules
+    /// are [`ClientKind::rules`](super::ClientKind::rules).
+    pub fn client(&self) -> ClientKind {
+        ClientKind::of(self.store_kind, self.protocol, self.store_judges_expiry())
+    }
+
     /// The lease timing of node `index` (its own, or the scenario's), as `(duration_ms,
     /// renew_deadline_ms)`.
     pub fn node_lease(&self, index: usize) -> (u64, u64) {
@@ -542,7 +552,7 @@ impl Config {
     fn check_profile(&self) -> Result<(), ConfigError> {
         let l = &self.lease;
         let rules = self.store_kind.rules();
-        if !rules.judges_expiry {
+        if rules.expiry_judges == ExpiryJudges::Candidates {
             let kind = self.store_kind.code();
             if self.protocol == Protocol::Lock {
                 return Err(err(
@@ -715,10 +725,11 @@ impl Config {
                 ));
             }
         }
-        if l.expiry == Expiry::Observer && self.store_kind == StoreKind::Etcd {
+        if !rules.allows_expiry(l.expiry) {
+            let kind = self.store_kind.code();
             return Err(err(
                 "lease.expiry",
-                "\"observer\" needs a store that only compare-and-swaps a record; an etcd lease is expired by etcd itself",
+                format!("\"observer\" needs a store that only compare-and-swaps a record; an {kind} lease is expired by {kind} itself"),
             ));
         }
         self.store_clock.check().map_err(|(field, message)| err(format!("store_clock.{field}"), message))?;

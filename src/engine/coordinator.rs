@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::config::ReleaseCheck;
+use super::config::{Expiry, ReleaseCheck};
 use super::profile::{StoreKind, StoreRules, TokenSource};
 use super::trace::ReleaseOutcome;
 
@@ -53,9 +53,9 @@ pub struct Coordinator {
     /// The record's version (Kubernetes `resourceVersion`, etcd `mod_revision`): grows on every
     /// change; what an observer compare-and-swaps on.
     pub version: u64,
-    /// Whether the store judges expiry on its clock (lock service, Redis, etcd). `false` under
-    /// client-go's observer expiry: the store only compare-and-swaps on `version`.
-    pub judges_expiry: bool,
+    /// The run's `lease.expiry` setting: with the profile's `rules`, what decides whether the
+    /// store judges expiry ([`Coordinator::judges_expiry`]).
+    pub expiry: Expiry,
     /// Whether the holder asking again while it holds keeps its term (Lease semantics, Consul and
     /// Hazelcast re-entrancy). A Redis `SET NX` refuses even its own holder.
     pub reentrant: bool,
@@ -113,7 +113,7 @@ impl Coordinator {
             next_token: first_token,
             last_holder: None,
             version: 0,
-            judges_expiry: true,
+            expiry: Expiry::Coordinator,
             reentrant: true,
             rules: StoreKind::default().rules(),
             detached: None,
@@ -127,6 +127,13 @@ impl Coordinator {
     pub fn with_profile(duration_ms: u64, first_token: u64, kind: StoreKind) -> Self {
         let rules = kind.rules();
         Self { rules, ..Self::new(duration_ms, rules.first_token.unwrap_or(first_token)) }
+    }
+
+    /// Whether this store judges expiry on its clock (a lock service, Redis, etcd), as
+    /// [`StoreRules::judges_expiry`] decides from its rules and the run's `lease.expiry`. `false`
+    /// under client-go's observer expiry: the store only compare-and-swaps on `version`.
+    pub fn judges_expiry(&self) -> bool {
+        self.rules.judges_expiry(self.expiry)
     }
 
     /// `renewTime + leaseDuration` on the store's clock, in ms.
@@ -152,7 +159,7 @@ impl Coordinator {
     /// where the store deletes them at a periodic check (etcd), until that check. Without expiry
     /// judging, a held record stays until someone takes it over.
     pub fn is_live(&self, local_ms: i64) -> bool {
-        if !self.judges_expiry || self.rules.expiry_check_every_ms.is_some() {
+        if !self.judges_expiry() || self.rules.expiry_check_every_ms.is_some() {
             return self.holder.is_some();
         }
         self.lease_live(local_ms)
@@ -161,7 +168,7 @@ impl Coordinator {
     /// Whether the holder's lease (its TTL) is still running when the store's clock reads
     /// `local_ms`: what a renewal needs. Without expiry judging, while someone holds the record.
     pub fn lease_live(&self, local_ms: i64) -> bool {
-        if !self.judges_expiry {
+        if !self.judges_expiry() {
             return self.holder.is_some();
         }
         self.expires_local_ms().is_some_and(|e| self.ttl_running(e, local_ms))
@@ -203,7 +210,7 @@ impl Coordinator {
                     return AcquireResult::Reacquired { token };
                 }
                 (holder, _) => {
-                    if self.judges_expiry || observed_expired != Some(self.version) {
+                    if self.judges_expiry() || observed_expired != Some(self.version) {
                         return AcquireResult::Refused { holder: holder.clone().unwrap_or_default() };
                     }
                 }
@@ -298,7 +305,7 @@ impl Coordinator {
         if self.lock_delay_ms == 0 {
             return None;
         }
-        let expired_now = self.holder.is_some() && self.judges_expiry && !self.is_live(local_ms);
+        let expired_now = self.holder.is_some() && self.judges_expiry() && !self.is_live(local_ms);
         let ended = if expired_now { self.expired_from_local_ms() } else { self.invalidated_local_ms }?;
         let until = ended.saturating_add(i64::try_from(self.lock_delay_ms).unwrap_or(i64::MAX));
         (local_ms < until).then_some(until)
@@ -342,7 +349,7 @@ impl Coordinator {
     /// the fail-over succeeds.
     pub fn take_over_from_replica(&mut self, replica: &Coordinator) {
         let version = self.version.saturating_add(1);
-        *self = Self { version, rules: self.rules, judges_expiry: self.judges_expiry, ..replica.clone() };
+        *self = Self { version, rules: self.rules, expiry: self.expiry, ..replica.clone() };
     }
 
     /// Strike the holder's name now (a delete of the key). The token counter is untouched, so
@@ -522,7 +529,7 @@ mod tests {
     #[test]
     fn observer_takeover_needs_the_very_version_seen_expired() {
         let mut c = Coordinator::new(15_000, 1);
-        c.judges_expiry = false;
+        c.expiry = Expiry::Observer;
         c.acquire("a", StoreNow::at(0), None);
         let seen = c.version;
         // Long after renewTime + duration: the store itself judges nothing.

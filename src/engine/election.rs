@@ -8,7 +8,7 @@
 
 use super::network::{Body, Message, Record};
 use super::node::{Leadership, Observation, TimerKind};
-use super::{Item, ObserverDuration, Protocol, RenewPolicy, Sim, StepDownReason, TraceEvent};
+use super::{ClientRules, Item, ObserverDuration, Protocol, RenewPolicy, Sim, StepDownReason, TraceEvent};
 
 impl Sim {
     /// The node starts (or restarts after a crash) and asks for the lease at once.
@@ -20,23 +20,27 @@ impl Sim {
     }
 
     fn send_acquire(&mut self, node: usize) {
+        let client = self.client_rules();
         let n = &self.nodes[node];
         let incarnation = n.incarnation;
-        // Observer expiry: ask to take over only the version seen expired on the node's clock.
+        // Observer expiry: ask to take over only the version seen expired on the node's clock, by
+        // the client's rule (client-go's, or the DynamoDB lock client's stricter one).
         let local = n.clock.read(self.now_ms);
-        // The DynamoDB lock client judges strictly (`now - lookupTime > leaseDuration`).
-        let lock = self.config.protocol == Protocol::Lock;
-        let judged_at = if lock { local.saturating_sub(1) } else { local };
-        let observed_expired = n.observed.as_ref().filter(|o| o.expired(judged_at)).map(|o| o.version);
+        let observed_expired = match client.observed_expiry {
+            Some(rule) => n.observed.as_ref().filter(|o| rule.expired(o, local)).map(|o| o.version),
+            None => None,
+        };
         self.send(Body::AcquireRequest { node, incarnation, observed_expired }, 0);
-        let mut retry = self.config.lease.retry_every_ms;
-        // The DynamoDB lock client sleeps exactly `refreshPeriod` between tries.
-        if !self.coordinator.judges_expiry && !lock {
-            // client-go: wait.JitterUntil(tryAcquire, RetryPeriod, JitterFactor 1.2, ...): each
-            // wait is RetryPeriod plus up to 1.2 × RetryPeriod more.
-            retry = retry.saturating_add(self.rng.range_inclusive(0, retry.saturating_mul(6) / 5));
-        }
+        let retry = client.retry_wait_ms(self.config.lease.retry_every_ms, &mut self.rng);
         self.arm(node, TimerKind::Retry, retry);
+    }
+
+    /// The rules of the client library the nodes behave like ([`Config::client`]: one row of
+    /// [`ClientKind::rules`](super::ClientKind::rules)).
+    ///
+    /// [`Config::client`]: super::Config::client
+    fn client_rules(&self) -> ClientRules {
+        self.config.client().rules()
     }
 
     /// One of the node's timers fired (and the node is running).
@@ -210,7 +214,7 @@ impl Sim {
                 if incarnation != self.nodes[node].incarnation {
                     return;
                 }
-                if !self.coordinator.judges_expiry {
+                if self.client_rules().observed_expiry.is_some() {
                     self.observe(node, record);
                 }
                 let sent_local = self.nodes[node].clock.read(request_sent_ms);

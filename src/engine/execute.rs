@@ -81,9 +81,8 @@ impl Sim {
                 self.record(TraceEvent::WriteDelayArmed { node: id, by_ms: *by_ms });
             }
             (Command::RevokeLease, _) => {
-                let token = self.coordinator.token.unwrap_or(0);
-                let local_ms = self.store_clock.read(self.now_ms);
-                let holder = self.coordinator.invalidate(local_ms);
+                let token = self.store.coordinator.token.unwrap_or(0);
+                let holder = self.store.revoke(self.now_ms);
                 self.record(TraceEvent::LeaseRevoked { holder, token });
             }
             (Command::SetFencing { on }, _) => {
@@ -94,8 +93,8 @@ impl Sim {
                 self.record(TraceEvent::FencingSet { on: *on });
             }
             (Command::RollbackIssuer { next_token }, _) => {
-                let next_token_before = self.coordinator.next_token;
-                self.coordinator.next_token = *next_token;
+                let next_token_before = self.store.coordinator.next_token;
+                self.store.coordinator.next_token = *next_token;
                 self.record(TraceEvent::IssuerRolledBack { next_token_before, next_token: *next_token });
             }
             (Command::RestoreResource { high_water, resource }, _) => {
@@ -149,16 +148,9 @@ impl Sim {
                         self.rearm_timers(node);
                         self.nodes[node].clock.read(now)
                     }
-                    None if self.coordinator.rules.expiry_on_wall_clock => {
-                        self.store_clock.jump(*by_ms, now);
-                        self.store_clock.read(now)
-                    }
-                    None => {
-                        // The wall clock steps; the monotonic clock the store's expiry runs on
-                        // does not (etcd).
-                        self.store_wall_shift_ms = self.store_wall_shift_ms.saturating_add(*by_ms);
-                        self.store_clock.read(now).saturating_add(self.store_wall_shift_ms)
-                    }
+                    // The store's wall clock steps; its expiry follows only where the profile's
+                    // expiry runs on the wall clock (Redis), not on a monotonic one (etcd).
+                    None => self.store.jump_clock(*by_ms, now),
                 };
                 self.record(TraceEvent::ClockJumped { target: target.clone(), by_ms: *by_ms, reads_ms });
                 if node.is_none() {
@@ -172,7 +164,7 @@ impl Sim {
                         self.nodes[node].clock.set_rate(*rate_ppm, now);
                         self.rearm_timers(node);
                     }
-                    None => self.store_clock.set_rate(*rate_ppm, now),
+                    None => self.store.set_clock_rate(*rate_ppm, now),
                 }
                 self.record(TraceEvent::ClockRateSet { target: target.clone(), rate_ppm: *rate_ppm });
                 if node.is_none() {

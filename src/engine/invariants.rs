@@ -63,13 +63,11 @@ impl Sim {
     }
 
     fn step_start(&self) -> StepStart {
-        let c = &self.coordinator;
-        let live = c.judges_expiry && c.is_live(self.store_clock.read(self.now_ms));
         StepStart {
             trace_len: self.trace.len(),
-            newest_granted: c.newest_granted(),
+            newest_granted: self.store.coordinator.newest_granted(),
             high_water: self.resources.iter().map(|r| r.high_water).collect(),
-            live_token: c.token.filter(|_| live),
+            live_token: self.store.live_token(self.now_ms),
         }
     }
 
@@ -95,9 +93,8 @@ impl Sim {
                     if next_token < next_token_before {
                         carried.issuer_rolled_back = true;
                     }
-                    let c = &self.coordinator;
-                    previous = c.newest_granted();
-                    live = c.token.filter(|_| c.judges_expiry && c.is_live(self.store_clock.read(self.now_ms)));
+                    previous = self.store.coordinator.newest_granted();
+                    live = self.store.live_token(self.now_ms);
                 }
                 TraceEvent::LeaseGranted { token, .. } => {
                     debug_assert!(
@@ -113,14 +110,14 @@ impl Sim {
                         self.now_ms
                     );
                     previous = Some(token);
-                    live = self.coordinator.judges_expiry.then_some(token);
+                    live = self.store_judges_expiry().then_some(token);
                     carried.issuer_rolled_back = false;
                 }
                 _ => {}
             }
         }
         debug_assert_eq!(
-            self.coordinator.newest_granted(),
+            self.store.coordinator.newest_granted(),
             previous,
             "invariant: the newest token the store granted is the last grant the trace records (at {} ms)",
             self.now_ms
@@ -156,7 +153,7 @@ mod tests {
         let scenario = crate::scenario::parse(&json).expect("the test scenario parses");
         let mut sim = Sim::new(scenario.config).expect("valid");
         sim.advance_to(3_000);
-        assert_eq!(sim.coordinator.holder.as_deref(), Some("a"), "a holds by 3 s");
+        assert_eq!(sim.store.coordinator.holder.as_deref(), Some("a"), "a holds by 3 s");
         sim
     }
 
@@ -184,7 +181,7 @@ mod tests {
         sim.apply(Command::RevokeLease).expect("valid");
         sim.checked_step(|s| {
             // The issuer (broken) hands out the number it already gave.
-            s.coordinator.next_token = s.coordinator.next_token.saturating_sub(1);
+            s.store.coordinator.next_token = s.store.coordinator.next_token.saturating_sub(1);
             let now = s.now_ms;
             s.on_acquire(b, 0, (0, now), None);
         });
@@ -193,7 +190,7 @@ mod tests {
     #[test]
     fn a_grant_after_an_issuer_rollback_may_reuse_a_token() {
         let mut sim = harbor("coordinator");
-        let first = sim.coordinator.token.expect("granted");
+        let first = sim.store.coordinator.token.expect("granted");
         sim.apply(Command::RevokeLease).expect("valid");
         sim.apply(Command::RollbackIssuer { next_token: first }).expect("valid");
         sim.advance_to(10_000);
@@ -244,7 +241,7 @@ mod tests {
         let b = node(&sim, "b");
         sim.checked_step(|s| {
             // The record (broken) forgets its live holder and grants b a second term at once.
-            s.coordinator.holder = None;
+            s.store.coordinator.holder = None;
             let now = s.now_ms;
             s.on_acquire(b, 0, (0, now), None);
         });
@@ -254,12 +251,12 @@ mod tests {
     fn under_observer_expiry_a_takeover_is_not_checked_against_the_store() {
         let mut sim = harbor("observer");
         let b = node(&sim, "b");
-        let seen = sim.coordinator.version;
+        let seen = sim.store.coordinator.version;
         // b saw this very version expire on its own clock: the store compare-and-swaps.
         sim.checked_step(|s| {
             let now = s.now_ms;
             s.on_acquire(b, 0, (0, now), Some(seen));
         });
-        assert_eq!(sim.coordinator.holder.as_deref(), Some("b"));
+        assert_eq!(sim.store.coordinator.holder.as_deref(), Some("b"));
     }
 }

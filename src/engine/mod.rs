@@ -13,8 +13,10 @@
 //! ahead, and dropping a node's), [`explore`] (the bounded search for the shortest breaking
 //! intervention). The simulation's own behaviour is split the same way, one `impl Sim` each:
 //! `election` (a node starting, asking, leading, renewing, stepping down; its timers),
-//! `network` (messages, latency, partitions, delivery), `store` (the store answering acquire,
-//! renew and release on its own clock; the lease's expiry time, decided in one place), `writes`
+//! `network` (messages, latency, partitions, delivery), `store` (the `Store`, one value with
+//! all of the store's state: the record, its clock, its expiry checks, its history for a
+//! fail-over; answering acquire, renew and release on its own clock; the lease's expiry time,
+//! decided in one place), `writes`
 //! (sending writes and judging them at the resource) and `execute` (carrying out commands and
 //! faults); `invariants` holds the checks debug builds make after every step. This file holds
 //! the [`Sim`] itself, its public API and the event loop that moves messages and timers between
@@ -60,7 +62,9 @@ pub use config::{
     NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,
     MAX_RESOURCES, MAX_UNTIL_MS,
 };
-pub use profile::{RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource};
+pub use profile::{
+    ClientKind, ClientRules, ExpiryJudges, ObservedExpiry, RenewPolicy, StoreKind, StoreRules, TimerClock, TokenSource,
+};
 pub use snapshot::{LeaseView, Liveness, MessageView, NodeView, PreparedWrite, ResourceView, Role, Snapshot};
 pub use token::WireToken;
 pub use trace::{
@@ -69,7 +73,6 @@ pub use trace::{
 };
 
 use clock::Clock;
-use coordinator::Coordinator;
 use network::Message;
 use node::{Held, Node, TimerKind};
 use resource::Resource;
@@ -126,16 +129,9 @@ pub struct Sim {
     queue: queue::Agenda<Item>,
     next_seq: u64,
     next_message_id: u64,
-    coordinator: Coordinator,
-    /// The store's own clock: the one its expiry is measured on (a monotonic one under etcd,
-    /// which a step of the wall clock does not move).
-    store_clock: Clock,
-    /// Steps of the store's wall clock its expiry does not follow (etcd), in ms: shown with the
-    /// store's clock, never used for expiry.
-    store_wall_shift_ms: i64,
-    /// Where the store deletes expired keys at periodic checks (etcd's lessor), the checks'
-    /// phase on its clock, in ms ([`profile::lessor_phase_ms`]).
-    expiry_check_phase_ms: u64,
+    /// The lock store, all of its state in one value: the record and token issuer, its clock,
+    /// its expiry checks, its history for a fail-over (`store`).
+    store: store::Store,
     nodes: Vec<Node<Message>>,
     /// The network's own faults (copies, hold-backs) and their random stream.
     net: network::NetFaults,
@@ -144,8 +140,6 @@ pub struct Sim {
     resources: Vec<Resource>,
     /// The oracle's memory of each resource, by the same index: what that resource accepted.
     oracles: Vec<oracle::Oracle>,
-    /// The `renewTime` whose expiry was already reported, so it is reported once.
-    expiry_reported_for: Option<u64>,
     raw_writes: u64,
     trace: Vec<TraceEntry>,
     /// The `trace_hash` of the entries folded so far (folded when asked for).
@@ -154,10 +148,6 @@ pub struct Sim {
     ended: bool,
     /// What the debug builds' invariant checks carry from step to step (`invariants`).
     invariants: invariants::Invariants,
-    /// The store's recent states, each with the true ms it began, oldest first: what an
-    /// asynchronous replica may still have when it is promoted ([`Command::StoreFailover`]);
-    /// kept for [`profile::MAX_FAILOVER_LAG_MS`] (`store`).
-    store_history: std::collections::VecDeque<(u64, Coordinator)>,
 }
 
 impl Sim {
@@ -188,23 +178,13 @@ impl Sim {
                 resource
             })
             .collect();
-        let mut coordinator =
-            Coordinator::with_profile(config.lease.duration_ms, config.issuer.first_token, config.store_kind);
-        let expiry_check_phase_ms =
-            coordinator.rules.expiry_check_every_ms.map_or(0, |every| profile::lessor_phase_ms(config.seed, every));
-        coordinator.judges_expiry = config.lease.expiry == Expiry::Coordinator;
-        coordinator.reentrant = config.protocol == Protocol::Lease;
-        coordinator.lock_delay_ms = config.lock.lock_delay_ms;
         let mut sim = Self {
             now_ms: 0,
             rng: Rng::new(config.seed),
             queue: queue::Agenda::default(),
             next_seq: 0,
             next_message_id: 0,
-            coordinator,
-            store_clock: Clock::new(config.store_clock),
-            store_wall_shift_ms: 0,
-            expiry_check_phase_ms,
+            store: store::Store::new(&config),
             nodes: config
                 .nodes
                 .iter()
@@ -219,14 +199,12 @@ impl Sim {
             net: network::NetFaults::new(config.seed),
             oracles: vec![oracle::Oracle::default(); resources.len()],
             resources,
-            expiry_reported_for: None,
             raw_writes: 0,
             trace: Vec::new(),
             hasher: TraceHasher::default(),
             interventions: Vec::new(),
             ended: false,
             invariants: invariants::Invariants::default(),
-            store_history: std::collections::VecDeque::new(),
             config: Arc::new(config),
         };
         // Scheduled commands first, so at the same millisecond they apply before anything the
@@ -394,7 +372,7 @@ impl Sim {
                 return Err(ConfigError { path: "resource".into(), message: format!("unknown resource \"{name}\"") });
             }
         }
-        if matches!(command, Command::SetFencing { on: true }) && !self.coordinator.rules.issues_tokens() {
+        if matches!(command, Command::SetFencing { on: true }) && !self.store.coordinator.rules.issues_tokens() {
             return Err(ConfigError {
                 path: "on".into(),
                 message: format!("the {} store issues no fencing token to check", self.config.store_kind.code()),
@@ -407,19 +385,21 @@ impl Sim {
         Ok(())
     }
 
-    /// Whether the store judges expiry on its clock (false only under client-go's observer
-    /// expiry).
+    /// Whether the store judges expiry on its clock (false only under observer expiry: client-go's,
+    /// or the DynamoDB lock client's). A reader of the profile's one rule,
+    /// [`StoreRules::judges_expiry`], through [`Config::store_judges_expiry`].
     pub fn store_judges_expiry(&self) -> bool {
-        self.coordinator.judges_expiry
+        self.config.store_judges_expiry()
     }
 
     /// The world now, as plain data.
     pub fn snapshot(&self) -> Snapshot {
         let now = self.now_ms;
-        let c = &self.coordinator;
-        let store_clock_ms = self.store_clock.read(now);
+        let c = &self.store.coordinator;
+        let store_judges = self.store_judges_expiry();
+        let store_clock_ms = self.store.clock_ms(now);
         let expires_ms = self.lease_expires_ms().map(|at| {
-            if c.judges_expiry && !c.lease_live(store_clock_ms) {
+            if store_judges && !c.lease_live(store_clock_ms) {
                 // Once passed, the expiry is shown when it ended, not when it was noticed.
                 self.lease_ended_ms()
             } else {
@@ -438,7 +418,7 @@ impl Sim {
             newest_granted: c.newest_granted(),
             expires_ms,
             expired,
-            liveness: Liveness::judge(c.holder.is_some(), expires_ms, expired, c.judges_expiry, now),
+            liveness: Liveness::judge(c.holder.is_some(), expires_ms, expired, store_judges, now),
             version: c.version,
             lock_name: self.config.lock.name.clone(),
             renew_time_store_ms: c.renew_local_ms,
@@ -519,8 +499,8 @@ impl Sim {
             until_ms: self.config.until_ms,
             protocol: self.config.protocol,
             store_kind: self.config.store_kind,
-            expiry: if self.coordinator.judges_expiry { Expiry::Coordinator } else { Expiry::Observer },
-            store_clock_ms: store_clock_ms.saturating_add(self.store_wall_shift_ms),
+            expiry: if store_judges { Expiry::Coordinator } else { Expiry::Observer },
+            store_clock_ms: self.store.shown_clock_ms(now),
             lease,
             nodes,
             resource,

@@ -54,9 +54,9 @@ impl Sim {
         let (fencing, mark_lock, name) = (res.fencing, res.mark_lock.clone(), res.name.clone());
         if j.outcome == WriteOutcome::Accepted {
             // The resource's keys live in the store too: under etcd the write takes a revision.
-            self.coordinator.store_wrote();
+            self.store.coordinator.store_wrote();
         }
-        let newest = self.coordinator.newest_granted();
+        let newest = self.store.coordinator.newest_granted();
         let violations = match self.oracles.get_mut(r) {
             Some(oracle) => oracle.check_write(&j, &token, newest, &op_id, from.as_deref(), lock.as_deref()),
             None => Vec::new(),

@@ -484,7 +484,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
             }
         }
     }
-    let lock_defaults = LockConfig { session_check: rules.session_check, ..LockConfig::default() };
+    let lock_defaults = LockConfig { session_check: rules.client.rules().session_check, ..LockConfig::default() };
     let lock = match file.obj("lock", &["name", "release_check", "hold_ms", "session_check", "lock_delay_ms"])? {
         None => lock_defaults,
         Some(l) => LockConfig {
@@ -514,7 +514,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         let renew_policy = lease_file
             .as_ref()
             .map_or(Ok(None), |l| l.named::<RenewPolicy>("renew_policy"))?
-            .unwrap_or(rules.renew_policy);
+            .unwrap_or(rules.client.rules().renewal);
         let retry_every_ms = get("retry_every_ms")?.unwrap_or(defaults.retry_every_ms);
         // client-go renews every RetryPeriod.
         let renew_default = if renew_policy == RenewPolicy::Retry { retry_every_ms } else { defaults.renew_every_ms };

@@ -39,7 +39,7 @@ pub fn opening() -> Scenario {
         seed: 7,
         protocol: Protocol::Lease,
         store_kind,
-        lock: LockConfig { session_check: store_kind.rules().session_check, ..LockConfig::default() },
+        lock: LockConfig { session_check: store_kind.rules().client.rules().session_check, ..LockConfig::default() },
         store_clock: ClockConfig::default(),
         until_ms: 90_000,
         nodes: vec![node("chen", 0), node("lin", 500)],

@@ -475,8 +475,12 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let diverge = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
         app.cast.with(|cast| {
             app.with_trace(|_, ids, now, store_judges| {
-                // Flipping who judges expiry flips it for the other run's store lane too.
-                let judges = store_judges ^ app.compare.with(|c| *c == Some(crate::engine::compare::Setting::Expiry));
+                // Whether the other run's store judges expiry: the one rule, on the other run's configuration.
+                let judges = app.compare.with(|c| {
+                    c.map_or(store_judges, |s| {
+                        app.scenario.with_untracked(|sc| s.flipped(&sc.config).store_judges_expiry())
+                    })
+                });
                 app.with_other_trace(now, |t: &[crate::engine::TraceEntry]| {
                     draw(&diagram(t, ids, now, judges), fr, cast, lang, diverge, false, &[]).markup.into_string()
                 })
