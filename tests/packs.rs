@@ -39,15 +39,16 @@ fn the_committed_packs_are_the_tables() {
     }
 }
 
-/// A fable's pack holds its words in concept order, its drawing's own, its story lines in line
-/// order and its legend, as `Fable` reads them.
+/// A fable's texts are its words in concept order, its drawing's own, its story lines in line
+/// order and its legend, as `Fable` reads them; the first of its words, its introduction, are in
+/// the page's first part, the rest in its own pack.
 #[test]
 fn a_fables_pack_is_read_as_it_is_written() {
     use leaselab::fables::Word;
     for fable in Fable::all() {
         for lang in [Lang::En, Lang::Zh] {
             let texts = fable.texts(lang);
-            assert_eq!(texts.len(), fable.pack_len());
+            assert_eq!(texts.len(), Word::INTRODUCTION + fable.pack_len());
             assert_eq!(texts[Word::Name as usize], fable.word(Word::Name, lang));
             let last = *Line::ALL.last().expect("lines");
             assert!(texts.contains(&fable.line(last, lang)));
@@ -55,6 +56,13 @@ fn a_fables_pack_is_read_as_it_is_written() {
             assert_eq!(legend.len(), fable.def().legend.len());
             let (_, name, is) = legend.last().copied().expect("a legend");
             assert_eq!(&texts[texts.len() - 2..], [name, is]);
+            // Its introduction is in the page's first part, where the page reads it.
+            let page = packs::texts(lang);
+            for (i, word) in Word::ALL[..Word::INTRODUCTION].iter().enumerate() {
+                let at = packs::introduction_index(fable, i);
+                assert_eq!(packs::Part::of(at), packs::Part::First);
+                assert_eq!(page[at], fable.word(*word, lang), "{fable:?} {word:?}");
+            }
         }
     }
 }

@@ -7,6 +7,8 @@
 //! `leaselab list` lists the built-ins. `leaselab lesson FILE` (or `--builtin ID`) checks a lesson
 //! file (`leaselab.lesson/1`): it must be valid, and every step's awaited event must really happen
 //! when the lesson is played on the engine; it prints each step's start and awaited event.
+//! `leaselab scene FILE --at-ms MS --fable F` draws the scene at a moment as the page draws it, as
+//! SVG.
 
 #[cfg(not(target_arch = "wasm32"))]
 fn main() -> std::process::ExitCode {
@@ -69,6 +71,26 @@ mod cli {
             #[arg(long, value_parser = ["shiviz", "history"])]
             format: String,
         },
+        /// Draw a scenario's scene at a moment, as one of its tellings draws it on the page, and
+        /// print it as SVG (the drawing is the page's own code; a fable whose style sheet is the
+        /// page's draws with classes that sheet colours).
+        Scene {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Draw a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+            /// The moment, in virtual ms (default 0; past the end draws the end).
+            #[arg(long, default_value_t = 0)]
+            at_ms: u64,
+            /// The telling: `harbor`, `lantern`, `boxes` (default: the scenario's own).
+            #[arg(long)]
+            fable: Option<String>,
+            /// `en` or `zh`.
+            #[arg(long, default_value = "en")]
+            lang: String,
+        },
         /// List the built-in scenarios and lessons.
         List,
         /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`, their
@@ -125,6 +147,10 @@ mod cli {
                 }
                 ExitCode::SUCCESS
             }
+            Cmd::Scene { file, builtin, at_ms, fable, lang } => match draw_scene(file, builtin, at_ms, fable, &lang) {
+                Ok(svg) => print(&svg),
+                Err(message) => fail(&message),
+            },
             Cmd::Lesson { file, builtin } => match check_lesson(file, builtin) {
                 Ok(text) => print(&text),
                 Err(message) => fail(&message),
@@ -242,6 +268,44 @@ mod cli {
             ));
         }
         Ok(text)
+    }
+
+    /// The scene of `file` (or `builtin`) at `at_ms` drawn by `fable` (or its own) in `lang`: an
+    /// `<svg>` element with the drawing's view box.
+    fn draw_scene(
+        file: Option<PathBuf>,
+        builtin: Option<String>,
+        at_ms: u64,
+        fable: Option<String>,
+        lang: &str,
+    ) -> Result<String, String> {
+        use leaselab::draw::{whole, Look};
+        use leaselab::story::picture::{picture, Memory};
+        use leaselab::story::Cast;
+        use leaselab::vocab::{Fable, Lang};
+        let scenario = load(file, builtin)?;
+        let fable = match fable {
+            None => scenario.fable,
+            Some(code) => Fable::from_code(&code).ok_or_else(|| {
+                let codes: Vec<&str> = Fable::all().map(Fable::code).collect();
+                format!("--fable {code}: not a telling; there are {}", codes.join(", "))
+            })?,
+        };
+        let lang = Lang::from_code(lang).ok_or_else(|| format!("--lang {lang}: not en or zh"))?;
+        let mut sim = leaselab::engine::Sim::new(scenario.config.clone()).map_err(|e| e.to_string())?;
+        sim.advance_to(at_ms.min(scenario.config.until_ms));
+        let mut memory = Memory::default();
+        memory.absorb(sim.trace());
+        let p = picture(&sim.snapshot(), &memory);
+        let cast = Cast::for_fable(&scenario, fable);
+        let drawing = fable.def().drawing;
+        let markup = whole(drawing, &p, &cast, None, Look { fable, lang, floor: 0.0 });
+        let class = if drawing.class.is_empty() { "scene".to_owned() } else { format!("scene {}", drawing.class) };
+        Ok(format!(
+            "<svg xmlns=\"http://www.w3.org/2000/svg\" viewBox=\"0 0 1200 640\" class=\"{class}\" data-sky=\"{}\">{}</svg>\n",
+            (drawing.sky)(&p),
+            markup.into_string()
+        ))
     }
 
     fn load(file: Option<PathBuf>, builtin: Option<String>) -> Result<Scenario, String> {

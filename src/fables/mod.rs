@@ -164,17 +164,23 @@ impl Fable {
         })
     }
 
-    /// How many texts its pack holds: its words, its drawing's own, its story lines, its legend.
+    /// How many texts its own pack holds: its words but the introduction (which is in the page's
+    /// first pack: [`Word::INTRODUCTION`]), its drawing's own, its story lines, its legend.
     pub fn pack_len(self) -> usize {
         let def = self.def();
-        Word::ALL.len() + def.own_words + Line::ALL.len() + 2 * def.legend.len()
+        Word::ALL.len() - Word::INTRODUCTION + def.own_words + Line::ALL.len() + 2 * def.legend.len()
     }
 
-    /// Text `i` of its pack in `lang`.
+    /// Its text number `i` in `lang`: its words, its drawing's own, its story lines, its legend.
+    /// The page has its introduction from its first pack, the rest from the fable's own.
     fn text(self, lang: Lang, i: usize) -> &'static str {
         #[cfg(target_arch = "wasm32")]
         {
-            crate::story::packs::fable_text(self, lang, i)
+            use crate::story::packs;
+            match i.checked_sub(Word::INTRODUCTION) {
+                None => packs::get(lang, packs::introduction_index(self, i)),
+                Some(own) => packs::fable_text(self, lang, own),
+            }
         }
         #[cfg(not(target_arch = "wasm32"))]
         {
@@ -182,7 +188,8 @@ impl Fable {
         }
     }
 
-    /// Its pack's texts in `lang`, in pack order (see [`Fable::pack_len`]).
+    /// Its texts in `lang`, in order: its words, its drawing's own, its story lines, its legend
+    /// (its pack holds them but the first [`Word::INTRODUCTION`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn texts(self, lang: Lang) -> &'static [&'static str] {
         use std::sync::OnceLock;

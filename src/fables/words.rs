@@ -17,6 +17,12 @@ macro_rules! concepts {
         impl Word {
             /// Every concept, in declaration order (the order of a fable's pack).
             pub const ALL: &'static [Word] = &[ $( Word::$name, )* ];
+
+            /// How many of the first concepts introduce a fable ([`Word::Name`] to
+            /// [`Word::LandingPlay`]): the page says them of every fable before any is shown (the
+            /// picker, the landing card, a title told by another fable), so they are in the page's
+            /// first pack for every fable rather than in each fable's own.
+            pub const INTRODUCTION: usize = 5;
         }
     };
 }
@@ -27,16 +33,16 @@ concepts! {
     Name,
     /// A scenario's title when it is told by this fable rather than its own: `{title}`.
     TitleToldAs,
-    /// The page's subtitle while this fable tells the run.
-    Tagline,
-    /// What the scene shows, for screen readers.
-    SceneLabel,
     /// The landing card: the fable's name and what it shows.
     LandingName,
     /// The landing card: the button that starts its lesson.
     LandingLesson,
     /// The landing card: the button that plays its story.
     LandingPlay,
+    /// The page's subtitle while this fable tells the run.
+    Tagline,
+    /// What the scene shows, for screen readers.
+    SceneLabel,
     // ----- the record and its timer -----
     /// The record with nobody's name on it.
     RecordFree,

@@ -2,7 +2,8 @@
 //! strings in a fixed order, in parts the page loads when it needs them:
 //!
 //! - the first part (`assets/i18n/en.json`, `zh.json`): the page's own texts that the first scene
-//!   needs ([`Ui`] entries without `#[later]`);
+//!   needs ([`Ui`] entries without `#[later]`), and every fable's introduction (its name and its
+//!   landing card's words: [`Word::INTRODUCTION`]), which the page says before a fable is shown;
 //! - the later part (`en.later.json`, `zh.later.json`): what only the parts of the page that come
 //!   after the first scene show: the page's texts marked `#[later]` in the table (the side panel,
 //!   the diagram, the lessons, the figures' menu, …), the log's technical lines, and the built-in
@@ -17,17 +18,18 @@
 //! neither language's texts (issue 4's page budget; issue 14's first load). The packs are
 //! generated from the tables (`leaselab packs`) and committed; a test checks that they are up to
 //! date. Their order (over both parts of the page's own): the first part's [`Ui`] texts in
-//! declaration order; then the later part's [`Ui`] texts in declaration order, every [`Line`]'s
-//! technical text, every built-in scenario's title in menu order.
+//! declaration order, every fable's introduction; then the later part's [`Ui`] texts in
+//! declaration order, every [`Line`]'s technical text, every built-in scenario's title in menu
+//! order.
 
 use super::i18n::Ui;
 use super::narrate::Line;
-use crate::fables::Fable;
+use crate::fables::{Fable, Word, ALL};
 use crate::scenario::library;
 use crate::vocab::Lang;
 
 /// How many texts the two parts of a pack hold together.
-pub const COUNT: usize = Ui::ALL.len() + Line::ALL.len() + library::MENU.len();
+pub const COUNT: usize = Ui::ALL.len() + ALL.len() * Word::INTRODUCTION + Line::ALL.len() + library::MENU.len();
 
 /// [`Ui::LATER`] as a bit set, bit `i % 64` of word `i / 64` for the variant declared `i`-th:
 /// where a text is in the pack is then counted in a few words ([`ui_index`]) rather than looked
@@ -58,8 +60,10 @@ const UI_LATER: usize = {
 /// How many [`Ui`] texts are in the first part.
 const UI_FIRST: usize = Ui::ALL.len() - UI_LATER;
 
-/// How many of them are in the first part (the rest are in the later one).
-pub const FIRST: usize = UI_FIRST;
+/// How many of them are in the first part (the rest are in the later one): the page's own first
+/// texts, then every fable's introduction ([`Word::INTRODUCTION`] words each, in `fables::ALL`
+/// order).
+pub const FIRST: usize = UI_FIRST + ALL.len() * Word::INTRODUCTION;
 
 /// A part of a pack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,6 +112,11 @@ pub fn ui_index(ui: Ui) -> usize {
     }
 }
 
+/// Where `fable`'s introduction word number `i` (below [`Word::INTRODUCTION`]) is in a pack.
+pub fn introduction_index(fable: Fable, i: usize) -> usize {
+    UI_FIRST + fable.index() * Word::INTRODUCTION + i
+}
+
 /// Where [`Line`] `line`'s technical text is in a pack.
 pub fn technical_index(line: Line) -> usize {
     FIRST + UI_LATER + line as usize
@@ -139,6 +148,9 @@ pub fn fable_file_name(fable: Fable, lang: Lang) -> String {
 pub fn texts(lang: Lang) -> Vec<&'static str> {
     let mut out = Vec::with_capacity(COUNT);
     out.extend(Ui::ALL.iter().filter(|u| !Ui::LATER[**u as usize]).map(|u| u.text(lang)));
+    for fable in Fable::all() {
+        out.extend(&fable.texts(lang)[..Word::INTRODUCTION]);
+    }
     out.extend(Ui::ALL.iter().filter(|u| Ui::LATER[**u as usize]).map(|u| u.text(lang)));
     out.extend(Line::ALL.iter().map(|l| l.technical(lang)));
     out.extend(library::MENU.iter().map(|b| lang.pick([b.title_en, b.title_zh])));
@@ -152,10 +164,11 @@ pub fn file(lang: Lang, part: Part) -> String {
     json_lines(&texts[part.range()])
 }
 
-/// `fable`'s pack in `lang` as its file holds it: a JSON array, one text per line.
+/// `fable`'s pack in `lang` as its file holds it: a JSON array, one text per line (its texts but
+/// its introduction, which is in the first part of the page's pack).
 #[cfg(not(target_arch = "wasm32"))]
 pub fn fable_file(fable: Fable, lang: Lang) -> String {
-    json_lines(fable.texts(lang))
+    json_lines(&fable.texts(lang)[Word::INTRODUCTION..])
 }
 
 #[cfg(not(target_arch = "wasm32"))]

@@ -45,10 +45,7 @@ fn words(word: Word) -> [&'static str; 2] {
             "The diagram: the lease store and its record, a box per node, the fenced resource, arrows for messages",
             "示意图：存储及其租约记录、每个节点一个方框、受围栏保护的资源，以及表示消息的箭头",
         ],
-        LandingName => [
-            "Boxes and arrows: the store, the nodes, the resource, the messages between them",
-            "方框与箭头：存储、节点、资源，以及它们之间的消息",
-        ],
+        LandingName => ["Boxes and arrows: the mechanism, without a metaphor", "方框与箭头：只讲机制，不打比方"],
         LandingLesson => ["Start the fencing lesson", "开始围栏令牌课程"],
         LandingPlay => ["Play the zombie-leader run", "播放“僵尸 leader”的运行"],
         RecordFree => ["(no holder)", "（无持有者）"],
