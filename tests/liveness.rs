@@ -17,7 +17,7 @@ use leaselab::vocab::{Fable, Lang};
 /// holder (every drawing marks it), which must be there exactly once.
 fn scene_says(fable: Fable, p: &Picture, cast: &Cast) -> String {
     let look = Look { fable, lang: Lang::En, floor: 0.0 };
-    let markup = whole(fable.def().drawing, p, cast, None, look).into_string();
+    let markup = whole(fable.drawing(), p, cast, None, look).into_string();
     let found: Vec<&str> = markup.split("data-lease=\"").skip(1).filter_map(|rest| rest.split('"').next()).collect();
     assert_eq!(found.len(), 1, "{fable:?} marks its record's holder once: {found:?}");
     found[0].to_owned()

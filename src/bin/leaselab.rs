@@ -298,7 +298,7 @@ mod cli {
         memory.absorb(sim.trace());
         let p = picture(&sim.snapshot(), &memory);
         let cast = Cast::for_fable(&scenario, fable);
-        let drawing = fable.def().drawing;
+        let drawing = fable.drawing();
         let markup = whole(drawing, &p, &cast, None, Look { fable, lang, floor: 0.0 });
         let class = if drawing.class.is_empty() { "scene".to_owned() } else { format!("scene {}", drawing.class) };
         Ok(format!(

@@ -11,17 +11,16 @@
 //!   pack (`assets/i18n/<code>.<lang>.json`, written by `leaselab packs`);
 //! - its **cast**: the names it gives the nodes, or `None` to use the scenario file's;
 //! - its **landing offer**: the lesson and the story the landing card offers for it;
-//! - its **drawing** ([`Drawing`]): plain Rust that turns the fable-neutral
-//!   [`Picture`](crate::story::picture::Picture) into SVG markup, compiled and tested natively.
+//! - its **drawing** ([`Drawing`], its module's `scene::DRAWING`): plain Rust that turns the
+//!   fable-neutral [`Picture`](crate::story::picture::Picture) into SVG markup, compiled and tested
+//!   natively.
 //!
-//! [`ALL`] lists them: adding a fable is a new module, its packs, and its line in that list.
+//! The `fables!` list names them: adding a fable is a new module, its packs, and its name in
+//! that list.
 //! Nothing outside a fable's own module names it (`tests/fables.rs` fails on code that does):
 //! the scenario format, the page and the story layer go through [`Fable`], a handle on an entry
 //! of [`ALL`].
 
-mod boxes;
-mod harbor;
-mod lantern;
 pub mod words;
 
 use crate::draw::Drawing;
@@ -30,9 +29,29 @@ use crate::story::narrate::Line;
 use crate::vocab::Lang;
 pub use words::Word;
 
-/// Every fable, in menu order. The first is the default: the one a scenario file without a
-/// `fable` is told as.
-pub const ALL: [&Definition; 3] = [&harbor::FABLE, &lantern::FABLE, &boxes::FABLE];
+/// Declares the fables' modules, [`ALL`] (their definitions), [`DRAWINGS`] (their drawings) and
+/// [`DEFAULT_DRAWING`] from one list of module names, in menu order. The first is the default:
+/// the one a scenario file without a `fable` is told as.
+macro_rules! fables {
+    ($first:ident $(, $rest:ident)* $(,)?) => {
+        mod $first;
+        $( mod $rest; )*
+
+        /// Every fable's definition, in menu order; the first is the default.
+        pub const ALL: [&Definition; [stringify!($first) $(, stringify!($rest))*].len()] =
+            [&$first::FABLE $(, &$rest::FABLE)*];
+
+        /// Every fable's drawing, in [`ALL`]'s order ([`Fable::drawing`]).
+        pub const DRAWINGS: [&Drawing; ALL.len()] = [&$first::scene::DRAWING $(, &$rest::scene::DRAWING)*];
+
+        /// The default fable's drawing (the first of [`DRAWINGS`]), named apart: the page's first
+        /// module draws with it alone, and gets the others' with its later parts (`ui::later`),
+        /// so that only the opening telling's drawing is in the first load.
+        pub const DEFAULT_DRAWING: &Drawing = &$first::scene::DRAWING;
+    };
+}
+
+fables!(harbor, lantern, boxes);
 
 /// The codes of [`ALL`], in the same order (the words a scenario's `fable` may be).
 pub const CODES: [&str; ALL.len()] = {
@@ -60,8 +79,6 @@ pub struct Definition {
     pub legend: &'static [&'static str],
     /// How many words of its own its drawing has (after the [`Word`]s in its pack).
     pub own_words: usize,
-    /// How it draws the picture.
-    pub drawing: &'static Drawing,
     /// Its texts (native builds; the page reads the fable's pack instead).
     #[cfg(not(target_arch = "wasm32"))]
     pub texts: Texts,
@@ -124,6 +141,12 @@ impl Fable {
     /// Its definition.
     pub fn def(self) -> &'static Definition {
         ALL.get(self.index()).copied().unwrap_or(ALL[0])
+    }
+
+    /// Its drawing. (The page reaches a drawing other than [`DEFAULT_DRAWING`] only through its
+    /// later parts, to keep the others' out of the first load.)
+    pub fn drawing(self) -> &'static Drawing {
+        DRAWINGS.get(self.index()).copied().unwrap_or(DEFAULT_DRAWING)
     }
 
     /// Its code (`harbor`, `lantern`, …; see [`Definition::code`]).

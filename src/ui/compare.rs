@@ -221,12 +221,12 @@ pub fn OtherScene(app: AppState) -> impl IntoView {
         app.other_picture
             .with(|p| {
                 let p = p.as_ref()?;
-                Some(app.cast.with(|cast| crate::draw::whole(fable.def().drawing, p, cast, None, look)))
+                Some(app.cast.with(|cast| crate::draw::whole(fable.drawing(), p, cast, None, look)))
             })
             .map(|m| m.into_string())
             .unwrap_or_default()
     });
-    let class = move || format!("scene {} other-run", app.fable.get().def().drawing.class);
+    let class = move || format!("scene {} other-run", app.fable.get().drawing().class);
     let scene = super::draw::readable_frame(app);
     view! {
         <div class="fable-scene other-scene" data-testid="other-scene" hidden=move || app.other_picture.with(Option::is_none)>

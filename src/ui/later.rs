@@ -14,9 +14,11 @@ use leptos::prelude::*;
 
 use super::lesson::PlaceFn;
 use super::state::AppState;
+use crate::draw::Drawing;
 use crate::engine::Sim;
 use crate::scenario::lesson::Element;
 use crate::story::packs;
+use crate::vocab::Fable;
 
 /// One of the parts drawn once the chunk has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -64,6 +66,8 @@ struct Parts {
     /// The run's `trace_hash` ([`Sim::trace_hash`]): the first scene does not show it, so the
     /// code that serializes the trace to hash it comes with the chunk.
     trace_hash: fn(&mut Sim) -> String,
+    /// Every fable's drawing (`fables::DRAWINGS`): the first module holds only the default's.
+    drawings: fn(Fable) -> &'static Drawing,
 }
 
 impl Parts {
@@ -96,6 +100,7 @@ const PARTS: Parts = Parts {
     hands: |app, place, timer| super::hands::hands(app, place, timer).into_any(),
     url_warning: super::url_warning_view,
     trace_hash: Sim::fold_trace_hash,
+    drawings: Fable::drawing,
     install: |app, keys| {
         app.refresh_trace_hash();
         super::lesson::keep_focus(app);
@@ -290,6 +295,11 @@ impl Coming {
     /// The chunk's entry points once they, and the style sheet, are here (tracks both).
     fn ready(self) -> Option<Parts> {
         self.parts.get().filter(|_| self.styled.get())
+    }
+
+    /// `fable`'s drawing, once the chunk and its style sheet are here (tracks both).
+    pub fn drawing(self, fable: Fable) -> Option<&'static Drawing> {
+        self.ready().map(|p| (p.drawings)(fable))
     }
 
     /// The address's warnings `issues`, once the chunk is here (tracks it).

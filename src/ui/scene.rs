@@ -5,17 +5,16 @@
 
 use leptos::prelude::*;
 
-use crate::draw::Layer;
+use crate::draw::{Drawing, Layer};
 use crate::fables::Word;
 use crate::vocab::Fable;
 
 use super::draw::{part, readable_frame};
 use super::state::AppState;
 
-/// `fable`'s scene, drawn from `app`'s picture (`data-testid="scene-<code>"`).
+/// `fable`'s scene, drawn by its `drawing` from `app`'s picture (`data-testid="scene-<code>"`).
 #[component]
-pub fn Scene(app: AppState, fable: Fable) -> impl IntoView {
-    let drawing = fable.def().drawing;
+pub fn Scene(app: AppState, fable: Fable, drawing: &'static Drawing) -> impl IntoView {
     let testid: &'static str = Box::leak(format!("scene-{}", fable.code()).into_boxed_str());
     let sky = move || app.picture.with(|p| (drawing.sky)(p));
     let frame = readable_frame(app);

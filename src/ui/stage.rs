@@ -37,23 +37,26 @@ pub fn Stage(app: AppState) -> impl IntoView {
             }
         }
     });
-    // One slot per fable. Each scene is built once: the default fable's at once (its style is in
-    // the first style sheet), another's the first time it is shown, once the later parts' style
-    // sheet is here (its style comes with them or with its drawing). Only the fable shown is
-    // visible and kept up to date (another's picture stands still, see `draw::part`); switching
-    // never rebuilds a view, and the run goes on untouched.
+    // One slot per fable. Each scene is built once: the default fable's at once, with the one
+    // drawing the first module holds (its style is in the first style sheet); another's the first
+    // time it is shown, with its drawing from the later parts, once they and their style sheet
+    // are here. Only the fable shown is visible and kept up to date (another's picture stands
+    // still, see `draw::part`); switching never rebuilds a view, and the run goes on untouched.
     let scenes = Fable::all()
         .map(|fable| {
-            let built = RwSignal::new(fable == Fable::DEFAULT);
+            let first = (fable == Fable::DEFAULT).then_some(crate::fables::DEFAULT_DRAWING);
+            let built = RwSignal::new(first);
             super::effect(move || {
-                if !built.get_untracked() && app.fable.get() == fable && app.later.styled(app) {
-                    built.set(true);
+                if built.with_untracked(Option::is_none) && app.fable.get() == fable {
+                    if let Some(drawing) = app.later.drawing(fable) {
+                        built.set(Some(drawing));
+                    }
                 }
             });
             view! {
                 <div class="fable-scene" data-fable=fable.code() hidden=fable != Fable::DEFAULT>
                     <Later app part=Part::ThisRunLabel />
-                    {move || built.get().then(|| view! { <super::scene::Scene app fable /> })}
+                    {move || built.get().map(|drawing| view! { <super::scene::Scene app fable drawing /> })}
                 </div>
             }
         })

@@ -872,24 +872,32 @@ impl AppState {
     /// jump back to a moment the learner has left.
     /// Installed with the later parts (`ui::later`), which come just after the first scene.
     pub fn address_follows_settings(self) {
-        let first = std::cell::Cell::new(true);
+        // What each setting was when the address last followed it: a setting is written only when
+        // it changed (a signal told again without a change, as when a telling's words arrive,
+        // leaves the address alone).
+        let last: std::cell::RefCell<Option<[String; 4]>> = std::cell::RefCell::new(None);
         super::effect(move || {
             let (lang, theme) = (self.lang.get(), self.theme.get());
             let (speed_log2, true_time) = (self.speed_log2.get(), self.true_time.get());
-            let first = first.replace(false);
+            // Each setting's value in the address, and whether it is the default.
+            let settings = [
+                ("lang", lang.code().to_owned(), lang == Lang::En),
+                ("theme", theme.code().to_owned(), theme == Theme::Auto),
+                ("speed", files::speed_code(speed_log2), speed_log2 == 0),
+                ("pacing", (if true_time { "true" } else { "story" }).to_owned(), !true_time),
+            ];
+            let now = settings.clone().map(|(_, value, _)| value);
+            let before = last.replace(Some(now.clone()));
             rewrite_address(|params| {
-                // Each setting's value in the address, and whether it is the default.
-                let settings = [
-                    ("lang", lang.code().to_owned(), lang == Lang::En),
-                    ("theme", theme.code().to_owned(), theme == Theme::Auto),
-                    ("speed", files::speed_code(speed_log2), speed_log2 == 0),
-                    ("pacing", (if true_time { "true" } else { "story" }).to_owned(), !true_time),
-                ];
-                for (key, value, default) in settings {
-                    match (first, params.has(key)) {
-                        (true, false) => {}
-                        (false, _) if default => params.delete(key),
-                        _ => params.set(key, &value),
+                for (i, (key, value, default)) in settings.into_iter().enumerate() {
+                    match &before {
+                        // The first time: a setting the address gave is written as the page
+                        // took it (`speed=3` as 4); one it did not give stays out.
+                        None if params.has(key) => params.set(key, &value),
+                        None => {}
+                        Some(was) if was[i] == now[i] => {}
+                        Some(_) if default => params.delete(key),
+                        Some(_) => params.set(key, &value),
                     }
                 }
             });

@@ -1237,9 +1237,11 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     let mut all = [0u64; 3];
     let mut code = [0u64; 3];
     let mut later_total = [0u64; 3];
-    // The translation packs: a page loads the first part of the one of its language
-    // (src/story/packs.rs).
+    // The translation packs: a page loads the first part of the one of its language and the pack
+    // of the telling it opens on, in that language (src/story/packs.rs): `<lang>.json` and
+    // `<fable>.<lang>.json`. The first load is counted with the larger of the fables' packs.
     let mut packs: Vec<(String, [u64; 3])> = Vec::new();
+    let mut fable_packs: Vec<(String, [u64; 3])> = Vec::new();
     writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "file", "raw bytes", "gzip -9", "brotli 11")?;
     for file in &files {
         let data = std::fs::read(file).with_context(|| format!("reading {}", file.display()))?;
@@ -1261,8 +1263,11 @@ fn size_report(dist_dir: &Path) -> Result<()> {
             }
         }
         // The first part of a pack; its later part comes with the later parts (`story::packs`).
-        if name.starts_with("i18n/") && !name.ends_with(".later.json") {
-            packs.push((name.clone(), sizes));
+        if let Some(pack) = name.strip_prefix("i18n/").filter(|n| !n.ends_with(".later.json")) {
+            match pack.matches('.').count() {
+                1 => packs.push((name.clone(), sizes)),
+                _ => fable_packs.push((name.clone(), sizes)),
+            }
         }
         for i in 0..3 {
             all[i] += sizes[i];
@@ -1281,8 +1286,16 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     writeln!(table, "{:<48} {:>11} {:>11} {:>11}", "html + wasm + js + css", code[0], code[1], code[2])?;
     let mut page = [0u64; 3];
     for (name, sizes) in &packs {
-        let with = [code[0] + sizes[0], code[1] + sizes[1], code[2] + sizes[2]];
-        writeln!(table, "{:<48} {:>11} {:>11} {:>11}", format!("page with {name}"), with[0], with[1], with[2])?;
+        // The same language's fable packs: `en.json` goes with `*.en.json`.
+        let lang = name.trim_start_matches("i18n/").trim_end_matches(".json");
+        let fable = fable_packs
+            .iter()
+            .filter(|(n, _)| n.ends_with(&format!(".{lang}.json")))
+            .max_by_key(|(_, s)| s[2])
+            .with_context(|| format!("{} has no telling's pack in {lang}", dist_dir.display()))?;
+        let with: [u64; 3] = std::array::from_fn(|i| code[i] + sizes[i] + fable.1[i]);
+        let label = format!("page with {name} and {}", fable.0.trim_start_matches("i18n/"));
+        writeln!(table, "{label:<48} {:>11} {:>11} {:>11}", with[0], with[1], with[2])?;
         for i in 0..3 {
             page[i] = page[i].max(with[i]);
         }
@@ -1290,7 +1303,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
     print!("{table}");
     let kb = |b: u64| format!("{}.{} KB", b / 1000, b % 1000 / 100);
     println!(
-        "compressed first load (index.html, wasm, js, css and the larger translation pack): {} brotli (budget {}), {} gzip (ceiling {})",
+        "compressed first load (index.html, wasm, js, css, the first part of the larger translation pack and its larger telling's pack): {} brotli (budget {}), {} gzip (ceiling {})",
         kb(page[2]),
         kb(BUDGET_BROTLI_BYTES),
         kb(page[1]),

@@ -25,7 +25,6 @@ pub(crate) const FABLE: Definition = Definition {
     cast: None,
     legend: LEGEND_KEYS,
     own_words: Says::COUNT,
-    drawing: &scene::DRAWING,
     #[cfg(not(target_arch = "wasm32"))]
     texts: super::Texts { words, own: Says::TABLE, lines: lines::lines, legend: LEGEND },
 };
