@@ -41,8 +41,8 @@ const WASM_TARGET: &str = "wasm32-unknown-unknown";
 /// machinery is left in the page (23 KB of brotli). A panic is a bug either way; in this build
 /// the console shows `RuntimeError: unreachable` without the message, while `cargo xtask serve`
 /// (a debug build with the standard std) keeps the message. Rebuilding std is an unstable cargo
-/// feature (`-Zbuild-std`), enabled on this stable toolchain with `RUSTC_BOOTSTRAP=1` for this
-/// one build only (see [`release_web_env`]).
+/// feature (`-Zbuild-std`): this one build runs on the nightly that `web/rust-toolchain.toml`
+/// pins (see [`release_web_env`]); everything else on the stable toolchain.
 const RELEASE_WASM_RUSTFLAGS: &str =
     "--cfg erase_components -Zunstable-options -Cpanic=immediate-abort --cfg leaselab_split -Clink-args=--emit-relocs";
 /// Where `cargo xtask serve` serves the app.
@@ -198,11 +198,12 @@ const DIST_PREPARED_ENV: &str = "LEASELAB_XTASK_DIST_PREPARED";
 /// What the release web build needs before Trunk runs: every crate fetched, std's own included
 /// (Trunk runs cargo offline), and the translation packs written.
 fn prepare_dist(root: &Path) -> Result<()> {
+    ensure_release_toolchain(root)?;
     header("Fetching crates (Trunk runs cargo offline)");
     run(cargo().arg("fetch").current_dir(root))?;
     // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
     let std_manifest = std_library_manifest()?;
-    run(release_web_env(cargo().arg("fetch").arg("--manifest-path").arg(&std_manifest)))?;
+    run(release_web_env(Command::new("cargo").arg("fetch").arg("--manifest-path").arg(&std_manifest))?)?;
     glue::ensure_terser(root)?;
     write_packs(root)
 }
@@ -731,7 +732,7 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
         prepare_dist(root)?;
     }
     header("Trunk release build into dist/");
-    run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root)))?;
+    run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root))?)?;
     header("Splitting the wasm: the first module, and chunks loaded on first use");
     let reader = split_release_wasm(root, &dist_dir)?;
     preload_first_fetches(root, &dist_dir, &reader)?;
@@ -813,9 +814,6 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
     let target_dir = std::env::var_os("CARGO_TARGET_DIR").map_or_else(|| root.join("target"), PathBuf::from);
     let built = target_dir.join(WASM_TARGET).join("release/leaselab-web.wasm");
     let input = std::fs::read(&built).with_context(|| format!("reading {}", built.display()))?;
-    // Classes a dependency exports that the page never uses, with the code behind them.
-    let input = glue::drop_classes(&input, glue::UNUSED_CLASSES)
-        .with_context(|| format!("dropping the unused {} classes from {}", glue::UNUSED_CLASSES, built.display()))?;
     // Trunk's file names (leaselab-web-<hash>.js and leaselab-web-<hash>_bg.wasm).
     let mut js_name = None;
     let mut wasm_name = None;
@@ -859,15 +857,8 @@ fn split_release_wasm(root: &Path, dist_dir: &Path) -> Result<Vec<String>> {
         .args(["--remove-producers-section", "--out-name", "leaselab-web", "--out-dir"])
         .arg(&bindgen)
         .arg(&main_wasm))?;
-    let (wasm, js) = glue::shorten_imports(
-        &std::fs::read(bindgen.join("leaselab-web_bg.wasm"))?,
-        &std::fs::read_to_string(bindgen.join("leaselab-web.js"))?,
-        "./leaselab-web_bg.js",
-    )
-    .context("shortening the first module's import names")?;
-    let (wasm, js) = glue::shorten_exports(&wasm, &js).context("shortening the first module's export names")?;
-    std::fs::write(dist_dir.join(&wasm_name), wasm)?;
-    std::fs::write(dist_dir.join(&js_name), js)?;
+    std::fs::copy(bindgen.join("leaselab-web_bg.wasm"), dist_dir.join(&wasm_name))?;
+    std::fs::copy(bindgen.join("leaselab-web.js"), dist_dir.join(&js_name))?;
     glue::minify_script(root, &dist_dir.join(&js_name))?;
     for entry in std::fs::read_dir(dist_dir)? {
         let path = entry?.path();
@@ -1020,14 +1011,6 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
         println!("ok: rust target {WASM_TARGET}");
     } else {
         run(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
-    }
-
-    // std's sources, which the release build compiles (see RELEASE_WASM_RUSTFLAGS).
-    let components = capture(Command::new("rustup").args(["component", "list", "--installed"]))?;
-    if components.lines().any(|l| l.trim().starts_with("rust-src")) {
-        println!("ok: rust-src");
-    } else {
-        run(Command::new("rustup").args(["component", "add", "rust-src"]))?;
     }
 
     // Trunk.
@@ -1369,10 +1352,53 @@ fn write_packs(root: &Path) -> Result<()> {
     run(cargo().args(["run", "--quiet", "--bin", "leaselab", "--", "packs"]).current_dir(root))
 }
 
-/// The environment of the release web build: std rebuilt for wasm32 with
-/// [`RELEASE_WASM_RUSTFLAGS`]. Host code (build scripts, proc macros, the tests) is untouched.
-fn release_web_env(cmd: &mut Command) -> &mut Command {
-    cmd.env("RUSTC_BOOTSTRAP", "1")
+/// The release web build's own toolchain, the nightly `web/rust-toolchain.toml` pins, with
+/// std's sources and the wasm32 target (see [`RELEASE_WASM_RUSTFLAGS`]), installed by rustup
+/// when it is missing.
+fn ensure_release_toolchain(root: &Path) -> Result<()> {
+    let toolchain = web_toolchain(root)?;
+    let have = capture(Command::new("rustup").args(["run", &toolchain, "rustc", "--print", "sysroot"])).ok();
+    let complete = have.as_deref().is_some_and(|sysroot| {
+        let sysroot = Path::new(sysroot.trim());
+        sysroot.join("lib/rustlib/src/rust/library/Cargo.toml").exists()
+            && sysroot.join("lib/rustlib").join(WASM_TARGET).exists()
+    });
+    if complete {
+        println!("ok: toolchain {toolchain} with rust-src and {WASM_TARGET}");
+    } else {
+        run(Command::new("rustup")
+            .args(["toolchain", "install", &toolchain, "--profile", "minimal", "--component", "rust-src"])
+            .args(["--target", WASM_TARGET, "--no-self-update"]))?;
+    }
+
+    Ok(())
+}
+
+/// The toolchain `web/rust-toolchain.toml` pins for the release web build (its `channel`).
+///
+/// # Errors
+/// The file cannot be read or names no channel.
+fn web_toolchain(root: &Path) -> Result<String> {
+    let path = root.join("web").join("rust-toolchain.toml");
+    let text = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
+    let channel = text.lines().find_map(|line| {
+        let (key, value) = line.split_once('=')?;
+        (key.trim() == "channel").then(|| value.trim().trim_matches('"').to_owned())
+    });
+    channel.filter(|c| !c.is_empty()).with_context(|| format!("{} names no `channel`", path.display()))
+}
+
+/// The environment of the release web build: the toolchain `web/rust-toolchain.toml` pins, and
+/// std rebuilt for wasm32 with [`RELEASE_WASM_RUSTFLAGS`]. Host code (build scripts, proc
+/// macros, the tests) is untouched. `cmd` must find `cargo` through rustup (the `cargo` on PATH,
+/// or Trunk's), which reads `RUSTUP_TOOLCHAIN`.
+///
+/// # Errors
+/// `web/rust-toolchain.toml` cannot be read.
+fn release_web_env(cmd: &mut Command) -> Result<&mut Command> {
+    let toolchain = web_toolchain(&workspace_root())?;
+    Ok(cmd
+        .env("RUSTUP_TOOLCHAIN", toolchain)
         .env("CARGO_UNSTABLE_BUILD_STD", "std,panic_abort")
         // std's own smaller code paths (core and alloc's `optimize_for_size`: a smaller sort and
         // formatting), without its default `backtrace` and `panic-unwind`, which an
@@ -1380,17 +1406,18 @@ fn release_web_env(cmd: &mut Command) -> &mut Command {
         .env("CARGO_UNSTABLE_BUILD_STD_FEATURES", "optimize_for_size")
         .env("CARGO_TARGET_WASM32_UNKNOWN_UNKNOWN_RUSTFLAGS", RELEASE_WASM_RUSTFLAGS)
         // The splitter needs the symbols and relocations; wasm-bindgen drops the names after it.
-        .env("CARGO_PROFILE_RELEASE_STRIP", "false")
+        .env("CARGO_PROFILE_RELEASE_STRIP", "false"))
 }
 
-/// `library/Cargo.toml` of the toolchain's `rust-src` component (std's own workspace).
+/// `library/Cargo.toml` of the release web build's toolchain's `rust-src` component (std's own
+/// workspace).
 fn std_library_manifest() -> Result<PathBuf> {
-    let sysroot = capture(Command::new("rustc").args(["--print", "sysroot"]))?;
+    let sysroot = capture(release_web_env(Command::new("rustc").args(["--print", "sysroot"]))?)?;
     let manifest = Path::new(sysroot.trim()).join("lib/rustlib/src/rust/library/Cargo.toml");
     ensure!(
         manifest.exists(),
-        "{} is missing: the release build rebuilds std from the `rust-src` component \
-         (`rustup component add rust-src`)",
+        "{} is missing: the release build rebuilds std from the `rust-src` component of the \
+         toolchain web/rust-toolchain.toml pins (`cargo xtask dist` installs it)",
         manifest.display()
     );
     Ok(manifest)
