@@ -142,17 +142,18 @@ fn test() -> Result<()> {
     let root = workspace_root();
     let started = Instant::now();
     header("Checking tools");
-    ensure_web_tools(&root)?;
-    ensure_browser()?;
-    ensure_servers()?;
-    ensure_axe(&root)?;
+    ensure_wasm_target()?;
 
     // The release web build is mostly one long single-threaded compile (the app with LTO and one
     // codegen unit), so it runs beside the lint, the native tests and the conformance suite
     // (which waits on etcd's real time) instead of after them: on two cores that takes minutes
-    // off the run. Its output goes to a file, printed when it is waited for.
-    prepare_dist(&root)?;
+    // off the run. On a fresh machine it first installs its own tools (Trunk, wasm-bindgen, the
+    // nightly), also beside them. Its output goes to a file, printed when it is waited for.
+    prepare_workspace(&root)?;
     let dist_build = BackgroundDist::start(&root)?;
+    ensure_browser()?;
+    ensure_servers()?;
+    ensure_axe(&root)?;
 
     lint(&root)?;
 
@@ -190,22 +191,27 @@ fn test() -> Result<()> {
     Ok(())
 }
 
-/// Set on the `cargo xtask dist` that `test` starts in the background, which `test` has
-/// prepared ([`prepare_dist`]): preparing runs cargo, which would wait for the cargo commands of
-/// the lint and the tests to let go of the package cache or the debug build.
+/// Set on the `cargo xtask dist` that `test` starts in the background, whose workspace `test`
+/// has prepared ([`prepare_workspace`]): that runs cargo on the workspace, which would wait for
+/// the lint's and the tests' cargo to let go of the package cache or the debug build. The
+/// background build installs its own tools meanwhile (Trunk, wasm-bindgen, the nightly).
 const DIST_PREPARED_ENV: &str = "LEASELAB_XTASK_DIST_PREPARED";
 
-/// What the release web build needs before Trunk runs: every crate fetched, std's own included
-/// (Trunk runs cargo offline), and the translation packs written.
-fn prepare_dist(root: &Path) -> Result<()> {
-    ensure_release_toolchain(root)?;
+/// What the release web build needs of the workspace before Trunk runs: every crate fetched
+/// (Trunk runs cargo offline), terser, and the translation packs written.
+fn prepare_workspace(root: &Path) -> Result<()> {
     header("Fetching crates (Trunk runs cargo offline)");
     run(cargo().arg("fetch").current_dir(root))?;
-    // The crates std's own sources depend on, for rebuilding it (see RELEASE_WASM_RUSTFLAGS).
-    let std_manifest = std_library_manifest()?;
-    run(release_web_env(Command::new("cargo").arg("fetch").arg("--manifest-path").arg(&std_manifest))?)?;
     glue::ensure_terser(root)?;
     write_packs(root)
+}
+
+/// The release web build's toolchain ([`ensure_release_toolchain`]) and the crates std's own
+/// sources depend on, fetched for rebuilding it (see [`RELEASE_WASM_RUSTFLAGS`]).
+fn prepare_release_toolchain(root: &Path) -> Result<()> {
+    ensure_release_toolchain(root)?;
+    let std_manifest = std_library_manifest()?;
+    run(release_web_env(Command::new("cargo").arg("fetch").arg("--manifest-path").arg(&std_manifest))?)
 }
 
 /// `cargo xtask dist` running as a child process of `test` in its own process group, its stdout
@@ -713,7 +719,7 @@ fn bench(options: &[String]) -> Result<()> {
 fn dist() -> Result<()> {
     let root = workspace_root();
     header("Checking tools");
-    ensure_web_tools(&root)?;
+    ensure_build_tools(&root)?;
     let dist_dir = build_dist(&root)?;
     // Under `test` (which prepared this build and runs it in the background) the first frame is
     // drawn and the size checked once the browser tests are built: `test` calls `finish_dist`.
@@ -729,8 +735,9 @@ fn dist() -> Result<()> {
 fn build_dist(root: &Path) -> Result<PathBuf> {
     let dist_dir = root.join("dist");
     if std::env::var_os(DIST_PREPARED_ENV).is_none() {
-        prepare_dist(root)?;
+        prepare_workspace(root)?;
     }
+    prepare_release_toolchain(root)?;
     header("Trunk release build into dist/");
     run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root))?)?;
     header("Splitting the wasm: the first module, and chunks loaded on first use");
@@ -1001,10 +1008,14 @@ fn fnv1a(data: &[u8]) -> u64 {
 // ---------------------------------------------------------------------------------------------
 // Tool installation (each check is a no-op when the right version is already there)
 
+/// What `serve` needs: the stable toolchain's wasm32 target, Trunk and wasm-bindgen.
 fn ensure_web_tools(root: &Path) -> Result<()> {
-    add_cargo_bin_to_path();
+    ensure_wasm_target()?;
+    ensure_build_tools(root)
+}
 
-    // The wasm32 target.
+/// The stable toolchain's wasm32 target (the debug web build, clippy on wasm32).
+fn ensure_wasm_target() -> Result<()> {
     let installed = capture(Command::new("rustup").args(["target", "list", "--installed"]))
         .context("`rustup` is needed to add the wasm32-unknown-unknown target")?;
     if installed.lines().any(|l| l.trim() == WASM_TARGET) {
@@ -1012,6 +1023,16 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
     } else {
         run(Command::new("rustup").args(["target", "add", WASM_TARGET]))?;
     }
+    Ok(())
+}
+
+/// Trunk and the wasm-bindgen CLI, at their pinned versions, installed with `cargo install
+/// --debug` when missing: both are drivers whose own speed does not matter (wasm-bindgen takes
+/// under a second on the page's module either way), and a debug build of them compiles in a
+/// third of the time on a fresh machine (Trunk: 4 min rather than 11 on two cores,
+/// docs/measurements.md).
+fn ensure_build_tools(root: &Path) -> Result<()> {
+    add_cargo_bin_to_path();
 
     // Trunk.
     let trunk_version = capture(Command::new("trunk").arg("--version")).ok();
@@ -1019,7 +1040,7 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
         println!("ok: trunk {TRUNK_VERSION}");
     } else {
         println!("trunk {TRUNK_VERSION} needed (found: {})", trunk_version.as_deref().map(str::trim).unwrap_or("none"));
-        run(cargo().args(["install", "--locked", "trunk", "--version", TRUNK_VERSION]))?;
+        run(cargo().args(["install", "--locked", "--debug", "trunk", "--version", TRUNK_VERSION]))?;
     }
 
     // wasm-bindgen-cli, exactly the version of the wasm-bindgen crate in Cargo.lock.
@@ -1035,7 +1056,7 @@ fn ensure_web_tools(root: &Path) -> Result<()> {
         println!("ok: wasm-bindgen {wanted}");
     } else {
         println!("wasm-bindgen {wanted} needed (found: {})", found.as_deref().map(str::trim).unwrap_or("none"));
-        run(cargo().args(["install", "wasm-bindgen-cli", "--version", &wanted]))?;
+        run(cargo().args(["install", "--locked", "--debug", "wasm-bindgen-cli", "--version", &wanted]))?;
     }
     Ok(())
 }
