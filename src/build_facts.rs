@@ -8,22 +8,36 @@ pub const DEFAULT_SCENARIO: &str = "harbor-zombie";
 /// (`localStorage`), read by the app and by the script `cargo xtask dist` puts into index.html.
 pub const THEME_KEY: &str = "leaselab.theme";
 
-/// The translation packs' parts under `assets/i18n/` (and `dist/i18n/`), in the order they are
-/// stamped: the first parts, which the page loads before it is drawn, then the later ones.
-pub const PACKS: [&str; 4] = ["en.json", "zh.json", "en.later.json", "zh.later.json"];
-
 /// The style sheet of the parts of the page that come after the first scene, under `assets/`
 /// (and `dist/`): the page asks for it with their code (`ui::later`).
 pub const LATER_CSS: &str = "later.css";
 
+/// The translation packs under `dir` (`assets/i18n/`, and `dist/i18n/`): every `.json` file
+/// there, the page's own parts and each telling's, in name order.
+///
+/// # Errors
+/// The folder cannot be read.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn pack_files(dir: &std::path::Path) -> std::io::Result<Vec<std::path::PathBuf>> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir)? {
+        let path = entry?.path();
+        if path.extension().is_some_and(|e| e == "json") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    Ok(files)
+}
+
 /// The stamp the page adds to a pack's address (`?v=`), so that a browser never uses a pack
-/// cached from another version of the page: [`stamp`] over the packs in `dir`, in [`PACKS`] order.
+/// cached from another version of the page: [`stamp`] over [`pack_files`].
 ///
 /// # Errors
 /// A pack that cannot be read.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn pack_stamp(dir: &std::path::Path) -> std::io::Result<String> {
-    stamp(&PACKS.map(|name| dir.join(name)))
+    stamp(&pack_files(dir)?)
 }
 
 /// A stamp for files the page fetches by a fixed name (`?v=`): 64-bit FNV-1a (the `fnv` crate)

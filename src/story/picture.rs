@@ -717,21 +717,31 @@ pub fn picture(snap: &Snapshot, memory: &Memory) -> Picture {
     }
 }
 
+/// What the picture's tests and the fables' share: a built-in's run, and the picture of it now.
 #[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::engine::{Command, Sim};
+pub(crate) mod testing {
+    use super::{picture, Memory, Picture};
+    use crate::engine::Sim;
     use crate::scenario::library;
 
-    fn sim(id: &str) -> Sim {
+    /// A run of built-in `id`, at 0 ms.
+    pub(crate) fn sim(id: &str) -> Sim {
         let s = library::get(id).expect("exists").expect("parses");
         Sim::new(s.config).expect("valid")
     }
 
-    fn look(sim: &Sim, memory: &mut Memory) -> Picture {
+    /// The picture of `sim` now, `memory` having folded its trace so far.
+    pub(crate) fn look(sim: &Sim, memory: &mut Memory) -> Picture {
         memory.absorb(sim.trace());
         picture(&sim.snapshot(), memory)
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::testing::{look, sim};
+    use super::*;
+    use crate::engine::Command;
 
     #[test]
     fn progress_follows_the_drawn_latency() {

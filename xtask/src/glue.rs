@@ -62,7 +62,6 @@ pub fn minify_script(root: &Path, path: &Path) -> Result<()> {
     std::fs::rename(&out, path).with_context(|| format!("replacing {}", path.display()))
 }
 
-
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -739,7 +739,9 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     }
     prepare_release_toolchain(root)?;
     header("Trunk release build into dist/");
-    run(release_web_env(trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root))?)?;
+    run(release_web_env(
+        trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root),
+    )?)?;
     header("Splitting the wasm: the first module, and chunks loaded on first use");
     let reader = split_release_wasm(root, &dist_dir)?;
     preload_first_fetches(root, &dist_dir, &reader)?;
@@ -919,43 +921,75 @@ fn without_custom_sections(wasm: &[u8]) -> Result<Vec<u8>> {
 }
 
 /// Adds to index.html a small script that asks for what the address wants first while the wasm
-/// downloads: the translation pack (`lang=`), the scenario (`scenario=`, a built-in other than the
-/// default, which is built into the wasm), and for an address with a query the chunk that reads
-/// it (`reader`, its files under dist/), all read as `ui::url` reads them. The app fetches them
-/// only once it runs, one after the other, and then finds them in the browser's preload cache
-/// instead of waiting more round trips (issue 14: the first scene on a slow link). The pack's
-/// address carries the same stamp as the app's (`src/build_facts.rs`, shared with `build.rs` and
-/// the app); browser tests check that each is fetched once and that no preload goes unused.
+/// downloads: the translation pack of its language and the pack of the telling it opens on
+/// (`lang=`, `fable=`, or the scenario's own), the scenario (`scenario=`, a built-in other than
+/// the default, which is built into the wasm), and for an address with a query the chunk that
+/// reads it (`reader`, its files under dist/). It looks values up exactly, as the files are
+/// named: reading any other value is the page's own rule (`ui::url`), kept in one place, and for
+/// such an address the page fetches what it needs itself. The app fetches them only once it
+/// runs, one after the other, and then finds them in the browser's preload cache instead of
+/// waiting more round trips (issue 14: the first scene on a slow link). The packs' address
+/// carries the same stamp as the app's (`src/build_facts.rs`, shared with `build.rs` and the
+/// app); browser tests check that each is fetched once and that no preload goes unused.
 fn preload_first_fetches(root: &Path, dist_dir: &Path, reader: &[String]) -> Result<()> {
-    let stamp = build_facts::pack_stamp(&root.join("assets/i18n"))?;
+    let packs = root.join("assets/i18n");
+    let stamp = build_facts::pack_stamp(&packs)?;
+    // The languages (`en.json`) and the tellings (`harbor.en.json`) there are packs of.
+    let (mut langs, mut fables) = (Vec::new(), Vec::new());
+    for file in build_facts::pack_files(&packs)? {
+        let name = file.file_name().map(|n| n.to_string_lossy().into_owned()).unwrap_or_default();
+        let parts: Vec<&str> = name.trim_end_matches(".json").split('.').collect();
+        match parts.as_slice() {
+            [lang] => langs.push(format!("'{lang}'")),
+            [fable, _] if *fable != "later" && parts[1] != "later" => fables.push(format!("'{fable}'")),
+            _ => {}
+        }
+    }
+    fables.sort();
+    fables.dedup();
+    // The built-ins the page fetches as files (the default is built in), and each one's own
+    // telling as its file names it.
     let default = build_facts::DEFAULT_SCENARIO;
-    let mut ids = Vec::new();
+    let (mut ids, mut told) = (Vec::new(), Vec::new());
     for entry in std::fs::read_dir(dist_dir.join("scenarios"))? {
-        let name = entry?.file_name().to_string_lossy().into_owned();
-        if let Some(id) = name.strip_suffix(".json").filter(|id| *id != default) {
+        let path = entry?.path();
+        let Some(id) = path.file_stem().map(|n| n.to_string_lossy().into_owned()) else { continue };
+        let file: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&path)?)
+            .with_context(|| format!("reading {}", path.display()))?;
+        if let Some(fable) = file.get("fable").and_then(|f| f.as_str()) {
+            told.push(format!("'{id}':'{fable}'"));
+        }
+        if id != default {
             ids.push(format!("'{id}'"));
         }
     }
     ids.sort();
+    told.sort();
     // One directory: its name once, then each file's own.
     let dir = reader.first().and_then(|f| f.rsplit_once('/')).map_or("", |(d, _)| d);
     let reader: Vec<String> =
         reader.iter().map(|f| format!("'{}'", f.rsplit_once('/').map_or(f.as_str(), |(_, n)| n))).collect();
+    // Only exact values are looked up: how the page reads any other (`lang=zh-CN`, a scenario
+    // id with spaces) is the page's own rule (`ui::url`), written once there; for those it
+    // fetches what it needs itself.
     let script = format!(
         "<script>{{const q=new URLSearchParams(location.search),\
-         l=(q.get('lang')||'').trim().toLowerCase().split(/[-_]/)[0]==='zh'?'zh':'en',\
-         s=(q.get('scenario')||'').trim(),\
+         l=q.get('lang')??'en',s=q.get('scenario')??'{default}',f=q.get('fable')??({{{}}})[s],\
          p=h=>{{const k=document.createElement('link');k.rel='preload';k.as='fetch';k.crossOrigin='anonymous';\
          k.href=h;document.head.append(k)}};\
-         p('i18n/'+l+'.json?v={stamp}');if([{}].includes(s))p('scenarios/'+s+'.json');\
+         if([{}].includes(l)){{p('i18n/'+l+'.json?v={stamp}');if([{}].includes(f))p('i18n/'+f+'.'+l+'.json?v={stamp}')}}\
+         if([{}].includes(s))p('scenarios/'+s+'.json');\
          if(location.search.length>1)[{}].forEach(f=>p('{dir}/'+f+'.wasm'))}}</script>",
+        told.join(","),
+        langs.join(","),
+        fables.join(","),
         ids.join(","),
         reader.join(",")
     );
     let index = dist_dir.join("index.html");
     let html = std::fs::read_to_string(&index)?;
     std::fs::write(&index, before_first_link(&index, &html, &script)?)?;
-    println!("ok: index.html preloads the pack, the scenario and the reader the address asks for");
+    println!("ok: index.html preloads the packs, the scenario and the reader the address asks for");
     Ok(())
 }
 
@@ -1056,7 +1090,9 @@ fn ensure_build_tools(root: &Path) -> Result<()> {
         println!("ok: wasm-bindgen {wanted}");
     } else {
         println!("wasm-bindgen {wanted} needed (found: {})", found.as_deref().map(str::trim).unwrap_or("none"));
-        run(cargo().args(["install", "--locked", "--debug", "wasm-bindgen-cli", "--version", &wanted]))?;
+        // Not `--locked`: its published lock file names a webpki-roots the registry mirror here
+        // does not have; the version itself is pinned.
+        run(cargo().args(["install", "--debug", "wasm-bindgen-cli", "--version", &wanted]))?;
     }
     Ok(())
 }

@@ -218,20 +218,10 @@ pub fn plaque_name_struck(p: &Picture) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::engine::{Command, MessageKind, Sim, TraceEvent, WriteOutcome};
-    use crate::scenario::library;
-    use crate::story::picture::{message_word, picture, Memory, Route, TimerState, VERDICTS_KEPT};
+    use crate::engine::{Command, MessageKind, TraceEvent, WriteOutcome};
+    use crate::story::picture::testing::{look, sim};
+    use crate::story::picture::{message_word, Memory, Route, TimerState, VERDICTS_KEPT};
     use crate::story::picture::{Actor, Picture, Posture};
-
-    fn sim(id: &str) -> Sim {
-        let s = library::get(id).expect("exists").expect("parses");
-        Sim::new(s.config).expect("valid")
-    }
-
-    fn look(sim: &Sim, memory: &mut Memory) -> Picture {
-        memory.absorb(sim.trace());
-        picture(&sim.snapshot(), memory)
-    }
 
     fn bearer<'a>(p: &'a Picture, id: &str) -> &'a Actor {
         p.actors.iter().find(|b| b.id == id).expect("bearer")

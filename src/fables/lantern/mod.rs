@@ -283,18 +283,8 @@ pub fn borrower_state(a: &Actor) -> &'static str {
 mod tests {
     use super::*;
     use crate::engine::{Command, MessageKind, Sim, TraceEvent, WriteOutcome};
-    use crate::scenario::library;
-    use crate::story::picture::{picture, CasKind, Memory, Route, TimerState, Verdict, TURN_MS};
-
-    fn sim(id: &str) -> Sim {
-        let s = library::get(id).expect("exists").expect("parses");
-        Sim::new(s.config).expect("valid")
-    }
-
-    fn look(sim: &Sim, memory: &mut Memory) -> Picture {
-        memory.absorb(sim.trace());
-        picture(&sim.snapshot(), memory)
-    }
+    use crate::story::picture::testing::{look, sim};
+    use crate::story::picture::{CasKind, Memory, Route, TimerState, Verdict, TURN_MS};
 
     fn borrower<'a>(p: &'a Picture, id: &str) -> &'a Actor {
         p.actors.iter().find(|b| b.id == id).expect("borrower")

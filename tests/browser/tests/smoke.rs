@@ -91,6 +91,38 @@ async fn the_preloads_follow_the_address() -> anyhow::Result<()> {
     .await
 }
 
+/// An address in exact words (`lang=zh`, a scenario's id) has its packs preloaded by index.html:
+/// the page's Chinese pack and the pack of the scenario's own telling, the lantern's, each asked
+/// for once and used. (`zh-CN` above is the page's own rule to read: index.html leaves it to the
+/// page, which then fetches the pack itself, also once.)
+#[tokio::test]
+async fn the_packs_of_an_exact_address_are_preloaded() -> anyhow::Result<()> {
+    with_browser("smoke-preload-exact", Duration::from_secs(60), async |b| {
+        b.open("?lang=zh&scenario=lantern-ankle").await?;
+        b.wait_exists("scenario-title", Duration::from_secs(30)).await?;
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        let requests = b.requests();
+        for file in ["i18n/zh.json", "i18n/lantern.zh.json", "scenarios/lantern-ankle.json"] {
+            let n = requests.iter().filter(|(p, _)| p.split('?').next().is_some_and(|p| p.ends_with(file))).count();
+            anyhow::ensure!(n == 1, "{file} fetched {n} times: {requests:?}");
+            let preloads = b
+                .eval(
+                    "return document.querySelectorAll('link[rel=preload][href*=\"' + arguments[0] + '\"]').length;",
+                    vec![serde_json::json!(file)],
+                )
+                .await?;
+            anyhow::ensure!(preloads.as_u64() == Some(1), "{file} is preloaded once: {preloads}");
+        }
+        let console = b.console().await?;
+        anyhow::ensure!(
+            !console.iter().any(|e| e.message.contains("preloaded using link preload but not used")),
+            "a preload went unused: {console:?}"
+        );
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
 /// The harness itself reports console errors (so "no console error" assertions mean something).
 #[tokio::test]
 async fn harness_sees_console_errors() -> anyhow::Result<()> {
