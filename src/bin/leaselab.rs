@@ -129,21 +129,32 @@ mod cli {
             Cmd::Packs { dir } => {
                 use leaselab::story::packs;
                 use leaselab::vocab::Lang;
+                let mut out = std::io::stdout().lock();
+                let mut files = Vec::new();
                 for lang in [Lang::En, Lang::Zh] {
                     for part in packs::Part::ALL {
-                        let path = dir.join(packs::file_name(lang, part));
-                        if let Err(e) = std::fs::write(&path, packs::file(lang, part)) {
-                            return fail(&format!("cannot write {}: {e}", path.display()));
-                        }
-                        println!("wrote {} ({} texts)", path.display(), part.range().len());
+                        files.push((packs::file_name(lang, part), packs::file(lang, part), part.range().len()));
                     }
                     for fable in leaselab::vocab::Fable::all() {
-                        let path = dir.join(packs::fable_file_name(fable, lang));
-                        if let Err(e) = std::fs::write(&path, packs::fable_file(fable, lang)) {
-                            return fail(&format!("cannot write {}: {e}", path.display()));
-                        }
-                        println!("wrote {} ({} texts)", path.display(), fable.pack_len());
+                        files.push((
+                            packs::fable_file_name(fable, lang),
+                            packs::fable_file(fable, lang),
+                            fable.pack_len(),
+                        ));
                     }
+                }
+                for (name, text, count) in files {
+                    let path = dir.join(name);
+                    // A pack already as it should be is left alone: its time stays, and nothing
+                    // that watches the folder (the page's build script) builds again for it.
+                    if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
+                        let _ = writeln!(out, "up to date: {} ({count} texts)", path.display());
+                        continue;
+                    }
+                    if let Err(e) = std::fs::write(&path, text) {
+                        return fail(&format!("cannot write {}: {e}", path.display()));
+                    }
+                    let _ = writeln!(out, "wrote {} ({count} texts)", path.display());
                 }
                 ExitCode::SUCCESS
             }

@@ -718,8 +718,6 @@ fn bench(options: &[String]) -> Result<()> {
 
 fn dist() -> Result<()> {
     let root = workspace_root();
-    header("Checking tools");
-    ensure_build_tools(&root)?;
     let dist_dir = build_dist(&root)?;
     // Under `test` (which prepared this build and runs it in the background) the first frame is
     // drawn and the size checked once the browser tests are built: `test` calls `finish_dist`.
@@ -737,7 +735,18 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     if std::env::var_os(DIST_PREPARED_ENV).is_none() {
         prepare_workspace(root)?;
     }
-    prepare_release_toolchain(root)?;
+    // Trunk and wasm-bindgen install (when missing, minutes on a fresh machine) while the release
+    // build compiles the app, as Trunk would, so Trunk then finds it built.
+    header("Checking the build's tools, while the release build compiles the app");
+    // Before the threads: the tools' folder on PATH for every child (this changes the process's
+    // environment, which is only safe while it is single-threaded).
+    add_cargo_bin_to_path();
+    std::thread::scope(|scope| -> Result<()> {
+        let tools = scope.spawn(|| ensure_build_tools(root));
+        let app = prepare_release_toolchain(root).and_then(|()| compile_release_app(root));
+        let tools = tools.join().map_err(|_| anyhow::anyhow!("installing the build's tools panicked"))?;
+        tools.and(app)
+    })?;
     header("Trunk release build into dist/");
     run(release_web_env(
         trunk().args(["build", "--release", "--offline", "--dist"]).arg(&dist_dir).current_dir(root),
@@ -747,6 +756,20 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
     preload_first_fetches(root, &dist_dir, &reader)?;
     check_relative_urls(&dist_dir.join("index.html"))?;
     Ok(dist_dir)
+}
+
+/// Compiles the app for the release web build exactly as Trunk does (its cargo arguments, with
+/// [`release_web_env`]), so that Trunk's own cargo step then finds it built: this can run while
+/// Trunk itself is being installed.
+fn compile_release_app(root: &Path) -> Result<()> {
+    let manifest = root.join("Cargo.toml");
+    run(release_web_env(
+        Command::new("cargo")
+            .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
+            .arg(&manifest)
+            .args(["--release", "--offline", "--bin", "leaselab-web"])
+            .current_dir(root),
+    )?)
 }
 
 /// The release build's last steps, in a browser: the app's first frame drawn into index.html
