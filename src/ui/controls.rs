@@ -9,7 +9,7 @@ use crate::actions::Action;
 use crate::scenario::library;
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::markup::{Markup, Tag};
+use crate::story::markup::Markup;
 use crate::vocab::Fable;
 
 use super::act::code;
@@ -328,110 +328,28 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
     }
 }
 
-/// `tag` as it is when `on`, else disabled.
-fn enabled(tag: Tag<'_>, on: bool) -> Tag<'_> {
-    if on {
-        tag
-    } else {
-        tag.lit("disabled", "")
-    }
-}
-
 /// The menu under the header's "Scenario & tools" button (a popover, closed by a click elsewhere
 /// or Esc): the scenario and the fable that tells it, share and embed, the world's levers
 /// (fencing, the sand run out, the store's clock: the figures in the scene offer them too), and
 /// scenario files in and out.
 #[component]
 pub fn Tools(app: AppState) -> impl IntoView {
-    // Sharing and the world's levers as markup with one handler, apart: sharing changes only with
-    // the language and the link made, the levers with the run's state (fencing, a holder, the
-    // end), which moves while the run plays; the link's field is not drawn again under the
-    // learner's cursor when a holder comes.
-    let share = Memo::new(move |_| {
-        let lang = app.lang.get();
-        let say = |ui: Ui| ui.text(lang);
-        let mut out = Markup::new();
-        out.tag("section").lit("class", "group share").open();
-        out.tag("h2").text(say(Ui::ToolsShare));
-        out.tag("div").lit("class", "row-of").open();
-        out.tag("button")
-            .attr("data-act", &code(Action::ShareLink))
-            .lit("data-testid", "share")
-            .attr("title", say(Ui::ShareHint))
-            .text(say(Ui::Share));
-        out.tag("button")
-            .attr("data-act", &code(Action::EmbedCode))
-            .lit("data-testid", "embed-this")
-            .attr("title", say(Ui::EmbedHint))
-            .text(say(Ui::Embed));
-        out.end("div");
-        // The snippet shows in the same field as the share link: one field, one label.
-        app.share_url.with(|url| {
-            if let Some(url) = url {
-                let label = if url.starts_with('<') { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel };
-                out.tag("label").lit("class", "share-link").open();
-                out.tag("span").text(say(label));
-                out.tag("input")
-                    .lit("type", "text")
-                    .lit("readonly", "")
-                    .lit("data-testid", "share-link")
-                    .attr("value", url)
-                    .close();
-                out.end("label");
+    // Which levers can be pulled now is the registry's (`actions::Action::enabled`).
+    let can = move |action: Action| super::act::watch(app, |m| action.enabled(m));
+    let fencing = move || app.snapshot.with(|s| s.resource.fencing);
+    let tokens = move || app.snapshot.with(|s| s.store_kind.rules().issues_tokens());
+    let act = move |action: Action| move |_| super::act::perform(app, action.clone());
+    // The snippet shows in the same field as the share link: one field, one label.
+    let share_field = move || {
+        app.share_url.get().map(|url| {
+            let label = if url.starts_with('<') { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel };
+            view! {
+                <label class="share-link">
+                    <span>{tr(app, label)}</span>
+                    <input type="text" readonly data-testid="share-link" prop:value=url on:focus=select_all />
+                </label>
             }
-        });
-        out.end("section");
-        out.into_string()
-    });
-    let levers = Memo::new(move |_| {
-        let lang = app.lang.get();
-        let say = |ui: Ui| ui.text(lang);
-        let word = |w: Word| said(app, w, lang);
-        // Which levers can be pulled now is the registry's (`actions::Action::enabled`).
-        let (fencing, tokens, [can_fence, can_revoke, can_jump]) = super::act::watch(app, |m| {
-            let can = [Action::Fencing, Action::RevokeLease, Action::StoreClockJump].map(|a| a.enabled(m));
-            (m.snapshot.resource.fencing, m.snapshot.store_kind.rules().issues_tokens(), can)
-        });
-        let mut out = Markup::new();
-        out.tag("section").lit("class", "group world").open();
-        out.tag("h2").text(say(Ui::ToolsWorld));
-        out.tag("div").lit("class", "row-of").open();
-        enabled(
-            out.tag("button")
-                .lit("class", if fencing { "fencing" } else { "fencing off" })
-                .attr("data-act", &code(Action::Fencing))
-                .lit("data-testid", "fencing-toggle")
-                .lit("data-on", if fencing { "true" } else { "false" })
-                .attr("title", say(if tokens { Ui::FencingHint } else { Ui::FencingNoToken })),
-            can_fence,
-        )
-        .text(word(if fencing { Word::FencingOn } else { Word::FencingOff }));
-        enabled(
-            out.tag("button")
-                .lit("class", "revoke")
-                .attr("data-act", &code(Action::RevokeLease))
-                .lit("data-testid", "revoke-lease")
-                .attr("title", word(Word::RevokeHint)),
-            can_revoke,
-        )
-        .text(word(Word::Revoke));
-        enabled(
-            out.tag("button")
-                .lit("class", "store-clock")
-                .attr("data-act", &code(Action::StoreClockJump))
-                .lit("data-testid", "store-clock-jump")
-                .attr("title", say(Ui::StoreClockJumpHint)),
-            can_jump,
-        )
-        .text(say(Ui::StoreClockJump));
-        out.end("div");
-        out.end("section");
-        out.into_string()
-    });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some(code) = super::stage::act_of(&ev) {
-            super::act::perform_code(app, &code);
-        }
+        })
     };
     view! {
         <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Ui::ToolsHint)>
@@ -443,8 +361,52 @@ pub fn Tools(app: AppState) -> impl IntoView {
                 <ScenarioPicker app />
                 <FablePicker app />
             </section>
-            <div class="share-box" on:click=on_click on:focusin=select_all inner_html=move || share.get()></div>
-            <div class="levers" on:click=on_click inner_html=move || levers.get()></div>
+            <section class="group share">
+                <h2>{tr(app, Ui::ToolsShare)}</h2>
+                <div class="row-of">
+                    <button data-testid="share" title=tr(app, Ui::ShareHint) on:click=act(Action::ShareLink)>
+                        {tr(app, Ui::Share)}
+                    </button>
+                    <button data-testid="embed-this" title=tr(app, Ui::EmbedHint) on:click=act(Action::EmbedCode)>
+                        {tr(app, Ui::Embed)}
+                    </button>
+                </div>
+                {share_field}
+            </section>
+            <section class="group world">
+                <h2>{tr(app, Ui::ToolsWorld)}</h2>
+                <div class="row-of">
+                    <button
+                        class="fencing"
+                        class:off=move || !fencing()
+                        data-testid="fencing-toggle"
+                        data-on=move || if fencing() { "true" } else { "false" }
+                        title=move || { if tokens() { Ui::FencingHint } else { Ui::FencingNoToken } }.text(app.lang.get())
+                        disabled=move || !can(Action::Fencing)
+                        on:click=act(Action::Fencing)
+                    >
+                        {move || said(app, if fencing() { Word::FencingOn } else { Word::FencingOff }, app.lang.get())}
+                    </button>
+                    <button
+                        class="revoke"
+                        data-testid="revoke-lease"
+                        title=super::tw(app, Word::RevokeHint)
+                        disabled=move || !can(Action::RevokeLease)
+                        on:click=act(Action::RevokeLease)
+                    >
+                        {super::tw(app, Word::Revoke)}
+                    </button>
+                    <button
+                        class="store-clock"
+                        data-testid="store-clock-jump"
+                        title=tr(app, Ui::StoreClockJumpHint)
+                        disabled=move || !can(Action::StoreClockJump)
+                        on:click=act(Action::StoreClockJump)
+                    >
+                        {tr(app, Ui::StoreClockJump)}
+                    </button>
+                </div>
+            </section>
             <section class="group files-box">
                 <h2>{tr(app, Ui::ToolsFiles)}</h2>
                 <super::files::Files app />
