@@ -172,6 +172,27 @@ impl Action {
         BINDINGS.iter().find(|b| b.keys.contains(&key)).and_then(|b| (b.action)(key))
     }
 
+    /// The first key that presses the action, as `aria-keyshortcuts` names it (`Space`, `T`,
+    /// `ArrowRight`), from [`BINDINGS`]; `None` when no key does.
+    pub fn shortcut(&self) -> Option<String> {
+        use std::mem::discriminant;
+        // The same kind of action (a lesson's input of the same kind): no key takes an argument
+        // a control would differ by.
+        let same = |a: &Action| match (a, self) {
+            (Action::Lesson(x), Action::Lesson(y)) => discriminant(x) == discriminant(y),
+            (a, b) => discriminant(a) == discriminant(b),
+        };
+        let key = BINDINGS
+            .iter()
+            .flat_map(|b| b.keys.iter().map(move |k| (k, b)))
+            .find_map(|(k, b)| (b.action)(k).filter(|a| same(a)).map(|_| *k))?;
+        Some(match key {
+            " " => "Space".to_owned(),
+            k if k.chars().count() == 1 => k.to_uppercase(),
+            k => k.to_owned(),
+        })
+    }
+
     /// The action as a control's `data-act` carries it: `play`, `step`, `sleep:chen`,
     /// `answer:2`, … Read back by [`Action::from_code`]. `None` for those no control carries.
     pub fn code(&self) -> Option<String> {
@@ -298,15 +319,15 @@ impl Action {
             return false;
         }
         match self {
+            // Nothing is left to play or step at the end, and nothing to step back to at 0 s.
+            Action::PlayPause | Action::Step => !at.finished,
+            Action::StepBack => s.now_ms > 0,
             Action::Sleep(id) => node(id).is_some_and(|n| n.role != Role::Crashed && n.started),
             Action::Crash(id) | Action::CutOff(id) | Action::DropScript(id) => node(id).is_some(),
             Action::SleepLeader => self.command(at).is_some(),
             Action::RevokeLease => s.lease.holder_identity.is_some(),
             Action::Fencing => s.store_kind.rules().issues_tokens(),
-            Action::PlayPause
-            | Action::SetPlaying(_)
-            | Action::Step
-            | Action::StepBack
+            Action::SetPlaying(_)
             | Action::Reset
             | Action::Again
             | Action::Pacing

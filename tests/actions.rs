@@ -245,3 +245,30 @@ fn the_page_builds_no_command_of_its_own() {
     }
     assert!(built.is_empty(), "commands built outside `actions::Action::command`:\n{}", built.join("\n"));
 }
+
+#[test]
+fn the_transport_offers_only_what_the_run_can_still_do() {
+    // At 0 s there is nothing to step back to; at the end nothing to play or step.
+    let start = harbor_at(0);
+    let s = start.snapshot();
+    assert!(!Action::StepBack.enabled(at(&s)), "back at 0 s");
+    assert!(Action::Step.enabled(at(&s)) && Action::PlayPause.enabled(at(&s)));
+    let later = harbor_at(1_000);
+    let s = later.snapshot();
+    assert!(Action::StepBack.enabled(at(&s)), "back at 1 s");
+    let end = Moment { snapshot: &s, finished: true, holding: false };
+    assert!(!Action::PlayPause.enabled(end) && !Action::Step.enabled(end), "play or step at the end");
+    assert!(Action::StepBack.enabled(end) && Action::Reset.enabled(end), "back and reset at the end");
+}
+
+#[test]
+fn a_button_names_the_key_that_presses_its_action() {
+    assert_eq!(Action::PlayPause.shortcut().as_deref(), Some("Space"));
+    assert_eq!(Action::Step.shortcut().as_deref(), Some("ArrowRight"));
+    assert_eq!(Action::Pacing.shortcut().as_deref(), Some("T"));
+    assert_eq!(Action::Help.shortcut().as_deref(), Some("?"));
+    // Next and back of a lesson are one action with two inputs: each names its own key.
+    assert_eq!(Action::Lesson(Input::Next).shortcut().as_deref(), Some("N"));
+    assert_eq!(Action::Lesson(Input::Back).shortcut().as_deref(), Some("B"));
+    assert_eq!(Action::ShareLink.shortcut(), None, "no key shares");
+}

@@ -250,8 +250,12 @@ impl Definition {
 /// label that names a figure in one place and something plain in another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Said {
+    /// The page's own words.
     Page(Ui),
+    /// The word of the fable shown.
     Fable(Word),
+    /// The word as this fable tells it, whichever is shown (the landing card's offer of each).
+    Told(Fable, Word),
 }
 
 impl Said {
@@ -260,6 +264,7 @@ impl Said {
         match self {
             Said::Page(ui) => ui.text(lang),
             Said::Fable(word) => fable.word(word, lang),
+            Said::Told(teller, word) => teller.word(word, lang),
         }
     }
 }

@@ -127,36 +127,56 @@ pub(crate) fn dialogs(help: bool, audience: bool) {
     schedule();
 }
 
-/// Hands the focus at once to the first of the page's controls `testids` that is there and
-/// enabled: for a control about to be disabled or taken away with its card or panel while it
-/// has the focus, which would otherwise fall to the page's body (not at the next frame: by then
-/// it has fallen).
-pub(crate) fn hand_now(testids: &[&str]) {
-    if let Some(body) = document().body() {
-        let _ = testids.iter().any(|id| within(&body, id));
+/// The controls the focus falls back on when the control that had it is disabled or taken away
+/// (a card that goes with its button, a panel closed): the transport bar's Play and Back, held by
+/// the references their component set.
+#[derive(Clone, Copy, Default)]
+pub(crate) struct Anchors {
+    /// The transport bar's Play/Pause button.
+    pub play: NodeRef<leptos::html::Button>,
+    /// The transport bar's step back button.
+    pub step_back: NodeRef<leptos::html::Button>,
+}
+
+/// Hands the focus at once to the first of `controls` that is on the page and enabled: for a
+/// control about to be disabled or taken away with its card or panel while it has the focus,
+/// which would otherwise fall to the page's body (not at the next frame: by then it has fallen).
+pub(crate) fn hand_now(controls: &[NodeRef<leptos::html::Button>]) {
+    for control in controls {
+        if let Some(el) = control.get_untracked() {
+            if el.is_connected() && !el.disabled() {
+                let _ = el.focus();
+                if document().active_element().is_some_and(|a| a == **el) {
+                    return;
+                }
+            }
+        }
     }
 }
 
 /// [`hand_now`], only when the focus is inside the part `part` finds (a card that is about to go
 /// with the button that had it); a key pressed elsewhere leaves the focus where it is.
-pub(crate) fn hand_out_of(part: &str, testids: &[&str]) {
+pub(crate) fn hand_out_of(part: &str, controls: &[NodeRef<leptos::html::Button>]) {
     let inside = document().active_element().is_some_and(|a| a.closest(part).ok().flatten().is_some());
     if inside {
-        hand_now(testids);
+        hand_now(controls);
     }
 }
 
-/// Gives the focus at once to the control with test id `testid` inside `root`, if it is there
-/// and enabled; whether it did (a redrawn part of the page keeping the focus on its control).
-pub(crate) fn within(root: &web_sys::Element, testid: &str) -> bool {
-    let found = root.query_selector(&format!("[data-testid=\"{testid}\"]:not([disabled])")).ok().flatten();
-    match found {
-        Some(el) => {
-            give_focus(&el);
-            document().active_element().is_some_and(|a| a == el)
-        }
-        None => false,
+/// Whether `control` is to be disabled (`off`), handing the focus first to `instead` when
+/// `control` has it: read by a control's reactive `disabled` attribute, so the hand-over happens
+/// before the attribute is set (Back at 0 s hands it to Play; Play and Step at the end hand it to
+/// Back), not after, when the focus has already fallen to the page's body.
+pub(crate) fn disabling(
+    off: bool,
+    control: NodeRef<leptos::html::Button>,
+    instead: NodeRef<leptos::html::Button>,
+) -> bool {
+    let focused = || control.get_untracked().is_some_and(|el| document().active_element().is_some_and(|a| a == **el));
+    if off && focused() {
+        hand_now(&[instead]);
     }
+    off
 }
 
 /// Gives the focus at once to `el`: a move the keyboard itself asks for (an arrow key between

@@ -85,18 +85,18 @@ fn batches(rows: &[Arc<LogRow>]) -> Vec<Batch> {
     out
 }
 
-/// The picture-book caption under the scene: the newest notable line of the log, in story words.
-/// Set by an effect on a plain element (rather than a reactive view per attribute, issue 14),
-/// and only when its words or its tone change.
+/// The picture-book caption under the scene: the newest notable line of the log, in story words,
+/// with its tone (good, a warning, bad) as its class. A memo, so the text and the class are set
+/// again only when they change, not on every frame's new log row.
 #[component]
 pub fn Caption(app: AppState) -> impl IntoView {
-    super::effect(move || {
+    let line = Memo::new(move |_| {
         let lang = app.lang.get();
         let line = app.log.with(|rows| {
             let row = rows.iter().rev().find(|r| !r.minor)?;
             app.cast.with(|cast| narrate(&row.entry, cast, lang))
         });
-        let (text, class) = match line {
+        match line {
             Some(n) => (
                 n.story,
                 match n.tone {
@@ -107,24 +107,15 @@ pub fn Caption(app: AppState) -> impl IntoView {
                 },
             ),
             None => (super::said(app, crate::fables::Word::CaptionEmpty, lang).to_owned(), "caption"),
-        };
-        let Some(el) = document().query_selector("[data-testid=caption]").ok().flatten() else { return };
-        // The words in a span of their own: its tone's mark goes before them, on their first
-        // line, rather than at the caption's far edge when they wrap.
-        if let Some(words) = el.first_element_child() {
-            if words.text_content().as_deref() != Some(text.as_str()) {
-                words.set_text_content(Some(&text));
-            }
-        }
-        if el.class_name() != class {
-            el.set_class_name(class);
         }
     });
     // Not a live region: at speed it would change faster than anyone can listen; the
-    // [`Narrator`] says the same lines at a pace a screen reader can follow.
+    // [`Narrator`] says the same lines at a pace a screen reader can follow. The words are in a
+    // span of their own: its tone's mark goes before them, on their first line, rather than at
+    // the caption's far edge when they wrap.
     view! {
-        <p class="caption" data-testid="caption">
-            <span></span>
+        <p class=move || line.with(|l| l.1) data-testid="caption">
+            <span>{move || line.with(|l| l.0.clone())}</span>
         </p>
     }
 }

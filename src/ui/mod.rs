@@ -70,11 +70,11 @@ mod violations;
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::fables::Word;
+use crate::actions::Action;
+use crate::fables::{Said, Word};
 use crate::scenario::{library, Localized};
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 use crate::story::packs::Part;
 use crate::story::theme::Theme;
 use crate::vocab::Fable;
@@ -238,7 +238,7 @@ fn mount(start: url::Start) {
                     app.landing.set(url::bare_address());
                 }
                 if let Some((id, step)) = start.lesson {
-                    lesson::open(app, id, step);
+                    app.later.open_lesson(app, id, step);
                 }
                 Either::Left(view! { <App app issues embed=start.embed /> })
             }
@@ -319,51 +319,6 @@ pub(crate) fn effect(f: impl Fn() + 'static) {
     Effect::new(move |_| f());
 }
 
-/// A part of the page written as markup rather than as a reactive view per attribute (issue 14:
-/// each reactive attribute is code of its own in the page): `markup` is drawn into the element
-/// `selector` finds, now and again whenever what it reads changes, and the focus stays on the
-/// control that had it (found again by its test id). What moves on it between drawings is set by
-/// effects that find their elements with [`Drawn::find`], which also makes them run again after
-/// each drawing.
-pub(crate) fn drawn_markup(selector: &'static str, markup: impl Fn() -> String + 'static) -> Drawn {
-    let drawn = Drawn { count: plain::Plain::new(0u64), root: selector };
-    effect(move || {
-        let html = markup();
-        let doc = document();
-        let Some(root) = doc.query_selector(selector).ok().flatten() else { return };
-        let focused =
-            doc.active_element().filter(|a| root.contains(Some(a))).and_then(|a| a.get_attribute("data-testid"));
-        root.set_inner_html(&html);
-        if let Some(id) = focused {
-            let _ = focus::within(&root, &id);
-        }
-        drawn.count.update(|n| *n = n.wrapping_add(1));
-    });
-    drawn
-}
-
-/// A part of the page drawn as markup by [`drawn_markup`]: where it is, and a count of drawings
-/// that effects read to run again after each.
-#[derive(Clone, Copy)]
-pub(crate) struct Drawn {
-    count: plain::Plain<u64>,
-    root: &'static str,
-}
-
-impl Drawn {
-    /// The element `selector` finds in the part (`None` before it is drawn). Read in an effect,
-    /// the effect runs again after the next drawing.
-    pub(crate) fn find(&self, selector: &str) -> Option<web_sys::Element> {
-        self.count.track();
-        document().query_selector(&format!("{} {selector}", self.root)).ok().flatten()
-    }
-
-    /// [`Self::find`] by test id.
-    pub(crate) fn by_id(&self, testid: &str) -> Option<web_sys::Element> {
-        self.find(&format!("[data-testid={testid}]"))
-    }
-}
-
 /// `<html lang>`, `<html data-theme>` and the tab title follow the language and the theme.
 fn follow_lang(app: AppState) {
     effect(move || {
@@ -406,19 +361,18 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             (class, Some(if api { "on" } else { "off" }), Some(code))
         }
     };
-    // The run's title (and its id, for the tests and the address), set by an effect. A scenario
-    // told by the other fable says so: its title names its own fable's figures.
-    effect(move || {
+    // The run's title (and its id, for the tests and the address). A scenario told by another
+    // fable says so: its title names its own fable's figures.
+    let run_title = move || {
         let lang = app.lang.get();
         let shown = app.fable.get();
-        let (title, id, own) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.id.clone(), s.fable));
-        let title = if shown == own { title } else { fill(shown.word(Word::TitleToldAs, lang), &[("title", &title)]) };
-        if let Some(el) = document().query_selector("[data-testid=scenario-title]").ok().flatten() {
-            let _ = el.set_attribute("title", &title);
-            let _ = el.set_attribute("data-scenario", &id);
-            el.set_text_content(Some(&title));
+        let (title, own) = app.scenario.with(|s| (localized(s.title.as_ref(), lang, &s.id), s.fable));
+        if shown == own {
+            title
+        } else {
+            fill(shown.word(Word::TitleToldAs, lang), &[("title", &title)])
         }
-    });
+    };
     view! {
         <div
             // The page's states as classes, written by one closure rather than one per class.
@@ -453,25 +407,32 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <header class="top">
                 <div class="brand">
                     <h1>{tr(app, Ui::AppTitle)}</h1>
-                    <h2 class="run-title" data-testid="scenario-title"></h2>
+                    <h2
+                        class="run-title"
+                        data-testid="scenario-title"
+                        data-scenario=move || app.scenario.with(|s| s.id.clone())
+                        title=run_title
+                    >
+                        {run_title}
+                    </h2>
                 </div>
                 <div class="toolbar">
                     <div class="sandbox-tools">
                         <later::Later app part=later::Part::Tools />
                     </div>
-                    <HeaderControls app />
+                    <later::Later app part=later::Part::HeaderControls />
                 </div>
             </header>
             <UrlWarning app issues />
             <later::Later app part=later::Part::Help />
-            <lesson::AudienceLayer app />
+            <later::Later app part=later::Part::Audience />
             <main class="workspace">
                 <stage::Stage app />
                 <div class="diagram-strip">
                     <later::Later app part=later::Part::Diagram />
                 </div>
                 <div class="right">
-                    <lesson::LessonPanel app />
+                    <later::Later app part=later::Part::Lesson />
                     <later::Later app part=later::Part::Side />
                 </div>
             </main>
@@ -480,103 +441,24 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
     }
 }
 
-/// The header's controls after the sandbox's tools, as markup ([`drawn_markup`]): the lesson
-/// picker, the shortcuts, presenter mode, the controls' toggle (presenter mode keeps the side
-/// panel and the sandbox's tools behind it, or C), the theme and the language. Drawn when the
-/// language or the fable changes; effects set the rest; one click and one change handler.
+/// The header's controls after the sandbox's tools: the lesson picker, the shortcuts, presenter
+/// mode, the controls' toggle (presenter mode keeps the side panel and the sandbox's tools behind
+/// it, or C), the theme and the language.
 #[component]
-fn HeaderControls(app: AppState) -> impl IntoView {
-    let drawn = drawn_markup("[data-testid=header-controls]", move || {
-        let lang = app.lang.get();
-        let t = |ui: Ui| ui.text(lang);
-        let mut out = Markup::new();
-        out.tag("label").lit("class", "lesson-picker").open();
-        out.tag("span").text(t(Ui::Lessons));
-        out.tag("select").lit("data-testid", "lesson-picker").text("");
-        out.end("label");
-        out.tag("button")
-            .lit("class", "keys")
-            .lit("data-testid", "help-open")
-            .attr("title", t(Ui::KeysHint))
-            .attr("aria-label", t(Ui::KeysHint))
-            .lit("aria-keyshortcuts", "?")
-            .text("?");
-        out.tag("button")
-            .lit("class", "presenter-toggle")
-            .lit("data-testid", "presenter-toggle")
-            .attr("title", t(Ui::PresenterHint))
-            .lit("aria-keyshortcuts", "W")
-            .text(t(Ui::Presenter));
-        out.tag("button")
-            .lit("class", "controls-toggle")
-            .lit("data-testid", "controls-toggle")
-            .lit("aria-keyshortcuts", "C")
-            .text(t(Ui::ShowControls));
-        out.tag("button")
-            .lit("class", "theme")
-            .lit("data-testid", "theme-toggle")
-            .attr("title", t(Ui::ThemeHint))
-            .text("");
-        out.tag("button")
-            .lit("class", "lang")
-            .lit("data-testid", "lang-toggle")
-            .attr("title", t(Ui::SwitchLanguageHint))
-            .text(t(Ui::SwitchLanguage));
-        out.into_string()
-    });
+pub(crate) fn HeaderControls(app: AppState) -> impl IntoView {
+    let pressed = |on: bool| if on { "true" } else { "false" };
     // The lessons offered, the one followed chosen.
-    effect(move || {
+    let lessons = move || {
         let lang = app.lang.get();
         let current = app.tutor.0.with(|t| t.lesson().map(|l| l.id.clone())).unwrap_or_default();
-        let mut out = Markup::new();
-        out.option("", Ui::NoLesson.text(lang), current.is_empty());
-        for b in library::lessons::MENU {
-            out.option(b.id, lang.pick([b.title_en, b.title_zh]), current == b.id);
-        }
-        if let Some(select) = drawn.by_id("lesson-picker") {
-            select.set_inner_html(out.as_str());
-        }
-    });
-    effect(move || {
-        let pressed = |on: bool| if on { "true" } else { "false" };
-        if let Some(el) = drawn.by_id("presenter-toggle") {
-            let _ = el.set_attribute("aria-pressed", pressed(app.presenter.get()));
-        }
-        if let Some(el) = drawn.by_id("controls-toggle") {
-            let _ = el.set_attribute("aria-expanded", pressed(app.show_controls.get()));
-        }
-        if let Some(el) = drawn.by_id("theme-toggle") {
-            let theme = app.theme.get();
-            let _ = el.set_attribute("data-theme", theme.code());
-            el.set_text_content(Some(theme.label().text(app.lang.get())));
-        }
-    });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(el) = ev.target().and_then(|t| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(t).ok()) else {
-            return;
-        };
-        let Some(control) = el.closest("button").ok().flatten() else { return };
-        match control.get_attribute("data-testid").as_deref() {
-            Some("help-open") => app.help.update(|h| *h = !*h),
-            Some("presenter-toggle") => keys::toggle_presenter(app),
-            Some("controls-toggle") => app.show_controls.update(|c| *c = !*c),
-            Some("theme-toggle") => {
-                let next = app.theme.get_untracked().next();
-                app.theme.set(next);
-                app.share_url.set(None);
-                store_theme(next);
-            }
-            Some("lang-toggle") => set_lang(
-                app,
-                match app.lang.get_untracked() {
-                    Lang::En => Lang::Zh,
-                    Lang::Zh => Lang::En,
-                },
-            ),
-            _ => {}
-        }
+        let none = view! { <option value="" selected=current.is_empty()>{Ui::NoLesson.text(lang)}</option> };
+        let offered = library::lessons::MENU
+            .iter()
+            .map(|b| view! { <option value=b.id selected=current == b.id>{lang.pick([b.title_en, b.title_zh])}</option> })
+            .collect_view();
+        (none, offered)
     };
-    let on_change = move |ev: leptos::ev::Event| {
+    let on_lesson = move |ev: leptos::ev::Event| {
         let id = event_target_value(&ev);
         if id.is_empty() {
             lesson::leave(app);
@@ -584,7 +466,70 @@ fn HeaderControls(app: AppState) -> impl IntoView {
             lesson::open(app, id, None);
         }
     };
-    view! { <div class="header-controls" data-testid="header-controls" on:click=on_click on:change=on_change></div> }
+    let act = move |action: Action| act::on_click(app, action);
+    let next_theme = move |_| {
+        let next = app.theme.get_untracked().next();
+        app.theme.set(next);
+        app.share_url.set(None);
+        store_theme(next);
+    };
+    let other_lang = move |_| {
+        let other = match app.lang.get_untracked() {
+            Lang::En => Lang::Zh,
+            Lang::Zh => Lang::En,
+        };
+        set_lang(app, other);
+    };
+    view! {
+        <div class="header-controls" data-testid="header-controls">
+            <label class="lesson-picker">
+                <span>{tr(app, Ui::Lessons)}</span>
+                <select data-testid="lesson-picker" on:change=on_lesson>
+                    {lessons}
+                </select>
+            </label>
+            <act::ActButton
+                app
+                action=Action::Help
+                class="keys"
+                testid="help-open"
+                label=Said::Page(Ui::KeysHint)
+                title=Said::Page(Ui::KeysHint)
+                icon_only=true
+                glyph="?"
+            />
+            <act::ActButton
+                app
+                action=Action::Presenter
+                class="presenter-toggle"
+                testid="presenter-toggle"
+                label=Said::Page(Ui::Presenter)
+                title=Said::Page(Ui::PresenterHint)
+                pressed=Signal::derive(move || app.presenter.get())
+            />
+            <button
+                class="controls-toggle"
+                data-testid="controls-toggle"
+                aria-keyshortcuts="C"
+                aria-expanded=move || pressed(app.show_controls.get())
+                on:click=act(Action::Controls)
+            >
+                {tr(app, Ui::ShowControls)}
+            </button>
+            <button
+                class="theme"
+                data-testid="theme-toggle"
+                title=tr(app, Ui::ThemeHint)
+                data-theme=move || app.theme.get().code()
+                on:click=next_theme
+            >
+                {move || app.theme.get().label().text(app.lang.get())}
+            </button>
+            <button class="lang" data-testid="lang-toggle" title=tr(app, Ui::SwitchLanguageHint) on:click=other_lang>
+                {tr(app, Ui::SwitchLanguage)}
+            </button>
+        </div>
+    }
 }
 
 /// What is wrong with the page's address, if anything: drawn by the later parts' chunk once it
@@ -606,18 +551,14 @@ pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView 
         let lang = app.lang.get();
         start.with_value(|(title, id)| localized(title.as_ref(), lang, id))
     };
-    // The lines as markup, rewritten when the language changes (one text per issue).
+    // One line per issue, said again when the language changes.
     let issues = StoredValue::new(issues);
     let items = move || {
         let lang = app.lang.get();
         let default = default_title();
-        let mut out = Markup::new();
         issues.with_value(|all| {
-            for issue in all {
-                out.tag("li").text(&issue_line(issue, lang, &default, start_fable));
-            }
-        });
-        out.into_string()
+            all.iter().map(|issue| view! { <li>{issue_line(issue, lang, &default, start_fable)}</li> }).collect_view()
+        })
     };
     // The presenter may have moved on (another scenario, another speed): let them put it away.
     let shown = plain::Plain::new(true);
@@ -627,7 +568,7 @@ pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView 
                 {tr(app, Ui::Dismiss)}
             </button>
             <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
-            <ul inner_html=items></ul>
+            <ul>{items}</ul>
         </aside>
     }
     .into_any()

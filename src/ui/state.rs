@@ -172,6 +172,8 @@ pub struct AppState {
     pub side_tab: Plain<SideTab>,
     /// The learner enlarged the space-time diagram (it spans the page's width under the stage).
     pub diagram_big: Plain<bool>,
+    /// The controls the focus is handed to when the one that had it goes (see `focus`).
+    pub(crate) anchors: super::focus::Anchors,
 }
 
 /// The side panel's tabs: the run's history, its people, and the panels for engineers.
@@ -384,6 +386,7 @@ impl AppState {
             contents: Plain::new(false),
             recap_put_away: Plain::new(false),
             landing: Plain::new(false),
+            anchors: super::focus::Anchors::default(),
             figure: RwSignal::new(None),
             script_notice: RwSignal::new(None),
             side_tab: Plain::new(SideTab::default()),

@@ -56,8 +56,10 @@ const SERVE_PORT: u16 = 8080;
 /// 299.7 KB is in `docs/measurements.md`; rerun with `cargo xtask dist`.
 const BUDGET_BROTLI_BYTES: u64 = 170_000;
 /// A second ceiling on the same files compressed with gzip -9, for hosts that only speak gzip:
-/// 176.7 KB before issue 29, which allows it the same 20 KB as brotli.
-const BUDGET_GZIP_BYTES: u64 = 200_000;
+/// 176.7 KB before issue 29. Set at 200 KB beside brotli's 170, then 205 KB once the first
+/// screen's controls were drawn with `view!` like the rest of the page (issue 29: one way to
+/// draw), which costs gzip half as much again as brotli (see `docs/measurements.md`).
+const BUDGET_GZIP_BYTES: u64 = 205_000;
 /// Debian's browser and WebDriver, used by the browser tests.
 const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
