@@ -9,7 +9,6 @@ use crate::engine::compare::{tally, Setting};
 use crate::engine::{Endpoint, TraceEntry, TraceEvent};
 use crate::fables::Word;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 use crate::story::picture::message_word;
 use crate::story::{fill, narrate};
 use crate::vocab::Lang;
@@ -53,25 +52,28 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         let v = event_target_value(&ev);
         app.set_compare(Setting::ALL.into_iter().find(|s| code(Some(*s)) == v));
     };
-    // The settings this scenario can flip as markup, the one compared selected.
+    // The settings this scenario can flip, the one compared selected.
     let options = move || {
-        let lang = app.lang.get();
-        let chosen = app.compare.get();
         let config = app.scenario.with(|s| s.config.clone());
-        let mut out = Markup::new();
-        for s in std::iter::once(None).chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some)) {
-            let label = match s {
-                None => Ui::CompareOff,
-                Some(Setting::Fencing) => Ui::CompareFencing,
-                Some(Setting::EpochBarrier) => Ui::CompareBarrier,
-                Some(Setting::ReleaseCheck) => Ui::CompareRelease,
-                Some(Setting::Expiry) => Ui::CompareExpiry,
-                Some(Setting::Store) => Ui::CompareStore,
-                Some(Setting::RenewPolicy) => Ui::CompareRenew,
-            };
-            out.option(code(s), label.text(lang), s == chosen);
-        }
-        out.into_string()
+        std::iter::once(None)
+            .chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some))
+            .map(|s| {
+                let label = match s {
+                    None => Ui::CompareOff,
+                    Some(Setting::Fencing) => Ui::CompareFencing,
+                    Some(Setting::EpochBarrier) => Ui::CompareBarrier,
+                    Some(Setting::ReleaseCheck) => Ui::CompareRelease,
+                    Some(Setting::Expiry) => Ui::CompareExpiry,
+                    Some(Setting::Store) => Ui::CompareStore,
+                    Some(Setting::RenewPolicy) => Ui::CompareRenew,
+                };
+                view! {
+                    <option value=code(s) selected=move || app.compare.get() == s>
+                        {tr(app, label)}
+                    </option>
+                }
+            })
+            .collect_view()
     };
     // One line per run: what its entry at the first difference says.
     let describe = move |e: &Option<TraceEntry>, lang: Lang| match e {
@@ -154,7 +156,9 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         <div class="compare" data-testid="compare" data-setting=move || code(app.compare.get())>
             <label title=tr(app, Ui::CompareHint)>
                 <span>{tr(app, Ui::CompareLabel)}</span>
-                <select data-testid="compare-setting" on:change=on_pick inner_html=options></select>
+                <select data-testid="compare-setting" on:change=on_pick prop:value=move || code(app.compare.get())>
+                    {options}
+                </select>
             </label>
             <p class="compare-runs">{runs}</p>
             <p

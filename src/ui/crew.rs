@@ -11,61 +11,115 @@ use crate::story::i18n::Ui;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
 
-use crate::story::markup::Markup;
-
 use super::state::AppState;
-use super::{said, seconds, tw};
+use super::{seconds, tw};
 use crate::draw::coat_colour;
 use crate::fables::Word;
 
-/// The cards, one per node, in the fable's words: who they are and how they are doing, in story
-/// and technical words. Acting on them is done at their figures in the scene (see `hands`).
-/// Written as markup: the cards change only when a node's state does.
+/// One node's card as the run stands: what it shows.
+#[derive(Clone, PartialEq, Eq)]
+struct Card {
+    id: String,
+    name: String,
+    leader: bool,
+    cut_off: bool,
+    role: &'static str,
+    /// Lit up by the violation under the pointer or the focus.
+    lit: bool,
+    story: Vec<String>,
+    tech: String,
+}
+
+/// What `read` finds on the card of node `id`, at `index` in `cards` (the default once it has
+/// gone).
+fn on_card<T: Default>(cards: Memo<Vec<Card>>, index: usize, id: &str, read: impl Fn(&Card) -> T) -> T {
+    cards.with(|c| c.get(index).filter(|c| c.id == id).map(read).unwrap_or_default())
+}
+
+/// The crew's cards, one per node in the fable's words: its coat's colour and name, how it is
+/// doing in story words, and its state in technical words. Acting on a node is done at its
+/// figure in the scene (see `hands`).
 #[component]
 pub fn Crew(app: AppState) -> impl IntoView {
-    let markup = Memo::new(move |_| {
+    let cards = Memo::new(move |_| {
         let lang = app.lang.get();
         let fable = app.fable.get();
         let lit = app.highlight.get();
-        let mut out = Markup::new();
-        app.snapshot.with(|s| {
-            if s.nodes.is_empty() {
-                out.tag("p").lit("class", "no-crew").text(said(app, Word::NoCrew, lang));
-            }
-            for (index, n) in s.nodes.iter().enumerate() {
-                let lit = lit.as_ref().is_some_and(|h| h.lights_node(&n.id));
-                let class = match (n.believes_leader, n.partitioned) {
+        app.cast.with(|cast| {
+            app.snapshot.with(|s| {
+                s.nodes
+                    .iter()
+                    .map(|n| Card {
+                        id: n.id.clone(),
+                        name: cast.name(&n.id, lang),
+                        leader: n.believes_leader,
+                        cut_off: n.partitioned,
+                        role: n.role.as_str(),
+                        lit: lit.as_ref().is_some_and(|h| h.lights_node(&n.id)),
+                        story: story_state(n, s.lease.newest_granted, fable, lang),
+                        tech: technical_state(n, s.now_ms, lang),
+                    })
+                    .collect::<Vec<_>>()
+            })
+        })
+    });
+    // A card stays while its node does (at its place): only what changes on it is set again.
+    let card = move |(index, id): (usize, String)| {
+        let story = {
+            let id = id.clone();
+            Memo::new(move |_| on_card(cards, index, &id, |c| c.story.clone()))
+        };
+        let class = {
+            let id = id.clone();
+            move || {
+                on_card(cards, index, &id, |c| match (c.leader, c.cut_off) {
                     (true, true) => "card leader cut-off",
                     (true, false) => "card leader",
                     (false, true) => "card cut-off",
                     (false, false) => "card",
-                };
-                out.tag("article")
-                    .lit("class", class)
-                    .attr("data-testid", &format!("card-{}", n.id))
-                    .lit("data-role", n.role.as_str())
-                    .attr_opt("data-highlight", lit.then_some("true"))
-                    .open();
-                out.tag("header").open();
-                out.tag("span")
-                    .lit("class", "swatch")
-                    .attr("style", &format!("background:{}", coat_colour(index)))
-                    .open();
-                out.end("span");
-                out.tag("h3").text(&app.cast.with(|c| c.name(&n.id, lang)));
-                out.end("header");
-                out.tag("ul").lit("class", "story-state").open();
-                for line in story_state(n, s.lease.newest_granted, fable, lang) {
-                    out.tag("li").text(&line);
-                }
-                out.end("ul");
-                out.tag("p").lit("class", "tech-state").text(&technical_state(n, s.now_ms, lang));
-                out.end("article");
+                })
             }
-        });
-        out.into_string()
-    });
-    view! { <section class="crew" aria-label=tw(app, Word::Crew) inner_html=markup></section> }
+        };
+        let role = {
+            let id = id.clone();
+            move || on_card(cards, index, &id, |c| c.role)
+        };
+        let lit = {
+            let id = id.clone();
+            move || on_card(cards, index, &id, |c| c.lit).then_some("true")
+        };
+        let name = {
+            let id = id.clone();
+            move || on_card(cards, index, &id, |c| c.name.clone())
+        };
+        let tech = {
+            let id = id.clone();
+            move || on_card(cards, index, &id, |c| c.tech.clone())
+        };
+        view! {
+            <article class=class data-testid=format!("card-{id}") data-role=role data-highlight=lit>
+                <header>
+                    <span class="swatch" style=format!("background:{}", coat_colour(index))></span>
+                    <h3>{name}</h3>
+                </header>
+                <ul class="story-state">
+                    {move || story.get().into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+                </ul>
+                <p class="tech-state">{tech}</p>
+            </article>
+        }
+    };
+    let empty = move || cards.with(Vec::is_empty).then(|| view! { <p class="no-crew">{tw(app, Word::NoCrew)}</p> });
+    view! {
+        <section class="crew" aria-label=tw(app, Word::Crew)>
+            {empty}
+            <For
+                each=move || cards.with(|c| c.iter().enumerate().map(|(k, c)| (k, c.id.clone())).collect::<Vec<_>>())
+                key=|k| k.clone()
+                children=card
+            />
+        </section>
+    }
 }
 
 pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fable, lang: Lang) -> Vec<String> {

@@ -9,6 +9,8 @@
 //! the scenario's script will act on later, a notice says so and offers to drop the script's
 //! remaining steps for that node: the learner is never silently overruled.
 
+use std::cell::RefCell;
+
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
@@ -16,7 +18,7 @@ use crate::actions::Action;
 use crate::engine::Command;
 use crate::scenario::lesson::Element;
 use crate::story::i18n::Ui;
-use crate::story::markup::{within, Markup};
+use crate::story::markup::within;
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
@@ -26,7 +28,7 @@ use super::{coord, said, seconds, tr};
 use crate::fables::Word;
 
 /// A figure in the scene that the learner can act on.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum Figure {
     /// A flag-bearer (borrower): a node, by id.
     Node(String),
@@ -37,30 +39,25 @@ pub enum Figure {
 }
 
 impl Figure {
-    /// The figure's code in its hit area's `data-figure`: `node:{id}`, `timer`, `gate`.
-    fn code(&self) -> String {
-        match self {
-            Figure::Node(id) => format!("node:{id}"),
-            Figure::Timer => "timer".to_owned(),
-            Figure::Gate => "gate".to_owned(),
-        }
-    }
-
-    /// The figure a [`code`](Self::code) names.
-    fn from_code(code: &str) -> Option<Figure> {
-        match code {
-            "timer" => Some(Figure::Timer),
-            "gate" => Some(Figure::Gate),
-            _ => code.strip_prefix("node:").map(|id| Figure::Node(id.to_owned())),
-        }
-    }
-
     /// The figure's `data-testid`: `node-{id}`, `figure-timer`, `figure-gate`.
     fn testid(&self) -> String {
         match self {
             Figure::Node(id) => format!("node-{id}"),
             Figure::Timer => "figure-timer".to_owned(),
             Figure::Gate => "figure-gate".to_owned(),
+        }
+    }
+
+    /// What can be done to it, each action with its button's `data-testid`.
+    fn actions(&self) -> Vec<(Action, String)> {
+        match self {
+            Figure::Node(id) => vec![
+                (Action::Sleep(id.clone()), format!("node-{id}-pause")),
+                (Action::Crash(id.clone()), format!("node-{id}-crash")),
+                (Action::CutOff(id.clone()), format!("node-{id}-partition")),
+            ],
+            Figure::Timer => vec![(Action::RevokeLease, "act-revoke".to_owned())],
+            Figure::Gate => vec![(Action::Fencing, "act-fencing".to_owned())],
         }
     }
 }
@@ -72,53 +69,99 @@ const MENU_W: f64 = 280.0;
 /// Room kept for the menu's height when placing it, in CSS px.
 const MENU_H: f64 = 230.0;
 
+thread_local! {
+    /// The hit area the figure menu was last opened from: the focus goes back to it as the menu
+    /// closes.
+    static OPENER: RefCell<Option<web_sys::Element>> = const { RefCell::new(None) };
+}
+
+/// A figure's hit area as the run stands.
+#[derive(Clone, PartialEq)]
+struct Hit {
+    figure: Figure,
+    /// A node's role (`data-role`).
+    role: Option<&'static str>,
+    /// Where it is in the scene's view box: x, y, width, height.
+    at: (f64, f64, f64, f64),
+    /// Its accessible name: what it is, and that it offers actions.
+    label: String,
+}
+
+/// What `read` finds on the hit area of `figure` in `hits` (the default once it has gone).
+fn on_hit<T: Default>(hits: Memo<Vec<Hit>>, figure: &Figure, read: impl Fn(&Hit) -> T) -> T {
+    hits.with(|h| h.iter().find(|h| h.figure == *figure).map(read).unwrap_or_default())
+}
+
 /// A scene's hit areas, in an SVG laid exactly over the scene's own (the same 1200 × 640 view
 /// box): one per node (its figure), the timer (`timer`: the element that stands for it in this
-/// scene) and the gate ([`Element::Resource`]). The picture stays an image for screen readers;
-/// this layer is the group of its buttons. Written as markup with one handler for the clicks
-/// and one for Enter and Space: a reactive view per figure costs page size and buys nothing.
+/// scene) and the gate ([`Element::Resource`]), each a button that opens the figure's menu on a
+/// click, Enter or Space. The picture stays an image for screen readers; this layer is the
+/// group of its buttons.
 pub(crate) fn hands(app: AppState, place: super::lesson::PlaceFn, timer: Element) -> impl IntoView {
-    // Only what the hit areas show: where each figure is, its name and a node's role. The same
-    // markup from frame to frame while nothing of it changes, so it is not set again.
-    let markup = Memo::new(move |_| {
+    // Only what the hit areas show: where each figure is, its name and a node's role.
+    let hits = Memo::new(move |_| {
         let lang = app.lang.get();
         app.fable.track();
         let roles: Vec<(String, &'static str)> =
             app.snapshot.with(|s| s.nodes.iter().map(|n| (n.id.clone(), n.role.as_str())).collect());
         let nodes = roles.into_iter().map(|(id, role)| (Figure::Node(id.clone()), Element::Node(id), Some(role)));
-        let mut out = Markup::new();
-        for (figure, element, role) in
-            nodes.chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
-        {
-            let Some(((x, y, w, h), _)) = app.picture.with_untracked(|p| place(p, &element)) else { continue };
-            let name = figure_name(app, &figure, lang);
-            out.tag("g")
-                .lit("class", "hand")
-                .lit("role", "button")
-                .lit("tabindex", "0")
-                .lit("aria-haspopup", "dialog")
-                .attr("data-testid", &figure.testid())
-                .attr("data-figure", &figure.code())
-                .attr_opt("data-role", role)
-                .attr("aria-label", &fill(Ui::FigureActions.text(lang), &[("name", &name)]))
-                .open();
-            out.tag("rect").num("x", x).num("y", y).num("width", w).num("height", h).lit("rx", "16").close();
-            out.end("g");
-        }
-        out.into_string()
+        nodes
+            .chain([(Figure::Timer, timer.clone(), None), (Figure::Gate, Element::Resource, None)])
+            .filter_map(|(figure, element, role)| {
+                let (at, _) = app.picture.with_untracked(|p| place(p, &element))?;
+                let name = figure_name(app, &figure, lang);
+                let label = fill(Ui::FigureActions.text(lang), &[("name", &name)]);
+                Some(Hit { figure, role, at, label })
+            })
+            .collect::<Vec<_>>()
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        if let Some((figure, el)) = figure_under(ev.target()) {
-            open_menu(app, figure, Some(el));
-        }
-    };
-    let on_key = move |ev: leptos::ev::KeyboardEvent| {
-        if !matches!(ev.key().as_str(), "Enter" | " ") {
-            return;
-        }
-        if let Some((figure, el)) = figure_under(ev.target()) {
-            ev.prevent_default();
-            open_menu(app, figure, Some(el));
+    // The figures shown: a hit area stays while its figure does.
+    let figures = Memo::new(move |_| hits.with(|h| h.iter().map(|h| h.figure.clone()).collect::<Vec<_>>()));
+    let area = move |figure: Figure| {
+        let read = {
+            let figure = figure.clone();
+            move |f: fn(&Hit) -> String| {
+                let figure = figure.clone();
+                move || on_hit(hits, &figure, f)
+            }
+        };
+        let role = {
+            let figure = figure.clone();
+            move || on_hit(hits, &figure, |h| h.role)
+        };
+        let on_click = {
+            let figure = figure.clone();
+            move |ev: leptos::ev::MouseEvent| open_menu(app, figure.clone(), opener(&ev))
+        };
+        let on_key = {
+            let figure = figure.clone();
+            move |ev: leptos::ev::KeyboardEvent| {
+                if matches!(ev.key().as_str(), "Enter" | " ") {
+                    ev.prevent_default();
+                    open_menu(app, figure.clone(), opener(&ev));
+                }
+            }
+        };
+        view! {
+            <g
+                class="hand"
+                role="button"
+                tabindex="0"
+                aria-haspopup="dialog"
+                data-testid=figure.testid()
+                data-role=role
+                aria-label=read(|h| h.label.clone())
+                on:click=on_click
+                on:keydown=on_key
+            >
+                <rect
+                    x=read(|h| coord(h.at.0))
+                    y=read(|h| coord(h.at.1))
+                    width=read(|h| coord(h.at.2))
+                    height=read(|h| coord(h.at.3))
+                    rx="16"
+                ></rect>
+            </g>
         }
     };
     view! {
@@ -129,18 +172,15 @@ pub(crate) fn hands(app: AppState, place: super::lesson::PlaceFn, timer: Element
             preserveAspectRatio="xMidYMid meet"
             role="group"
             aria-label=tr(app, Ui::FiguresLabel)
-            on:click=on_click
-            on:keydown=on_key
-            inner_html=move || markup.get()
-        ></svg>
+        >
+            <For each=move || figures.get() key=|f| f.clone() children=area />
+        </svg>
     }
 }
 
-/// The figure whose hit area holds `target`, and that hit area.
-fn figure_under(target: Option<web_sys::EventTarget>) -> Option<(Figure, web_sys::Element)> {
-    let el = target?.dyn_into::<web_sys::Element>().ok()?.closest(".hand").ok()??;
-    let figure = Figure::from_code(&el.get_attribute("data-figure")?)?;
-    Some((figure, el))
+/// The hit area an event was handled by.
+fn opener(ev: &web_sys::Event) -> Option<web_sys::Element> {
+    ev.current_target()?.dyn_into::<web_sys::Element>().ok()
 }
 
 /// What the figure is called in the fable shown: a node's name, the hourglass (the tablet), the
@@ -161,20 +201,22 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
         window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(720.0),
     );
     // Beside the figure where there is room (right, else left), never off the screen.
-    let (left, top) = match anchor.map(|a| a.get_bounding_client_rect()) {
+    let (left, top) = match anchor.as_ref().map(|a| a.get_bounding_client_rect()) {
         Some(r) => {
             let left = if r.right() + 8.0 + MENU_W <= vw { r.right() + 8.0 } else { r.left() - 8.0 - MENU_W };
             (within(left, 4.0, (vw - MENU_W - 4.0).max(4.0)), within(r.top(), 4.0, (vh - MENU_H).max(4.0)))
         }
         None => ((vw - MENU_W) / 2.0, vh / 3.0),
     };
-    let Some(menu) = menu() else { return };
-    // Where it stands and which figure it is for, set once as it opens (no reactive attributes).
+    let Some(menu) = document().get_element_by_id(MENU_ID).and_then(|m| m.dyn_into::<web_sys::HtmlElement>().ok())
+    else {
+        return;
+    };
+    // Where it stands, set as it opens beside its figure.
     let style = menu.style();
     let _ = style.set_property("left", &format!("{}px", coord(left)));
     let _ = style.set_property("top", &format!("{}px", coord(top)));
-    let _ = menu.set_attribute("data-figure", &figure.testid());
-    let _ = menu.set_attribute("aria-label", &figure_name(app, &figure, app.lang.get_untracked()));
+    OPENER.with(|o| *o.borrow_mut() = anchor);
     app.figure.set(Some(figure));
     if !menu.matches(":popover-open").unwrap_or(false) {
         let _ = menu.show_popover();
@@ -183,50 +225,37 @@ fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
     super::focus::hand_to(&[&format!("#{MENU_ID} button:not(:disabled)")]);
 }
 
-/// The page's one figure menu.
-fn menu() -> Option<web_sys::HtmlElement> {
-    document().get_element_by_id(MENU_ID)?.dyn_into::<web_sys::HtmlElement>().ok()
-}
-
-/// What the figure menu shows: the figure's state in words and its actions, each `(act, label,
-/// enabled, test id)`.
-#[derive(Default)]
+/// What the figure menu shows as the run stands: the figure's state in words, and for each of
+/// its actions ([`Figure::actions`], none for a node no longer in the run) its words and whether
+/// it can be taken.
+#[derive(Clone, Default, PartialEq)]
 struct MenuModel {
-    title: String,
     lines: Vec<String>,
-    actions: Vec<(String, &'static str, bool, String)>,
+    offers: Vec<(&'static str, bool)>,
     /// `data-on` of the fencing action: whether fencing is on now.
     fencing: Option<bool>,
 }
 
 /// The menu for `figure` as the run stands.
 fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
-    let title = figure_name(app, figure, lang);
     let fable = app.fable.get();
     let say = |ui: Ui| ui.text(lang);
     let word = |w: Word| fable.word(w, lang);
     super::act::watch(app, |m| {
-        // Each action offered: its code, its words as the run stands, whether it can be taken.
-        let offer = |action: Action, testid: String| {
-            let label = action.words(m).map_or("", |w| w.text(fable, lang));
-            (action.code().unwrap_or_default(), label, action.enabled(m), testid)
+        // Each action offered: its words as the run stands, whether it can be taken.
+        let offers = || {
+            figure
+                .actions()
+                .into_iter()
+                .map(|(action, _)| (action.words(m).map_or("", |w| w.text(fable, lang)), action.enabled(m)))
+                .collect()
         };
         let s = m.snapshot;
         match figure {
             Figure::Node(id) => {
-                let Some(n) = s.nodes.iter().find(|n| &n.id == id) else {
-                    return MenuModel { title, ..MenuModel::default() };
-                };
+                let Some(n) = s.nodes.iter().find(|n| &n.id == id) else { return MenuModel::default() };
                 let lines = story_state(n, s.lease.newest_granted, fable, lang);
-                let actions = [
-                    (Action::Sleep(id.clone()), format!("node-{id}-pause")),
-                    (Action::Crash(id.clone()), format!("node-{id}-crash")),
-                    (Action::CutOff(id.clone()), format!("node-{id}-partition")),
-                ]
-                .into_iter()
-                .map(|(a, testid)| offer(a, testid))
-                .collect();
-                MenuModel { title, lines, actions, fencing: None }
+                MenuModel { lines, offers: offers(), fencing: None }
             }
             Figure::Timer => {
                 // Whether the lease runs is the engine's one judgement (`Liveness`).
@@ -237,12 +266,7 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
                     }
                     _ => word(Word::FigureTimerIdle).to_owned(),
                 };
-                MenuModel {
-                    title,
-                    lines: vec![line],
-                    actions: vec![offer(Action::RevokeLease, "act-revoke".to_owned())],
-                    fencing: None,
-                }
+                MenuModel { lines: vec![line], offers: offers(), fencing: None }
             }
             Figure::Gate => {
                 let on = s.resource.fencing;
@@ -254,72 +278,86 @@ fn menu_model(app: AppState, figure: &Figure, lang: Lang) -> MenuModel {
                 } else {
                     word(Word::FigureGateOff).to_owned()
                 };
-                MenuModel {
-                    title,
-                    lines: vec![line],
-                    actions: vec![offer(Action::Fencing, "act-fencing".to_owned())],
-                    fencing: Some(on),
-                }
+                MenuModel { lines: vec![line], offers: offers(), fencing: Some(on) }
             }
         }
     })
 }
 
+/// The menu's body for `figure`: its name, how it is doing, and a button per action, each
+/// enabled as the action registry says; an action taken closes the menu (`hide`).
+fn menu_body(app: AppState, figure: Figure, hide: impl Fn() + Copy + Send + Sync + 'static) -> impl IntoView {
+    let model = {
+        let figure = figure.clone();
+        Memo::new(move |_| menu_model(app, &figure, app.lang.get()))
+    };
+    let offered = Memo::new(move |_| model.with(|m| !m.offers.is_empty()));
+    let offer = move |k: usize| model.with(|m| m.offers.get(k).copied().unwrap_or_default());
+    let title = {
+        let figure = figure.clone();
+        move || figure_name(app, &figure, app.lang.get())
+    };
+    let actions = figure.actions();
+    let buttons = move || {
+        offered.get().then(|| {
+            actions
+                .iter()
+                .cloned()
+                .enumerate()
+                .map(|(k, (action, testid))| {
+                    let fencing = matches!(action, Action::Fencing);
+                    let on = move || {
+                        model.with(|m| m.fencing).filter(|_| fencing).map(|on| if on { "true" } else { "false" })
+                    };
+                    view! {
+                        <button
+                            data-testid=testid
+                            data-on=on
+                            disabled=move || !offer(k).1
+                            on:click=move |_| {
+                                super::act::perform(app, action.clone());
+                                // The learner watches what the action did.
+                                hide();
+                            }
+                        >
+                            {move || offer(k).0}
+                        </button>
+                    }
+                })
+                .collect_view()
+        })
+    };
+    view! {
+        <h2>{title}</h2>
+        <ul class="story-state">
+            {move || model.with(|m| m.lines.clone()).into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}
+        </ul>
+        <div class="buttons">{buttons}</div>
+    }
+}
+
 /// The page's one figure menu: a popover beside the figure last opened, with its name, how it
 /// is doing and what can be done to it. Light-dismissed (a click elsewhere, Esc), as popovers
-/// are; the focus goes back to the figure. Written as markup with one click handler.
+/// are; the focus goes back to the figure.
 #[component]
 pub fn FigureMenu(app: AppState) -> impl IntoView {
-    // The menu as markup, set again only when what it shows changes.
-    let markup = Memo::new(move |_| {
-        let mut out = Markup::new();
-        let Some(figure) = app.figure.get() else { return String::new() };
-        let m = menu_model(app, &figure, app.lang.get());
-        out.tag("h2").text(&m.title);
-        out.tag("ul").lit("class", "story-state").open();
-        for line in &m.lines {
-            out.tag("li").text(line);
-        }
-        out.end("ul");
-        out.tag("div").lit("class", "buttons").open();
-        for (act, label, enabled, testid) in &m.actions {
-            let tag = out.tag("button").attr("data-act", act).attr("data-testid", testid);
-            let tag = match m.fencing {
-                Some(on) if act == "fencing" => tag.lit("data-on", if on { "true" } else { "false" }),
-                _ => tag,
-            };
-            let tag = if *enabled { tag } else { tag.lit("disabled", "") };
-            tag.text(label);
-        }
-        out.end("div");
-        out.into_string()
-    });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let Some(code) = super::stage::act_of(&ev) else { return };
-        if !super::act::perform_code(app, &code) {
-            return;
-        }
-        // The learner watches what the action did.
-        if let Some(menu) = menu() {
+    let menu = NodeRef::<leptos::html::Div>::new();
+    let hide = move || {
+        if let Some(menu) = menu.get_untracked() {
             let _ = menu.hide_popover();
         }
     };
     // The focus goes back to the figure the menu was opened from.
-    let on_toggle = move |ev: web_sys::Event| {
-        let open = ev
-            .current_target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|m| m.matches(":popover-open").unwrap_or(false));
+    let on_toggle = move |_: web_sys::Event| {
+        let open = menu.get_untracked().is_some_and(|m| m.matches(":popover-open").unwrap_or(false));
         if open {
             return;
         }
-        let figure = app.figure.get_untracked();
-        if let Some(el) =
-            figure.and_then(|f| document().query_selector(&format!("[data-testid=\"{}\"]", f.testid())).ok().flatten())
-        {
+        if let Some(el) = OPENER.with(|o| o.borrow().clone()).filter(|el| el.is_connected()) {
             super::focus::now(&el);
         }
     };
+    let figure = move || app.figure.get();
     view! {
         <div
             id=MENU_ID
@@ -327,10 +365,13 @@ pub fn FigureMenu(app: AppState) -> impl IntoView {
             popover="auto"
             role="dialog"
             data-testid="figure-menu"
+            data-figure=move || figure().map(|f| f.testid())
+            aria-label=move || figure().map(|f| figure_name(app, &f, app.lang.get()))
+            node_ref=menu
             on:toggle=on_toggle
-            on:click=on_click
-            inner_html=move || markup.get()
-        ></div>
+        >
+            {move || figure().map(|f| menu_body(app, f, hide))}
+        </div>
     }
 }
 
@@ -381,52 +422,57 @@ pub struct ScriptNotice {
     pub next_at_ms: u64,
 }
 
-/// The notice that the script will act again on the node the learner just acted on, with the
-/// offer to drop the script's remaining steps for it (or keep them).
+/// The notice that the script will act again on the node the learner just acted on (its next
+/// step and when), with the offer to drop the script's remaining steps for it or keep them.
 #[component]
 pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
-    let markup = Memo::new(move |_| {
-        let Some(notice) = app.script_notice.get() else { return String::new() };
+    // The node, what the notice says and the drop button's words; `None`: no notice.
+    let notice = Memo::new(move |_| {
+        let notice = app.script_notice.get()?;
         let lang = app.lang.get();
         // Up to date with the run (a step may have happened since, or been dropped).
         app.snapshot.track();
         let steps = script_ahead_for(app, &notice.node, lang);
-        let Some((at, what)) = steps.first() else { return String::new() };
+        let (at, what) = steps.first()?;
         let name = app.cast.with(|c| c.name(&notice.node, lang));
         let text = fill(
             if steps.len() == 1 { Ui::ScriptAheadOne } else { Ui::ScriptAhead }.text(lang),
             &[("name", &name), ("what", what), ("s", &seconds(*at)), ("n", &steps.len().to_string())],
         );
-        let mut out = Markup::new();
-        out.tag("p").text(&text);
-        out.tag("div").lit("class", "buttons").open();
-        out.tag("button")
-            .lit("class", "primary")
-            .attr("data-act", &super::act::code(Action::DropScript(notice.node.clone())))
-            .lit("data-testid", "script-drop")
-            .text(&fill(Ui::ScriptDrop.text(lang), &[("name", &name)]));
-        out.tag("button")
-            .attr("data-act", &super::act::code(Action::KeepScript))
-            .lit("data-testid", "script-keep")
-            .text(Ui::ScriptKeep.text(lang));
-        out.end("div");
-        out.into_string()
+        let drop = fill(Ui::ScriptDrop.text(lang), &[("name", &name)]);
+        Some((notice.node, text, drop))
     });
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        // Either answer (drop the script's steps, or keep them) closes the notice.
-        if super::stage::act_of(&ev).is_some_and(|code| super::act::perform_code(app, &code)) {
-            app.script_notice.set(None);
-        }
+    let node = Memo::new(move |_| notice.with(|n| n.as_ref().map(|(node, _, _)| node.clone())));
+    let text = move || notice.with(|n| n.as_ref().map(|(_, text, _)| text.clone()).unwrap_or_default());
+    let drop = move || notice.with(|n| n.as_ref().map(|(_, _, drop)| drop.clone()).unwrap_or_default());
+    // Either answer (drop the script's steps, or keep them) closes the notice.
+    let answer = move |action: Action| {
+        super::act::perform(app, action);
+        app.script_notice.set(None);
+    };
+    let body = move || {
+        node.get().map(|node| {
+            view! {
+                <p>{text}</p>
+                <div class="buttons">
+                    <button
+                        class="primary"
+                        data-testid="script-drop"
+                        on:click=move |_| answer(Action::DropScript(node.clone()))
+                    >
+                        {drop}
+                    </button>
+                    <button data-testid="script-keep" on:click=move |_| answer(Action::KeepScript)>
+                        {tr(app, Ui::ScriptKeep)}
+                    </button>
+                </div>
+            }
+        })
     };
     view! {
-        <div
-            class="script-notice"
-            data-testid="script-notice"
-            role="status"
-            hidden=move || markup.with(String::is_empty)
-            on:click=on_click
-            inner_html=move || markup.get()
-        ></div>
+        <div class="script-notice" data-testid="script-notice" role="status" hidden=move || notice.with(Option::is_none)>
+            {body}
+        </div>
     }
 }
 

@@ -12,9 +12,9 @@ use wasm_bindgen::JsCast;
 
 use crate::actions::{Action, BINDINGS};
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 
 use super::state::AppState;
+use super::tr;
 
 /// Whether the key went to a field the learner is typing in.
 fn typing(ev: &web_sys::KeyboardEvent) -> bool {
@@ -118,47 +118,37 @@ pub fn listen(app: AppState) {
     });
 }
 
-/// The `?` overlay: every shortcut and what it does, in the page's language.
+/// The `?` overlay: every shortcut and what it does, in the page's language, with a button that
+/// closes it. Its layer stays on the page; the list is drawn in it while it is open.
 #[component]
 pub fn Help(app: AppState) -> impl IntoView {
-    let markup = move || {
-        if !app.help.get() {
-            return String::new();
-        }
-        let lang = app.lang.get();
-        let mut out = Markup::new();
-        out.tag("div")
-            .lit("class", "help")
-            .lit("data-testid", "help")
-            .lit("role", "dialog")
-            .lit("aria-modal", "true")
-            .lit("aria-labelledby", "help-title")
-            .open();
-        out.tag("h2").lit("id", "help-title").text(Ui::KeysTitle.text(lang));
-        out.push_raw("<dl>");
-        for binding in BINDINGS {
-            out.push_raw("<dt>");
-            out.tag("kbd").text(binding.shown);
-            out.push_raw("</dt>");
-            out.tag("dd").text(binding.does.text(lang));
-        }
-        out.push_raw("</dl>");
-        out.tag("button").lit("data-testid", "help-close").lit("data-close", "1").text(Ui::Dismiss.text(lang));
-        out.end("div");
-        out.into_string()
-    };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let close = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .is_some_and(|el| el.has_attribute("data-close"));
-        if close {
-            app.help.set(false);
-        }
+    let list = move || {
+        app.help.get().then(|| {
+            let rows = BINDINGS
+                .iter()
+                .map(|binding| {
+                    view! {
+                        <dt>
+                            <kbd>{binding.shown}</kbd>
+                        </dt>
+                        <dd>{move || binding.does.text(app.lang.get())}</dd>
+                    }
+                })
+                .collect_view();
+            view! {
+                <div class="help" data-testid="help" role="dialog" aria-modal="true" aria-labelledby="help-title">
+                    <h2 id="help-title">{tr(app, Ui::KeysTitle)}</h2>
+                    <dl>{rows}</dl>
+                    <button data-testid="help-close" on:click=move |_| app.help.set(false)>
+                        {tr(app, Ui::Dismiss)}
+                    </button>
+                </div>
+            }
+        })
     };
     // Where the focus goes as the list opens and closes is `focus`'s (`lesson::keep_focus` says
     // when it is open): it takes the focus, so Escape and Tab stay in it, and gives it back to
     // what had it (nothing, when it was opened by `?` with nothing focused: the shortcuts go on
     // working then, Space included).
-    view! { <div class="help-layer" on:click=on_click inner_html=markup></div> }
+    view! { <div class="help-layer">{list}</div> }
 }

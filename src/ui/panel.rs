@@ -7,7 +7,6 @@ use crate::engine::Liveness;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::fables::{Said, Word};
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
@@ -164,29 +163,27 @@ const ROWS: &[Row] = &[
     },
 ];
 
+/// The lease in its own terms: a table with a row per field of the Lease record and of the
+/// fenced resource, each with the fable element it stands for, the concept, and its value now.
 #[component]
 pub fn Panel(app: AppState) -> impl IntoView {
-    // The rows as markup: the memo's equality check keeps the table still until a value changes.
-    let rows = Memo::new(move |_| {
-        let lang = app.lang.get();
-        let fable = app.fable.get();
-        let mut out = Markup::new();
-        app.cast.with(|cast| {
-            app.snapshot.with(|s| {
-                for row in ROWS {
-                    out.push_raw("<tr>");
-                    out.tag("th").lit("scope", "row").lit("class", "story-el").text(row.story.text(fable, lang));
-                    out.tag("td").lit("class", "concept").text(row.concept.text(lang));
-                    out.tag("td")
-                        .lit("class", "value")
-                        .lit("data-testid", row.testid)
-                        .text(&(row.value)(s, cast, lang));
-                    out.push_raw("</tr>");
-                }
-            })
-        });
-        out.into_string()
-    });
+    let rows = ROWS
+        .iter()
+        .map(|row| {
+            let story = move || row.story.text(app.fable.get(), app.lang.get());
+            let value = move || {
+                let lang = app.lang.get();
+                app.cast.with(|cast| app.snapshot.with(|s| (row.value)(s, cast, lang)))
+            };
+            view! {
+                <tr>
+                    <th scope="row" class="story-el">{story}</th>
+                    <td class="concept">{tr(app, row.concept)}</td>
+                    <td class="value" data-testid=row.testid>{value}</td>
+                </tr>
+            }
+        })
+        .collect_view();
     view! {
         <section class="panel">
             <h2>{tr(app, Ui::PanelTitle)}</h2>
@@ -198,31 +195,35 @@ pub fn Panel(app: AppState) -> impl IntoView {
                         <th scope="col">{tr(app, Ui::ColNow)}</th>
                     </tr>
                 </thead>
-                <tbody inner_html=move || rows.get()></tbody>
+                <tbody>{rows}</tbody>
             </table>
         </section>
     }
 }
 
-/// The key of who stands for what, in the fable shown.
+/// The key of who stands for what, in the fable shown: a line per element of the story, with
+/// the concept it stands for.
 #[component]
 pub fn Legend(app: AppState) -> impl IntoView {
     let items = move || {
-        let lang = app.lang.get();
-        let mut out = Markup::new();
-        for (key, story, concept) in app.fable.get().legend(lang) {
-            out.tag("li").lit("data-legend", key).open();
-            out.tag("span").lit("class", "story-el").text(story);
-            out.tag("span").lit("class", "arrow").text("→");
-            out.tag("span").lit("class", "concept").text(concept);
-            out.end("li");
-        }
-        out.into_string()
+        app.fable
+            .get()
+            .legend(app.lang.get())
+            .map(|(key, story, concept)| {
+                view! {
+                    <li data-legend=key>
+                        <span class="story-el">{story}</span>
+                        <span class="arrow">"→"</span>
+                        <span class="concept">{concept}</span>
+                    </li>
+                }
+            })
+            .collect_view()
     };
     view! {
         <section class="legend">
             <h2>{tr(app, Ui::LegendTitle)}</h2>
-            <ul inner_html=items></ul>
+            <ul>{items}</ul>
         </section>
     }
 }

@@ -9,12 +9,10 @@
 //! shows one. Tabs follow the WAI-ARIA tabs pattern: ← → move between them.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::scenario::lesson::Element;
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
 
 use super::state::{AppState, SideTab};
 use super::{said, tr};
@@ -38,46 +36,20 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
     }
 }
 
+/// The side panel: a row of tabs (the log, the crew, the lease, the technical view, the
+/// violations) and the panel of the one chosen.
 #[component]
 pub fn Side(app: AppState) -> impl IntoView {
-    // The tabs as markup (one handler for clicks, one for the arrows): their labels and which is
-    // chosen are all that changes.
-    let tabs = move || {
-        let chosen = app.side_tab.get();
-        let bad = app.ledger.with(|l| l.violations_total > 0);
-        let mut out = Markup::new();
-        for tab in SideTab::ALL {
-            let selected = tab == chosen;
-            out.tag("button")
-                .lit("role", "tab")
-                .attr("id", &format!("tab-{}", tab.code()))
-                .lit("data-tab", tab.code())
-                .attr("data-testid", &format!("tab-{}", tab.code()))
-                .attr("aria-controls", &format!("panel-{}", tab.code()))
-                .lit("aria-selected", if selected { "true" } else { "false" })
-                .lit("tabindex", if selected { "0" } else { "-1" })
-                .lit("class", if tab == SideTab::Problems && bad { "bad" } else { "" })
-                .text(&tab_label(app, tab));
-        }
-        out.into_string()
-    };
+    // Each tab's button, for moving the focus to it with the arrows.
+    let buttons = SideTab::ALL.map(|_| NodeRef::<leptos::html::Button>::new());
     let choose = move |tab: SideTab, focus: bool| {
         app.side_tab.set(tab);
         if !focus {
             return;
         }
-        if let Some(el) = document().query_selector(&format!("[data-tab=\"{}\"]", tab.code())).ok().flatten() {
+        let at = SideTab::ALL.iter().position(|t| *t == tab).unwrap_or(0);
+        if let Some(el) = buttons[at].get_untracked() {
             super::focus::now(&el);
-        }
-    };
-    let on_click = move |ev: leptos::ev::MouseEvent| {
-        let code = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
-            .and_then(|el| el.closest("[data-tab]").ok().flatten())
-            .and_then(|el| el.get_attribute("data-tab"));
-        if let Some(tab) = code.and_then(|c| SideTab::ALL.into_iter().find(|t| t.code() == c)) {
-            choose(tab, false);
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
@@ -91,6 +63,31 @@ pub fn Side(app: AppState) -> impl IntoView {
         let at = all.iter().position(|t| *t == app.side_tab.get_untracked()).unwrap_or(0) as isize;
         choose(all[(at + step).rem_euclid(all.len() as isize) as usize], true);
     };
+    let tabs = SideTab::ALL
+        .into_iter()
+        .zip(buttons)
+        .map(|(tab, button)| {
+            let code = tab.code();
+            let selected = move || app.side_tab.get() == tab;
+            let bad = move || tab == SideTab::Problems && app.ledger.with(|l| l.violations_total > 0);
+            view! {
+                <button
+                    role="tab"
+                    id=format!("tab-{code}")
+                    data-tab=code
+                    data-testid=format!("tab-{code}")
+                    aria-controls=format!("panel-{code}")
+                    aria-selected=move || if selected() { "true" } else { "false" }
+                    tabindex=move || if selected() { "0" } else { "-1" }
+                    class=move || if bad() { "bad" } else { "" }
+                    node_ref=button
+                    on:click=move |_| choose(tab, false)
+                >
+                    {move || tab_label(app, tab)}
+                </button>
+            }
+        })
+        .collect_view();
     // A lesson step that points at the log or the violations shows that tab under the step.
     let pointed = Memo::new(move |_| {
         app.pointed.with(|p| {
@@ -127,14 +124,9 @@ pub fn Side(app: AppState) -> impl IntoView {
     // attribute per panel.
     view! {
         <aside class="side" data-testid="side" data-tab=move || app.side_tab.get().code() hidden=move || app.tutor.active() && pointed.with(Option::is_none)>
-            <div
-                class="tabs"
-                role="tablist"
-                aria-label=tr(app, Ui::SideLabel)
-                on:click=on_click
-                on:keydown=on_key
-                inner_html=tabs
-            ></div>
+            <div class="tabs" role="tablist" aria-label=tr(app, Ui::SideLabel) on:keydown=on_key>
+                {tabs}
+            </div>
             <div class="tab-panel" role="tabpanel" id="panel-log" aria-labelledby="tab-log" data-tab-panel="log">
                 <super::log::Log app />
             </div>

@@ -2,86 +2,120 @@
 //! one sentence in the current language. Pointing at a row or focusing it with the keyboard
 //! lights up, through [`AppState::highlight`], the writer's card and flag-bearer and the
 //! flag-verifier and boat in the scene.
-//!
-//! The rows are plain markup built from the story layer's sentences ([`Markup`], escaped), and one set of
-//! delegated handlers on the list serves them all: a typed view per row cost several KB of the
-//! page's wasm budget for no behaviour the markup lacks.
 
 use leptos::prelude::*;
-use wasm_bindgen::JsCast;
 
 use crate::story::fill;
 use crate::story::i18n::Ui;
-use crate::story::markup::Markup;
-use crate::story::violations::{highlight, sentence};
+use crate::story::violations::{highlight, sentence, Highlight};
 
 use super::state::AppState;
 use super::tr;
 
-/// The ledger index of the violation row an event happened in, if any.
-fn row_index(ev: &web_sys::Event) -> Option<usize> {
-    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
-    let row = target.closest("[data-testid=violation]").ok()??;
-    row.get_attribute("data-index")?.parse().ok()
+/// One violation as its row shows it.
+#[derive(Clone, PartialEq, Eq, Hash)]
+struct Row {
+    /// Its place in the ledger (what it lights up is looked up there).
+    index: usize,
+    kind: &'static str,
+    at_ms: u64,
+    sentence: String,
 }
 
+/// The violations panel: a row per violation, newest first, each lighting up what it involves
+/// while pointed at or focused; a line when there is none yet, a note on a token two holders
+/// shared, and how many earlier ones are no longer listed.
 #[component]
 pub fn Violations(app: AppState) -> impl IntoView {
-    // `data-index` is the row's place in the ledger, for the handlers below.
     let rows = Memo::new(move |_| {
         let lang = app.lang.get();
         app.cast.with(|cast| {
             app.ledger.with(|l| {
-                let mut html = Markup::new();
-                for (i, f) in l.violations_newest_first() {
-                    html.tag("li")
-                        .lit("class", "violation")
-                        .lit("data-testid", "violation")
-                        .lit("data-kind", f.violation.kind())
-                        .int("data-ms", f.at_ms)
-                        .int("data-index", i as u64)
-                        .lit("tabindex", "0")
-                        .text(&sentence(&f.violation, f.at_ms, cast, lang));
-                }
-                if l.violations_total == 0 {
-                    let empty = if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations };
-                    html.tag("li")
-                        .lit("class", "no-violations")
-                        .lit("data-testid", "violations-empty")
-                        .text(empty.text(lang));
-                }
-                // Why a run of two holders may show no violation (the Redis fail-over).
-                if let Some(shared) = &l.shared_token {
-                    let note = fill(
-                        Ui::SharedTokenNote.text(lang),
-                        &[
-                            ("a", &cast.name(&shared.first, lang)),
-                            ("b", &cast.name(&shared.second, lang)),
-                            ("token", &shared.token.to_string()),
-                            ("s", &super::seconds(shared.at_ms)),
-                        ],
-                    );
-                    html.tag("li").lit("class", "violations-note").lit("data-testid", "shared-token-note").text(&note);
-                }
-                let dropped = l.violations_dropped();
-                if dropped > 0 {
-                    let earlier = fill(Ui::ViolationsEarlier.text(lang), &[("n", &dropped.to_string())]);
-                    html.tag("li").lit("class", "violations-earlier").text(&earlier);
-                }
-                html.into_string()
+                l.violations_newest_first()
+                    .into_iter()
+                    .map(|(index, f)| Row {
+                        index,
+                        kind: f.violation.kind(),
+                        at_ms: f.at_ms,
+                        sentence: sentence(&f.violation, f.at_ms, cast, lang),
+                    })
+                    .collect::<Vec<_>>()
             })
         })
     });
-    let light = move |ev: &web_sys::Event| {
-        let lit = row_index(ev)
-            .and_then(|i| app.ledger.with_untracked(|l| l.violations.get(i).map(|f| highlight(&f.violation))));
+    // What the row under the pointer or the focus involves is lit up; anywhere else in the list,
+    // nothing, and nothing once the pointer and the focus have left it.
+    let light = move |lit: Option<Highlight>| {
         if app.highlight.with_untracked(|h| *h != lit) {
             app.highlight.set(lit);
         }
     };
-    let dark = move || app.highlight.set(None);
+    let dark = move || light(None);
+    let empty = move || {
+        let none = app.ledger.with(|l| l.violations_total == 0);
+        none.then(|| {
+            let empty = move || if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations };
+            view! {
+                <li class="no-violations" data-testid="violations-empty" on:mouseover=move |_| dark()>
+                    {move || empty().text(app.lang.get())}
+                </li>
+            }
+        })
+    };
+    // Why a run of two holders may show no violation (the Redis fail-over).
+    let shared = move || {
+        let lang = app.lang.get();
+        let note = app.ledger.with(|l| {
+            let shared = l.shared_token.as_ref()?;
+            Some(app.cast.with(|cast| {
+                fill(
+                    Ui::SharedTokenNote.text(lang),
+                    &[
+                        ("a", &cast.name(&shared.first, lang)),
+                        ("b", &cast.name(&shared.second, lang)),
+                        ("token", &shared.token.to_string()),
+                        ("s", &super::seconds(shared.at_ms)),
+                    ],
+                )
+            }))
+        })?;
+        Some(view! {
+            <li class="violations-note" data-testid="shared-token-note" on:mouseover=move |_| dark()>
+                {note}
+            </li>
+        })
+    };
+    let earlier = move || {
+        let dropped = app.ledger.with(|l| l.violations_dropped());
+        (dropped > 0).then(|| {
+            let earlier = fill(Ui::ViolationsEarlier.text(app.lang.get()), &[("n", &dropped.to_string())]);
+            view! {
+                <li class="violations-earlier" on:mouseover=move |_| dark()>
+                    {earlier}
+                </li>
+            }
+        })
+    };
+    let row = move |r: Row| {
+        let lit = move || app.ledger.with_untracked(|l| l.violations.get(r.index).map(|f| highlight(&f.violation)));
+        view! {
+            <li
+                class="violation"
+                data-testid="violation"
+                data-kind=r.kind
+                data-ms=r.at_ms
+                tabindex="0"
+                on:mouseover=move |_| light(lit())
+                on:focusin=move |_| light(lit())
+            >
+                {r.sentence}
+            </li>
+        }
+    };
+    let pointed =
+        move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Violations)).then_some("true");
     view! {
-        <section class="violations" data-testid="violations-panel" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Violations)).then_some("true")>
+        <section class="violations" data-testid="violations-panel" data-highlight=pointed>
             <header>
                 <h2>{tr(app, Ui::ViolationsTitle)}</h2>
                 <span class="hint">{super::tw(app, crate::fables::Word::ViolationsHint)}</span>
@@ -89,12 +123,19 @@ pub fn Violations(app: AppState) -> impl IntoView {
             <ol
                 class="violation-list"
                 aria-live="polite"
-                inner_html=rows
-                on:mouseover=move |ev| light(&ev)
-                on:focusin=move |ev| light(&ev)
+                on:mouseover=move |ev| {
+                    if ev.target() == ev.current_target() {
+                        dark()
+                    }
+                }
                 on:mouseleave=move |_| dark()
                 on:focusout=move |_| dark()
-            ></ol>
+            >
+                <For each=move || rows.get() key=|r| r.clone() children=row />
+                {empty}
+                {shared}
+                {earlier}
+            </ol>
         </section>
     }
 }
