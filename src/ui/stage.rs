@@ -64,16 +64,6 @@ pub fn Stage(app: AppState) -> impl IntoView {
     }
 }
 
-/// What a click inside `ev`'s target asks for: the `data-act` of the nearest element that has
-/// one (cards and bars written as markup use one click handler for all their buttons), unless
-/// that control is disabled (a click on an icon inside a disabled button still reaches it).
-pub(crate) fn act_of(ev: &leptos::ev::MouseEvent) -> Option<String> {
-    use wasm_bindgen::JsCast;
-    let el = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
-    let control = el.closest("[data-act]").ok()??;
-    (!control.has_attribute("disabled")).then(|| control.get_attribute("data-act")).flatten()
-}
-
 /// The landing card: on a first visit, what to do first (a lesson, or a story to play, in each
 /// fable). It never tells the story's ending.
 #[component]
