@@ -6,32 +6,32 @@
 //! tested natively: this module feeds it the learner's clicks, the timers it asked for and what
 //! each frame shows of the run, and carries out the effects it returns (restoring a step's start,
 //! the clock's stop, play and pause, pointing, timers, `localStorage`, the address, the focus).
-//! It also draws the panel.
-//!
-//! The tutor's whole state is one signal and the panel is written as markup with one click
-//! handler: each further signal type or component costs the page kilobytes (issue 4's budget).
+//! It also draws the panel and the audience question, as `view!` components: each control
+//! carries out its [`Action`] through the registry (`act::perform`), and the focus stays on the
+//! control clicked, or goes to the step's title when it is gone (see `focus`).
 
 use std::sync::Arc;
 
 use leptos::prelude::*;
 
 use crate::actions::Action;
-use crate::scenario::lesson::{self, Element};
+use crate::scenario::lesson::{self, Ask, Element, Lesson, Metaphor};
 use crate::scenario::Localized;
 use crate::story::fill;
 use crate::story::i18n::Ui;
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
 use crate::vocab::Lang;
 
-use super::act::code as act;
 use super::catalog;
 use super::state::AppState;
+use super::tr;
 
 /// The lesson being followed, kept in [`AppState::tutor`]: the state machine, the real time (ms)
-/// at which the current step began (its reading time counts from there), and the lessons' code
-/// once it has been fetched (see [`Runtime`]).
+/// at which the current step began (its reading time counts from there), the lessons' code once
+/// it has been fetched (see [`Runtime`]), and the step's reveal as drawn (brought into view when
+/// a prediction is revealed).
 #[derive(Clone, Copy)]
-pub struct Tutor(pub RwSignal<Tour>, StoredValue<f64>, RwSignal<Option<Runtime>>);
+pub struct Tutor(pub RwSignal<Tour>, StoredValue<f64>, RwSignal<Option<Runtime>>, NodeRef<leptos::html::Div>);
 
 /// What the page calls of the lessons' code, which the release build fetches as a chunk the first
 /// time a lesson is opened (`#[lazy]`): nobody is following a lesson before that, so the first
@@ -57,7 +57,7 @@ fn lesson_code() -> Runtime {
 
 impl Tutor {
     pub fn new() -> Self {
-        Self(RwSignal::new(Tour::default()), StoredValue::new(0.0), RwSignal::new(None))
+        Self(RwSignal::new(Tour::default()), StoredValue::new(0.0), RwSignal::new(None), NodeRef::new())
     }
 
     fn get<R>(&self, f: impl FnOnce(&Tour) -> R) -> R {
@@ -161,8 +161,8 @@ fn carry_out(app: AppState, effect: tour::Effect) {
             // be laying out (or drawn again) after the first try, leaving the reveal below.
             for after_ms in [300, 1_200] {
                 set_timeout(
-                    || {
-                        if let Some(el) = document().query_selector("[data-testid=\"reveal\"]").ok().flatten() {
+                    move || {
+                        if let Some(el) = app.tutor.3.get_untracked().filter(|el| el.is_connected()) {
                             scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
                         }
                     },
@@ -170,8 +170,8 @@ fn carry_out(app: AppState, effect: tour::Effect) {
                 );
             }
         }
-        Do::Focus(Focus::Title) => super::focus::hand_to(&[".lesson:not([hidden]) .step-title"]),
-        Do::Focus(Focus::Reveal) => super::focus::hand_to(&["[data-testid=audience-reveal]"]),
+        Do::Focus(Focus::Title) => super::focus::hand_to(&[STEP_TITLE]),
+        Do::Focus(Focus::Reveal) => super::focus::hand_to(&[".audience .reveal-button"]),
     }
 }
 
@@ -335,220 +335,475 @@ pub(crate) fn keep_focus(app: AppState) {
     });
 }
 
-/// `text` escaped for HTML.
-fn esc(text: &str) -> String {
-    crate::story::technical::escape_html(text)
+/// The step's title: where the focus goes when the control that had it is gone with its part of
+/// the panel.
+const STEP_TITLE: &str = ".lesson:not([hidden]) .step-title";
+
+/// Asks that the focus stay on the control `control` finds once the panel has followed a click
+/// (or go to the step's title when that control is gone); see [`super::focus::keep`].
+fn keep(control: &str) {
+    super::focus::keep(&[control, STEP_TITLE]);
 }
 
-/// The step panel's markup: the lesson's title and progress, the step (narration, question,
-/// reveal, what the run is doing, the metaphor table), back and next, the table of contents.
-/// Its buttons carry `data-act`, read by one click handler ([`act`]). Written as markup, not as
-/// components: a third of the page's size for the same panel (issue 4's budget).
-fn panel_html(app: AppState, lang: Lang) -> String {
-    let tour = app.tutor.0.get();
-    let mut out = match &tour.notice {
-        Some(n) => format!(r#"<p class="lesson-notice" data-testid="lesson-notice" role="status">{}</p>"#, esc(n)),
-        None => String::new(),
+/// An `aria-*` state: `"true"` or `"false"`.
+fn aria_state(on: bool) -> &'static str {
+    if on {
+        "true"
+    } else {
+        "false"
+    }
+}
+
+/// Text from a lesson file, in the page's language as it changes.
+fn said_in(app: AppState, text: Localized) -> impl Fn() -> String + Send + Sync + 'static {
+    move || pick(&text, app.lang.get())
+}
+
+/// Whether a step's question takes an answer in `phase` (its choices are not `aria-disabled`).
+fn answerable(phase: Phase) -> bool {
+    matches!(phase, Phase::Asking | Phase::Counting)
+}
+
+/// The step panel as `view!`, shown while a lesson is followed: a notice (a lesson that could
+/// not open, a step link beyond the lesson), then the lesson itself ([`LessonShown`]).
+fn panel_view(app: AppState) -> AnyView {
+    watch(app);
+    let notice = Memo::new(move |_| app.tutor.0.with(|t| t.notice.clone()));
+    // The lesson followed, while its step is one of its own; the same lesson (the same `Arc`)
+    // keeps its drawing, and a lesson opened again is drawn afresh.
+    let lesson = Memo::new_with_compare(
+        move |_| app.tutor.0.with(|t| t.lesson().filter(|l| t.step() < l.steps.len()).cloned()),
+        |was, now| match (was, now) {
+            (Some(was), Some(now)) => was.as_ref().map(Arc::as_ptr) != now.as_ref().map(Arc::as_ptr),
+            _ => true,
+        },
+    );
+    let hidden = move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none());
+    view! {
+        <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=hidden>
+            {move || {
+                notice
+                    .get()
+                    .map(|n| view! { <p class="lesson-notice" data-testid="lesson-notice" role="status">{n}</p> })
+            }}
+            {move || lesson.get().map(|lesson| view! { <LessonShown app lesson /> })}
+        </section>
+    }
+    .into_any()
+}
+
+/// A lesson in the panel, as `view!`: its head (title, progress, the leave button), the step
+/// shown ([`StepShown`]), back and next ([`StepNav`]) and the table of contents ([`Contents`]).
+/// Drawn once for the lesson: a new step draws only the step's own part again, so the head, the
+/// nav and the contents keep their controls (and the keyboard's focus on them).
+#[component]
+fn LessonShown(app: AppState, lesson: Arc<Lesson>) -> impl IntoView {
+    let step = Memo::new(move |_| app.tutor.0.with(Tour::step));
+    let phase = Memo::new(move |_| app.tutor.0.with(Tour::phase));
+    let steps = lesson.steps.len();
+    let progress = move || {
+        let (k, n) = ((step.get() + 1).to_string(), steps.to_string());
+        fill(Ui::LessonProgress.text(app.lang.get()), &[("k", &k), ("n", &n)])
     };
-    let Some(lesson) = tour.lesson().cloned() else { return out };
-    let (i, phase, furthest) = (tour.step(), tour.phase(), tour.furthest());
-    let Some(step) = lesson.steps.get(i) else { return out };
-    let n = lesson.steps.len();
-    let given = tour.answer(i);
-    let text = |l: &Localized| esc(&pick(l, lang));
-    let ui = |u: Ui| esc(u.text(lang));
-    out.push_str(&format!(
-        r#"<div class="lesson-head"><h2 id="lesson-title" data-testid="lesson-title">{}</h2><span class="lesson-progress" data-testid="lesson-progress">{}</span><button class="lesson-leave" data-testid="lesson-leave" data-act="{leave}">{}</button></div>"#,
-        text(&lesson.title),
-        esc(&fill(Ui::LessonProgress.text(lang), &[("k", &(i + 1).to_string()), ("n", &n.to_string())])),
-        ui(Ui::LessonLeave),
-        leave = act(Action::Lesson(Input::Leave)),
-    ));
-    out.push_str(&format!(
-        r#"<div class="lesson-step" data-testid="lesson-step" data-step="{}" data-phase="{}"><h3 class="step-title" tabindex="-1">{}</h3><div class="step-text" data-testid="step-text"{}>{}</div>"#,
-        i + 1,
-        phase.code(),
-        text(&step.title),
-        // While a question waits, the narration may scroll in a box of its own above it (see
-        // `later.css`): a keyboard reaches it too.
-        if phase == Phase::Asking && step.ask.is_some() { r#" tabindex="0""# } else { "" },
-        paragraphs(&pick(&step.text, lang)),
-    ));
-    if let Some(ask) = &step.ask {
-        let open = matches!(phase, Phase::Asking | Phase::Counting);
-        let revealed = phase == Phase::Reached;
-        // On a phone the question may lie under the first screen: this line sticks to the foot of
-        // the screen until the question scrolls up to it (the stylesheet shows it only there).
-        // Not behind the audience's question, which is over the page.
-        if phase == Phase::Asking {
-            out.push_str(&format!(
-                r##"<a class="ask-cue" data-testid="ask-cue" href="#lesson-question">{} <span aria-hidden="true">↓</span></a>"##,
-                ui(Ui::AskWaits)
-            ));
-        }
-        out.push_str(&format!(
-            r#"<div class="ask" data-testid="ask"><p class="question" id="lesson-question">{}</p><ul class="choices" aria-labelledby="lesson-question">"#,
-            text(&ask.question)
-        ));
-        for (k, c) in ask.choices.iter().enumerate() {
-            let (right, mine) = (k == ask.answer, given == Some(k));
-            let mark = match (revealed, right, mine) {
+    let shown = lesson.clone();
+    let step_shown = move || {
+        let i = step.get();
+        shown.steps.get(i).is_some().then(|| view! { <StepShown app lesson=shown.clone() i phase /> })
+    };
+    view! {
+        <div class="lesson-head">
+            <h2 id="lesson-title" data-testid="lesson-title">
+                {said_in(app, lesson.title.clone())}
+            </h2>
+            <span class="lesson-progress" data-testid="lesson-progress">
+                {progress}
+            </span>
+            <button
+                class="lesson-leave"
+                data-testid="lesson-leave"
+                on:click=move |_| {
+                    super::act::perform(app, Action::Lesson(Input::Leave));
+                    keep(".lesson .lesson-leave");
+                }
+            >
+                {tr(app, Ui::LessonLeave)}
+            </button>
+        </div>
+        {step_shown}
+        <StepNav app steps step phase />
+        <Contents app lesson step />
+    }
+}
+
+/// What a step playing its run says under its narration.
+#[derive(Clone, Copy, PartialEq)]
+enum Waiting {
+    /// The learner changed the run: it left the lesson's path (with a button back to it).
+    OffPath,
+    /// Paused by the learner (a step back, the Pause button), with a button to play.
+    Paused,
+    /// The run plays on to the step's moment.
+    Watching,
+}
+
+/// Step `i` of `lesson`, as `view!`: its title (where the focus goes as a step begins), its
+/// narration, its question ([`Question`]), what the run is doing, the metaphor table
+/// ([`Metaphors`]) and, at the last step, that the lesson is done. Drawn for each step shown.
+#[component]
+fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -> impl IntoView {
+    let step = &lesson.steps[i];
+    let (asks, last) = (step.ask.is_some(), i + 1 == lesson.steps.len());
+    let text = step.text.clone();
+    let narration =
+        move || paragraphs(&pick(&text, app.lang.get())).into_iter().map(|p| view! { <p>{p}</p> }).collect_view();
+    // While a question waits, the narration may scroll in a box of its own above it (see
+    // `later.css`): a keyboard reaches it too.
+    let scrolls = move || (asks && phase.get() == Phase::Asking).then_some("0");
+    let waiting = Memo::new(move |_| {
+        (phase.get() == Phase::Playing).then(|| {
+            if app.tutor.0.with(Tour::off_path) {
+                Waiting::OffPath
+            } else if !app.playing.get() && !app.finished.get() {
+                Waiting::Paused
+            } else {
+                Waiting::Watching
+            }
+        })
+    });
+    let waiting = move || {
+        waiting.get().map(|w| match w {
+            Waiting::OffPath => view! {
+                <p class="lesson-off" data-testid="lesson-off-path" role="status">
+                    {tr(app, Ui::LessonOffPath)}
+                    " "
+                    <button
+                        data-testid="lesson-back-to-path"
+                        on:click=move |_| {
+                            super::act::perform(app, Action::BackToPath);
+                            keep(".lesson .lesson-off button");
+                        }
+                    >
+                        {tr(app, Ui::LessonBackToPath)}
+                    </button>
+                </p>
+            }
+            .into_any(),
+            Waiting::Paused => view! {
+                <p class="lesson-wait" data-testid="lesson-paused">
+                    {tr(app, Ui::LessonPaused)}
+                    " "
+                    <button
+                        data-testid="lesson-play"
+                        on:click=move |_| {
+                            super::act::perform(app, Action::SetPlaying(true));
+                            keep(".lesson .lesson-wait button");
+                        }
+                    >
+                        {tr(app, Ui::Play)}
+                    </button>
+                </p>
+            }
+            .into_any(),
+            Waiting::Watching => view! {
+                <p class="lesson-wait" data-testid="lesson-wait">
+                    {tr(app, Ui::LessonWatching)}
+                </p>
+            }
+            .into_any(),
+        })
+    };
+    // Reached a step without a question that is not the last: Next, or it moves on by itself.
+    let reached = Memo::new(move |_| {
+        (phase.get() == Phase::Reached && !asks && !last).then(|| {
+            if app.tutor.0.with(Tour::moving_on) {
+                Ui::LessonMovingOn
+            } else {
+                Ui::LessonReachedNext
+            }
+        })
+    });
+    let reached = move || {
+        reached.get().map(|hint| view! { <p class="lesson-wait" data-testid="lesson-reached">{tr(app, hint)}</p> })
+    };
+    let done = move || {
+        (last && phase.get() != Phase::Playing).then(|| {
+            view! { <p class="lesson-done" data-testid="lesson-done">{tr(app, Ui::LessonDone)}</p> }
+        })
+    };
+    view! {
+        <div class="lesson-step" data-testid="lesson-step" data-step=(i + 1).to_string() data-phase=move || phase.get().code()>
+            <h3 class="step-title" tabindex="-1">
+                {said_in(app, step.title.clone())}
+            </h3>
+            <div class="step-text" data-testid="step-text" tabindex=scrolls>
+                {narration}
+            </div>
+            {step.ask.clone().map(|ask| view! { <Question app ask i phase /> })}
+            {waiting}
+            {reached}
+            {step.metaphors.then(|| view! { <Metaphors app rows=lesson.metaphors.clone() /> })}
+            {done}
+        </div>
+    }
+}
+
+/// Step `i`'s question, as `view!`: a cue while it waits (on a phone the question may lie under
+/// the first screen: the cue sticks to the foot of the screen until the question scrolls up to
+/// it), the question, its choices (each a button that answers; once revealed, marked right or
+/// wrong, and in words which is right and which was the learner's) and the reveal.
+#[component]
+fn Question(app: AppState, ask: Ask, i: usize, phase: Memo<Phase>) -> impl IntoView {
+    let revealed = move || phase.get() == Phase::Reached;
+    let given = Memo::new(move |_| app.tutor.0.with(|t| t.answer(i)));
+    let answer = ask.answer;
+    let choices = ask
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let (right, mine) = (k == answer, move || given.get() == Some(k));
+            let mark = move || match (revealed(), right, mine()) {
                 (true, true, _) => "right",
                 (true, false, true) => "wrong",
                 _ => "",
             };
-            // Once revealed, in words too (the marks' glyphs are not read out): which answer is
-            // right, and which one was the learner's.
-            let mut labels = String::new();
-            if revealed && right {
-                labels.push_str(&format!(
-                    r#" <span class="choice-label right" data-testid="answer-right"><span aria-hidden="true">✓ </span>{}</span>"#,
-                    ui(Ui::ChoiceRight)
-                ));
-            }
-            if revealed && mine {
-                labels.push_str(&format!(
-                    r#" <span class="choice-label" data-testid="answer-mine">{}</span>"#,
-                    ui(Ui::ChoiceMine)
-                ));
-            }
-            out.push_str(&format!(
-                r#"<li><button class="choice" data-testid="choice-{}" data-act="{answer}" data-mark="{mark}" aria-pressed="{mine}" aria-disabled="{}"><span class="choice-text">{}</span>{labels}</button></li>"#,
-                esc(&c.id),
-                !open,
-                text(&c.text),
-                answer = act(Action::Lesson(Input::Answer(k))),
-            ));
-        }
-        out.push_str("</ul>");
-        if let Some(word) = tour.verdict(lang) {
-            let right = match given {
-                Some(k) if k == ask.answer => "true",
-                Some(_) => "false",
-                None => "none",
+            let control = format!(".lesson .choices > li:nth-child({}) > .choice", k + 1);
+            // A closed question (`aria-disabled`) takes no answer.
+            let on_click = move |_| {
+                if answerable(phase.get_untracked()) {
+                    super::act::perform(app, Action::Lesson(Input::Answer(k)));
+                    keep(&control);
+                }
             };
-            let happened = ask.choices.get(ask.answer).map(|c| pick(&c.text, lang)).unwrap_or_default();
-            out.push_str(&format!(
-                r#"<div class="reveal" data-testid="reveal" data-right="{right}"><p><strong>{}</strong> {}</p><p class="why">{}</p></div>"#,
-                esc(&word),
-                esc(&fill(Ui::WhatHappened.text(lang), &[("answer", &happened)])),
-                text(&ask.why),
-            ));
-        }
-        out.push_str("</div>");
+            // Once revealed, in words too (the marks' glyphs are not read out).
+            let right_label = move || {
+                (revealed() && right).then(|| {
+                    view! {
+                        " "
+                        <span class="choice-label right" data-testid="answer-right">
+                            <span aria-hidden="true">"✓ "</span>
+                            {tr(app, Ui::ChoiceRight)}
+                        </span>
+                    }
+                })
+            };
+            let mine_label = move || {
+                (revealed() && mine()).then(|| {
+                    view! {
+                        " "
+                        <span class="choice-label" data-testid="answer-mine">
+                            {tr(app, Ui::ChoiceMine)}
+                        </span>
+                    }
+                })
+            };
+            view! {
+                <li>
+                    <button
+                        class="choice"
+                        data-testid=format!("choice-{}", c.id)
+                        data-mark=mark
+                        aria-pressed=move || aria_state(mine())
+                        aria-disabled=move || aria_state(!answerable(phase.get()))
+                        on:click=on_click
+                    >
+                        <span class="choice-text">{said_in(app, c.text.clone())}</span>
+                        {right_label}
+                        {mine_label}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let verdict = Memo::new(move |_| {
+        let lang = app.lang.get();
+        app.tutor.0.with(|t| t.verdict(lang))
+    });
+    let right = move || match given.get() {
+        Some(k) if k == answer => "true",
+        Some(_) => "false",
+        None => "none",
+    };
+    let happened = ask.choices.get(answer).map(|c| c.text.clone());
+    let happened = move || {
+        let lang = app.lang.get();
+        let answer = happened.as_ref().map(|t| pick(t, lang)).unwrap_or_default();
+        fill(Ui::WhatHappened.text(lang), &[("answer", &answer)])
+    };
+    let why = ask.why;
+    // The reveal is what the room waits for: `Effect::ShowReveal` brings it into view (through
+    // the tutor's node ref).
+    let reveal = move || {
+        verdict.get().map(|word| {
+            view! {
+                <div class="reveal" data-testid="reveal" data-right=right node_ref=app.tutor.3>
+                    <p>
+                        <strong>{word}</strong>
+                        " "
+                        {happened.clone()}
+                    </p>
+                    <p class="why">{said_in(app, why.clone())}</p>
+                </div>
+            }
+        })
+    };
+    let cue = move || {
+        (phase.get() == Phase::Asking).then(|| {
+            view! {
+                <a class="ask-cue" data-testid="ask-cue" href="#lesson-question">
+                    {tr(app, Ui::AskWaits)}
+                    " "
+                    <span aria-hidden="true">"↓"</span>
+                </a>
+            }
+        })
+    };
+    view! {
+        {cue}
+        <div class="ask" data-testid="ask">
+            <p class="question" id="lesson-question">
+                {said_in(app, ask.question)}
+            </p>
+            <ul class="choices" aria-labelledby="lesson-question">
+                {choices}
+            </ul>
+            {reveal}
+        </div>
     }
-    if phase == Phase::Playing {
-        if tour.off_path() {
-            out.push_str(&format!(
-                r#"<p class="lesson-off" data-testid="lesson-off-path" role="status">{} <button data-testid="lesson-back-to-path" data-act="{path}">{}</button></p>"#,
-                ui(Ui::LessonOffPath),
-                ui(Ui::LessonBackToPath),
-                path = act(Action::BackToPath),
-            ));
-        } else if !app.playing.get() && !app.finished.get() {
-            // Paused by the learner (a step back, the Pause button): say so, and offer to play.
-            out.push_str(&format!(
-                r#"<p class="lesson-wait" data-testid="lesson-paused">{} <button data-testid="lesson-play" data-act="{play}">{}</button></p>"#,
-                ui(Ui::LessonPaused),
-                ui(Ui::Play),
-                play = act(Action::SetPlaying(true)),
-            ));
-        } else {
-            out.push_str(&format!(
-                r#"<p class="lesson-wait" data-testid="lesson-wait">{}</p>"#,
-                ui(Ui::LessonWatching)
-            ));
-        }
-    }
-    if phase == Phase::Reached && step.ask.is_none() && i + 1 < n {
-        let hint = if tour.moving_on() { Ui::LessonMovingOn } else { Ui::LessonReachedNext };
-        out.push_str(&format!(r#"<p class="lesson-wait" data-testid="lesson-reached">{}</p>"#, ui(hint)));
-    }
-    if step.metaphors {
-        out.push_str(&format!(
-            r#"<table class="metaphors" data-testid="metaphors"><thead><tr><th scope="col">{}</th><th scope="col">{}</th></tr></thead><tbody>"#,
-            ui(Ui::MetaphorStory),
-            ui(Ui::MetaphorConcept),
-        ));
-        let pointed = app.pointed.get();
-        for (k, m) in lesson.metaphors.iter().enumerate() {
-            let pressed = pointed.len() == 1 && pointed[0] == m.element;
-            out.push_str(&format!(
-                r#"<tr><td><button class="metaphor-row" data-testid="metaphor-{k}" data-act="{point}" aria-pressed="{pressed}">{}</button></td><td>{}</td></tr>"#,
-                text(&m.story),
-                text(&m.concept),
-                point = act(Action::Lesson(Input::Point(k))),
-            ));
-        }
-        out.push_str("</tbody></table>");
-    }
-    if i + 1 == n && phase != Phase::Playing {
-        out.push_str(&format!(r#"<p class="lesson-done" data-testid="lesson-done">{}</p>"#, ui(Ui::LessonDone)));
-    }
-    out.push_str("</div>");
-    let can_next = i + 1 < n && phase != Phase::Counting;
-    out.push_str(&format!(
-        r#"<nav class="lesson-nav" aria-label="{}"><button data-testid="lesson-back" data-act="{back}" aria-disabled="{}">{}</button><button class="primary" data-testid="lesson-next" data-act="{next}" aria-disabled="{}">{}</button></nav>"#,
-        ui(Ui::LessonNav),
-        i == 0,
-        ui(Ui::LessonBack),
-        !can_next,
-        ui(Ui::LessonNext),
-        back = act(Action::Lesson(Input::Back)),
-        next = act(Action::Lesson(Input::Next)),
-    ));
-    out.push_str(&format!(
-        r#"<details class="toc" data-testid="toc"{}><summary data-testid="toc-toggle" data-act="{}">{}</summary><ol>"#,
-        if app.contents.get() { " open" } else { "" },
-        act(Action::Contents),
-        ui(Ui::LessonContents)
-    ));
-    for (k, s) in lesson.steps.iter().enumerate() {
-        out.push_str(&format!(
-            r#"<li><a href="{}" data-testid="toc-{}" data-act="{go}"{}>{}{}</a></li>"#,
-            esc(&tour::step_query(&lesson.id, k, lang)),
-            k + 1,
-            if k == i { r#" aria-current="step""# } else { "" },
-            if k <= furthest { "✓ " } else { "" },
-            text(&s.title),
-            go = act(Action::Lesson(Input::Go(k))),
-        ));
-    }
-    out.push_str("</ol></details>");
-    out
 }
 
-/// The audience question's markup (presenter mode): the step's question big over the page, its
-/// choices and the count-down, until the presenter reveals.
-fn audience_html(app: AppState, lang: Lang) -> String {
-    let tour = app.tutor.0.get();
-    if tour.phase() != Phase::Counting {
-        return String::new();
+/// The metaphor table, as `view!`: each row the fable's element (a button that points at it in
+/// the scene, pressed while it alone is pointed at) and the concept it stands for.
+#[component]
+fn Metaphors(app: AppState, rows: Vec<Metaphor>) -> impl IntoView {
+    let rows = rows
+        .into_iter()
+        .enumerate()
+        .map(|(k, m)| {
+            let element = m.element;
+            let pressed = move || app.pointed.with(|p| p.len() == 1 && p[0] == element);
+            let control = format!(".lesson .metaphors tbody > tr:nth-child({}) .metaphor-row", k + 1);
+            view! {
+                <tr>
+                    <td>
+                        <button
+                            class="metaphor-row"
+                            data-testid=format!("metaphor-{k}")
+                            aria-pressed=move || aria_state(pressed())
+                            on:click=move |_| {
+                                super::act::perform(app, Action::Lesson(Input::Point(k)));
+                                keep(&control);
+                            }
+                        >
+                            {said_in(app, m.story)}
+                        </button>
+                    </td>
+                    <td>{said_in(app, m.concept)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    view! {
+        <table class="metaphors" data-testid="metaphors">
+            <thead>
+                <tr>
+                    <th scope="col">{tr(app, Ui::MetaphorStory)}</th>
+                    <th scope="col">{tr(app, Ui::MetaphorConcept)}</th>
+                </tr>
+            </thead>
+            <tbody>{rows}</tbody>
+        </table>
     }
-    let Some(ask) = tour.current().and_then(|(s, _)| s.ask.as_ref()) else { return String::new() };
-    let given = tour.answer(tour.step());
-    let mut out = format!(
-        r#"<div class="audience" data-testid="audience" role="dialog" aria-modal="true" aria-labelledby="audience-question"><p class="audience-question" id="audience-question">{}</p><ol class="audience-choices">"#,
-        esc(&pick(&ask.question, lang))
-    );
-    for (k, c) in ask.choices.iter().enumerate() {
-        out.push_str(&format!(
-            r#"<li><button class="choice" data-testid="audience-choice-{}" data-act="{answer}" aria-pressed="{}"><span class="letter">{}</span> {}</button></li>"#,
-            esc(&c.id),
-            given == Some(k),
-            char::from(b'A' + (k as u8).min(25)),
-            esc(&pick(&c.text, lang)),
-            answer = act(Action::Lesson(Input::Answer(k))),
-        ));
+}
+
+/// Back and next, as `view!`: `aria-disabled` (and doing nothing) at the first step, and for
+/// Next at the last one or while the audience thinks.
+#[component]
+fn StepNav(app: AppState, steps: usize, step: Memo<usize>, phase: Memo<Phase>) -> impl IntoView {
+    let can_back = Memo::new(move |_| step.get() > 0);
+    let can_next = Memo::new(move |_| step.get() + 1 < steps && phase.get() != Phase::Counting);
+    view! {
+        <nav class="lesson-nav" aria-label=tr(app, Ui::LessonNav)>
+            <button
+                data-testid="lesson-back"
+                aria-disabled=move || aria_state(!can_back.get())
+                on:click=move |_| {
+                    if can_back.get_untracked() {
+                        super::act::perform(app, Action::Lesson(Input::Back));
+                        keep(".lesson .lesson-nav > button:not(.primary)");
+                    }
+                }
+            >
+                {tr(app, Ui::LessonBack)}
+            </button>
+            <button
+                class="primary"
+                data-testid="lesson-next"
+                aria-disabled=move || aria_state(!can_next.get())
+                on:click=move |_| {
+                    if can_next.get_untracked() {
+                        super::act::perform(app, Action::Lesson(Input::Next));
+                        keep(".lesson .lesson-nav > .primary");
+                    }
+                }
+            >
+                {tr(app, Ui::LessonNext)}
+            </button>
+        </nav>
     }
-    // The count is written by `AudienceLayer` on its own: the markup stays the same while it ticks,
-    // so the reveal button under a presenter's pointer is not replaced each second.
-    out.push_str(&format!(
-        r#"</ol><p class="audience-count" data-testid="audience-count"></p><button class="primary reveal-button" data-testid="audience-reveal" data-act="{reveal}" aria-keyshortcuts="K">{}</button></div>"#,
-        esc(Ui::AudienceReveal.text(lang)),
-        reveal = act(Action::Lesson(Input::Reveal)),
-    ));
-    out
+}
+
+/// The lesson's table of contents, as `view!`: a disclosure (open as [`AppState::contents`]
+/// says) listing every step, a link to its address (the page goes to the step itself rather
+/// than following it), the step shown marked current and each step reached ticked.
+#[component]
+fn Contents(app: AppState, lesson: Arc<Lesson>, step: Memo<usize>) -> impl IntoView {
+    let furthest = Memo::new(move |_| app.tutor.0.with(Tour::furthest));
+    let entries = lesson
+        .steps
+        .iter()
+        .enumerate()
+        .map(|(k, s)| {
+            let id = lesson.id.clone();
+            // Only while the contents are open: a step chosen closes them, and a link hidden in
+            // them cannot keep the focus (the step's title takes it).
+            let control = format!(".lesson .toc[open] li:nth-child({}) > a", k + 1);
+            view! {
+                <li>
+                    <a
+                        href=move || tour::step_query(&id, k, app.lang.get())
+                        data-testid=format!("toc-{}", k + 1)
+                        aria-current=move || (step.get() == k).then_some("step")
+                        on:click=move |ev: leptos::ev::MouseEvent| {
+                            ev.prevent_default();
+                            super::act::perform(app, Action::Lesson(Input::Go(k)));
+                            keep(&control);
+                        }
+                    >
+                        {move || (k <= furthest.get()).then_some("✓ ")}
+                        {said_in(app, s.title.clone())}
+                    </a>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <details class="toc" data-testid="toc" open=move || app.contents.get()>
+            // Opened and closed by the page (the contents close behind a step chosen), not by
+            // the browser.
+            <summary
+                data-testid="toc-toggle"
+                on:click=move |ev: leptos::ev::MouseEvent| {
+                    ev.prevent_default();
+                    super::act::perform(app, Action::Contents);
+                    keep(".lesson .toc > summary");
+                }
+            >
+                {tr(app, Ui::LessonContents)}
+            </summary>
+            <ol>{entries}</ol>
+        </details>
+    }
 }
 
 /// The audience count-down's words: seconds left, or that time is up.
@@ -557,23 +812,6 @@ fn audience_count(left: u32, lang: Lang) -> String {
         fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())])
     } else {
         Ui::AudienceTimeUp.text(lang).to_owned()
-    }
-}
-
-/// One click handler for every `data-act` inside the element clicked; the focus goes back to the
-/// same control once the markup is redrawn (or to the step's title when it is gone).
-fn on_act(app: AppState) -> impl Fn(leptos::ev::MouseEvent) + 'static {
-    move |ev| {
-        use wasm_bindgen::JsCast;
-        let Some(target) = ev.target().and_then(|t| t.dyn_into::<web_sys::Element>().ok()) else { return };
-        let Some(el) = target.closest("[data-act]").ok().flatten() else { return };
-        let Some(what) = el.get_attribute("data-act") else { return };
-        ev.prevent_default();
-        if el.get_attribute("aria-disabled").as_deref() == Some("true") {
-            return;
-        }
-        super::act::perform_code(app, &what);
-        super::focus::keep(&[&format!("[data-act=\"{what}\"]"), ".lesson .step-title"]);
     }
 }
 
@@ -591,37 +829,88 @@ pub fn AudienceLayer(app: AppState) -> impl IntoView {
     move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.audience)(app))
 }
 
-fn panel_view(app: AppState) -> AnyView {
-    watch(app);
-    // A memo: the markup is set again only when it changes, not each time the tour is touched (a
-    // redrawn button would slip from under a click or the focus).
-    let panel = Memo::new(move |_| panel_html(app, app.lang.get()));
+/// The audience layer as `view!`, a layer of the page itself: while the audience question is up
+/// ([`Audience`]) the rest of the page is inert ([`keep_focus`]).
+fn audience_view(app: AppState) -> AnyView {
+    // The question of the step shown, while the audience thinks about it.
+    let asked = Memo::new(move |_| {
+        app.tutor
+            .0
+            .with(|t| (t.phase() == Phase::Counting).then(|| t.current().and_then(|(s, _)| s.ask.clone())).flatten())
+    });
     view! {
-        <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none()) on:click=on_act(app) inner_html=panel></section>
+        <div class="audience-layer">
+            {move || asked.get().map(|ask| view! { <Audience app ask /> })}
+        </div>
     }
     .into_any()
 }
 
-/// The audience question over the page (presenter mode), a layer of the page itself: while it is
-/// up the rest of the page is inert ([`keep_focus`]).
-fn audience_view(app: AppState) -> AnyView {
-    let audience = Memo::new(move |_| audience_html(app, app.lang.get()));
-    let count = Memo::new(move |_| audience_count(app.tutor.0.with(Tour::countdown), app.lang.get()));
-    // Runs after the markup is set (effects follow the render), so a redrawn question gets its count too.
-    super::effect(move || {
-        audience.track();
-        let words = count.get();
-        let Some(el) = document().query_selector("[data-testid=audience-count]").ok().flatten() else {
-            return;
-        };
-        el.set_text_content(Some(&words));
-    });
-    view! { <div class="audience-layer" on:click=on_act(app) inner_html=audience></div> }.into_any()
+/// The audience question (presenter mode), as `view!`: the step's question big over the page,
+/// its choices (lettered buttons that answer), the count-down and the reveal button. The
+/// count-down changes its words alone, so the reveal button under a presenter's pointer stays.
+#[component]
+fn Audience(app: AppState, ask: Ask) -> impl IntoView {
+    let given = Memo::new(move |_| app.tutor.0.with(|t| t.answer(t.step())));
+    let choices = ask
+        .choices
+        .iter()
+        .enumerate()
+        .map(|(k, c)| {
+            let control = format!(".audience-choices > li:nth-child({}) > .choice", k + 1);
+            view! {
+                <li>
+                    <button
+                        class="choice"
+                        data-testid=format!("audience-choice-{}", c.id)
+                        aria-pressed=move || aria_state(given.get() == Some(k))
+                        on:click=move |_| {
+                            super::act::perform(app, Action::Lesson(Input::Answer(k)));
+                            keep(&control);
+                        }
+                    >
+                        <span class="letter">{char::from(b'A' + (k as u8).min(25)).to_string()}</span>
+                        " "
+                        {said_in(app, c.text.clone())}
+                    </button>
+                </li>
+            }
+        })
+        .collect_view();
+    let count = move || audience_count(app.tutor.0.with(Tour::countdown), app.lang.get());
+    view! {
+        <div
+            class="audience"
+            data-testid="audience"
+            role="dialog"
+            aria-modal="true"
+            aria-labelledby="audience-question"
+        >
+            <p class="audience-question" id="audience-question">
+                {said_in(app, ask.question)}
+            </p>
+            <ol class="audience-choices">{choices}</ol>
+            <p class="audience-count" data-testid="audience-count">
+                {count}
+            </p>
+            <button
+                class="primary reveal-button"
+                data-testid="audience-reveal"
+                aria-keyshortcuts="K"
+                on:click=move |_| {
+                    super::act::perform(app, Action::Lesson(Input::Reveal));
+                    keep(".audience .reveal-button");
+                }
+            >
+                {tr(app, Ui::AudienceReveal)}
+            </button>
+        </div>
+    }
 }
 
 /// Narration as paragraphs: a blank line (or a line break) starts a new one.
-fn paragraphs(text: &str) -> String {
-    text.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(|p| format!("<p>{}</p>", esc(p))).collect()
+fn paragraphs(text: &str) -> Vec<String> {
+    text.split('\n').map(str::trim).filter(|p| !p.is_empty()).map(str::to_owned).collect()
 }
 
 /// Where an element is in a scene (view-box units): its ring (x, y, width, height) and where its
@@ -636,6 +925,11 @@ pub(crate) type PlaceFn = fn(&crate::story::picture::Picture, &Element) -> Optio
 /// lesson points, so the first scene goes without it.
 pub(crate) fn pointers(app: AppState, scene: &'static str, place: PlaceFn) -> impl IntoView {
     move || app.tutor.2.get().filter(|_| app.later.styled(app)).map(|runtime| (runtime.pointers)(app, scene, place))
+}
+
+/// `text` escaped for HTML (the pointers' markup).
+fn esc(text: &str) -> String {
+    crate::story::technical::escape_html(text)
 }
 
 /// A scene's pointing overlay: around each element pointed at that `place` finds in this scene,
