@@ -4,9 +4,8 @@
 //! keyboard shortcut, a presenter's remote (Page Down, Page Up) and the embed API each name an
 //! [`Action`]; what the action is called ([`Action::words`]), which keys press it
 //! ([`BINDINGS`], [`Action::from_key`]), when it can be taken ([`Action::enabled`]) and which
-//! engine [`Command`] it becomes ([`Action::command`]) are decided here, once. The page carries
-//! an action in a control's `data-act` as [`Action::code`] and reads it back with
-//! [`Action::from_code`]; `ui::act` carries it out.
+//! engine [`Command`] it becomes ([`Action::command`]) are decided here, once. A control holds
+//! its typed action and `ui::act` carries it out (`ui::act::ActButton` draws the button).
 //!
 //! Plain Rust with no web types, so the rules are tested natively.
 
@@ -193,101 +192,6 @@ impl Action {
         })
     }
 
-    /// The action as a control's `data-act` carries it: `play`, `step`, `sleep:chen`,
-    /// `answer:2`, … Read back by [`Action::from_code`]. `None` for those no control carries.
-    pub fn code(&self) -> Option<String> {
-        let plain = |s: &str| Some(s.to_owned());
-        match self {
-            Action::PlayPause => plain("play"),
-            Action::SetPlaying(true) => plain("play-on"),
-            Action::Step => plain("step"),
-            Action::StepBack => plain("step-back"),
-            Action::Reset => plain("reset"),
-            Action::Pacing => plain("pacing"),
-            Action::Sleep(id) => Some(format!("sleep:{id}")),
-            Action::Crash(id) => Some(format!("crash:{id}")),
-            Action::CutOff(id) => Some(format!("cut-off:{id}")),
-            Action::RevokeLease => plain("revoke"),
-            Action::Fencing => plain("fencing"),
-            Action::StoreClockJump => plain("store-clock"),
-            Action::DropScript(id) => Some(format!("drop-script:{id}")),
-            Action::Lesson(Input::Next) => plain("next"),
-            Action::Lesson(Input::Back) => plain("back"),
-            Action::Lesson(Input::Reveal) => plain("reveal"),
-            Action::Lesson(Input::Leave) => plain("leave"),
-            Action::Lesson(Input::Go(k)) => Some(format!("go:{k}")),
-            Action::Lesson(Input::Answer(k)) => Some(format!("answer:{k}")),
-            Action::Lesson(Input::Point(k)) => Some(format!("point:{k}")),
-            Action::BackToPath => plain("path"),
-            Action::Contents => plain("contents"),
-            Action::ShareLink => plain("share"),
-            Action::EmbedCode => plain("embed"),
-            Action::OpenLesson(id) => Some(format!("lesson:{id}")),
-            Action::PlayStory(fable, id) => Some(format!("story:{}:{id}", fable.code())),
-            Action::CloseLanding => plain("close-landing"),
-            Action::KeepScript => plain("keep-script"),
-            Action::PutAwayRecap => plain("put-away"),
-            Action::Again => plain("again"),
-            // No control carries these: keys, the embed API and the page's own flow do.
-            Action::SetPlaying(false)
-            | Action::Faster
-            | Action::Slower
-            | Action::SleepLeader
-            | Action::Lesson(_)
-            | Action::Scenario(_)
-            | Action::Presenter
-            | Action::Controls
-            | Action::Help
-            | Action::Close => None,
-        }
-    }
-
-    /// The action a `data-act` names ([`Action::code`]); `None` for anything else.
-    pub fn from_code(code: &str) -> Option<Action> {
-        let (name, arg) = code.split_once(':').unwrap_or((code, ""));
-        let node = || (!arg.is_empty()).then(|| arg.to_owned());
-        let k = || arg.parse::<usize>().ok();
-        Some(match name {
-            "play" => Action::PlayPause,
-            "play-on" => Action::SetPlaying(true),
-            "step" => Action::Step,
-            "step-back" => Action::StepBack,
-            "reset" => Action::Reset,
-            "pacing" => Action::Pacing,
-            "sleep" => Action::Sleep(node()?),
-            "crash" => Action::Crash(node()?),
-            "cut-off" => Action::CutOff(node()?),
-            "revoke" => Action::RevokeLease,
-            "fencing" => Action::Fencing,
-            "store-clock" => Action::StoreClockJump,
-            "drop-script" => Action::DropScript(node()?),
-            "next" => Action::Lesson(Input::Next),
-            "back" => Action::Lesson(Input::Back),
-            "reveal" => Action::Lesson(Input::Reveal),
-            "leave" => Action::Lesson(Input::Leave),
-            "go" => Action::Lesson(Input::Go(k()?)),
-            "answer" => Action::Lesson(Input::Answer(k()?)),
-            "point" => Action::Lesson(Input::Point(k()?)),
-            "path" => Action::BackToPath,
-            "contents" => Action::Contents,
-            "share" => Action::ShareLink,
-            "embed" => Action::EmbedCode,
-            "lesson" => Action::OpenLesson(node()?),
-            "story" => {
-                let (fable, id) = arg.split_once(':')?;
-                let fable = Fable::from_code(fable)?;
-                (!id.is_empty()).then(|| Action::PlayStory(fable, id.to_owned()))?
-            }
-            "close-landing" => Action::CloseLanding,
-            "keep-script" => Action::KeepScript,
-            "put-away" => Action::PutAwayRecap,
-            "again" => Action::Again,
-            _ => return None,
-        })
-    }
-
-    /// Whether the action acts on the run itself (a fault, the lease, the resource, the
-    /// store's clock): those wait while the audience thinks and stop at the run's end.
     fn changes_the_run(&self) -> bool {
         matches!(
             self,

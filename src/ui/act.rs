@@ -210,7 +210,8 @@ pub(crate) fn ActButton(
         >
             {drawn}
             {glyph}
-            {move || (!icon_only).then(words)}
+            // The words in a span: a narrow screen may keep them for assistive technology only.
+            {(!icon_only).then(|| view! { <span>{words}</span> })}
         </button>
     }
 }
@@ -247,21 +248,4 @@ pub(crate) fn share(app: AppState, embed: bool) {
 /// What the share field says when no link can carry the run.
 fn too_large(app: AppState) -> String {
     crate::story::i18n::Ui::ShareTooLarge.text(app.lang.get_untracked()).to_owned()
-}
-
-/// The `data-act` a control that offers `action` carries (see [`Action::code`]).
-pub(crate) fn code(action: Action) -> String {
-    action.code().unwrap_or_default()
-}
-
-/// Carries out the action a control's `data-act` names (see [`Action::from_code`]); `false`
-/// when it names none.
-pub(crate) fn perform_code(app: AppState, code: &str) -> bool {
-    match Action::from_code(code) {
-        Some(action) => {
-            perform(app, action);
-            true
-        }
-        None => false,
-    }
 }

@@ -45,12 +45,13 @@ impl Dialog {
         }
     }
 
-    /// The control that takes the focus when the dialog opens.
-    fn first_control(self) -> &'static str {
-        match self {
-            Dialog::Help => "[data-testid=help-close]",
-            Dialog::Audience => "[data-testid=audience-reveal]",
-        }
+    /// The control that takes the focus when the dialog opens, held by `anchors`.
+    fn first_control(self, anchors: Anchors) -> Option<web_sys::Element> {
+        let control = match self {
+            Dialog::Help => anchors.help_close,
+            Dialog::Audience => anchors.audience_reveal,
+        };
+        control.get_untracked().map(|el| el.into())
     }
 
     /// Whether closing it gives the focus back to the control that had it when it opened. The
@@ -72,9 +73,10 @@ struct Handover {
     scheduled: bool,
     /// Which dialogs are open, as last said by [`dialogs`] (in [`Dialog::ALL`]'s order).
     open: [bool; 2],
-    /// The control that had the focus when a dialog that gives it back opened, and selectors
-    /// that find it again if it was redrawn meanwhile (its test id; or, when the focus was
-    /// between a redraw and the [`keep`] that puts it back, that keep's selectors).
+    /// The page's anchors, as last given to [`dialogs`].
+    anchors: Option<Anchors>,
+    /// The control that had the focus when a dialog that gives it back opened; or, when the focus
+    /// was between a redraw and the [`keep`] that puts it back, that keep's selectors.
     opener: Option<(Option<web_sys::Element>, Vec<String>)>,
     /// Whether the focus goes back to [`Handover::opener`] at the next settle.
     give_back: bool,
@@ -97,9 +99,12 @@ fn with<T>(f: impl FnOnce(&mut Handover) -> T) -> T {
 /// Says which dialogs are open now (`help`: the shortcuts list; `audience`: the audience
 /// question). A dialog that has just opened gets the focus; one that gives it back remembers the
 /// control that had it, and gets it back when it closes.
-pub(crate) fn dialogs(help: bool, audience: bool) {
+pub(crate) fn dialogs(anchors: Anchors, help: bool, audience: bool) {
     let now = [help, audience];
-    let before = with(|h| std::mem::replace(&mut h.open, now));
+    let before = with(|h| {
+        h.anchors = Some(anchors);
+        std::mem::replace(&mut h.open, now)
+    });
     for (k, d) in Dialog::ALL.into_iter().enumerate() {
         match (before[k], now[k]) {
             (false, true) => {
@@ -107,10 +112,7 @@ pub(crate) fn dialogs(help: bool, audience: bool) {
                     let active = document().active_element().filter(|a| a.tag_name() != "BODY" && a.is_connected());
                     with(|h| {
                         h.opener = match active {
-                            Some(a) => {
-                                let again = a.get_attribute("data-testid").map(|id| format!("[data-testid=\"{id}\"]"));
-                                Some((Some(a), again.into_iter().collect()))
-                            }
+                            Some(a) => Some((Some(a), Vec::new())),
                             // The control was just redrawn and its focus is still to be put back
                             // (this very frame): that control is the one the dialog gives it to.
                             None => h.wanted.last().or(h.kept.last()).map(|k| (None, k.clone())),
@@ -136,6 +138,10 @@ pub(crate) struct Anchors {
     pub play: NodeRef<leptos::html::Button>,
     /// The transport bar's step back button.
     pub step_back: NodeRef<leptos::html::Button>,
+    /// The shortcuts list's Dismiss, its first control.
+    pub help_close: NodeRef<leptos::html::Button>,
+    /// The audience question's reveal, its first control.
+    pub audience_reveal: NodeRef<leptos::html::Button>,
 }
 
 /// Hands the focus at once to the first of `controls` that is on the page and enabled: for a
@@ -236,6 +242,7 @@ fn settle() {
         let taken = Handover {
             scheduled: false,
             open,
+            anchors: h.anchors,
             opener,
             give_back,
             opened: h.opened.take(),
@@ -268,7 +275,8 @@ fn settle() {
         let _ = el.set_attribute(GIVEN_BACK, "");
         Some(el)
     };
-    let opened = || asked.opened.and_then(|d| first_of(&[d.first_control().to_string()], top));
+    let first_control = |d: Dialog| asked.anchors.and_then(|a| d.first_control(a)).filter(|el| can_take(el, top));
+    let opened = || asked.opened.and_then(first_control);
     let kept = || asked.kept.iter().rev().find_map(|k| first_of(k, top));
     if let Some(el) = wanted.or_else(given_back).or_else(opened).or_else(kept) {
         give_focus(&el);
@@ -277,10 +285,10 @@ fn settle() {
     let lost = doc.active_element().is_none_or(|a| a.tag_name() == "BODY" || !can_take(&a, top));
     if lost {
         let fallback = match top {
-            Some(d) => d.first_control(),
-            None => ".lesson:not([hidden]) .step-title",
+            Some(d) => first_control(d),
+            None => first_of(&[".lesson:not([hidden]) .step-title".to_string()], top),
         };
-        if let Some(el) = first_of(&[fallback.to_string()], top) {
+        if let Some(el) = fallback {
             give_focus(&el);
         }
     }

@@ -139,7 +139,7 @@ pub fn Help(app: AppState) -> impl IntoView {
                 <div class="help" data-testid="help" role="dialog" aria-modal="true" aria-labelledby="help-title">
                     <h2 id="help-title">{tr(app, Ui::KeysTitle)}</h2>
                     <dl>{rows}</dl>
-                    <button data-testid="help-close" on:click=move |_| app.help.set(false)>
+                    <button data-testid="help-close" node_ref=app.anchors.help_close on:click=move |_| app.help.set(false)>
                         {tr(app, Ui::Dismiss)}
                     </button>
                 </div>

@@ -331,7 +331,7 @@ pub(crate) fn keep_focus(app: AppState) {
     // dialog inert and finds a lost focus again (see `focus`).
     super::effect(move || {
         let counting = app.tutor.0.with(|t| t.phase() == Phase::Counting);
-        super::focus::dialogs(app.help.get(), counting);
+        super::focus::dialogs(app.anchors, app.help.get(), counting);
     });
 }
 
@@ -896,6 +896,7 @@ fn Audience(app: AppState, ask: Ask) -> impl IntoView {
             <button
                 class="primary reveal-button"
                 data-testid="audience-reveal"
+                node_ref=app.anchors.audience_reveal
                 aria-keyshortcuts="K"
                 on:click=move |_| {
                     super::act::perform(app, Action::Lesson(Input::Reveal));
