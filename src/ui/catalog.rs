@@ -41,6 +41,7 @@ pub struct Reader {
 }
 
 chunk_fn! {
+    in reader;
     /// The scenario and address reader: fetched on first use in the split build.
     pub fn reader() -> Reader = reader_entries;
 }

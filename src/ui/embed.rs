@@ -44,6 +44,7 @@ pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) ->
 }
 
 chunk_fn! {
+    in later_parts;
     /// Obeys the host's commands and posts the scene's events to `targets` (see [`listen`]). Loaded
     /// after the first scene in the split build.
     fn serve(app: AppState, allowed: Allowed, parent: web_sys::Window, targets: Vec<String>) = serve_host;

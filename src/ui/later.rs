@@ -144,6 +144,7 @@ const PARTS: Parts = Parts {
 };
 
 chunk_fn! {
+    in later_parts;
     /// The chunk: its entry points.
     fn later_parts() -> Parts = parts;
 }

@@ -47,6 +47,7 @@ pub struct Runtime {
 }
 
 chunk_fn! {
+    in later_parts;
     /// The lessons' code: loaded on first use in the split build.
     fn runtime() -> Runtime = lesson_code;
 }

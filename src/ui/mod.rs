@@ -17,16 +17,23 @@
 
 /// Defines `async fn $name(args) -> Result<$ret, SplitLoaderError>` that calls the plain function
 /// `$body` (written outside the macro, so that rustfmt keeps it). In the split release build
-/// (`--cfg leaselab_split`, see `xtask`) `$body` and what only it uses are compiled into a chunk
-/// of its own (`wasm_split`, as Leptos's `#[lazy]`), fetched on the first call; a failed fetch (a
-/// flaky network) is an `Err` that the next call tries again, never a panic (the splitter's
-/// `fallible` option: without it a failed fetch aborts the whole page). Other builds run the body
-/// at once and never fail. Each `$name` must be unique in the crate: it names the chunk.
+/// (`--cfg leaselab_split`, see `xtask`) `$body` and what only it uses are compiled into the chunk
+/// `$chunk` (`wasm_split`, as Leptos's `#[lazy]`; every function of one chunk is in its one
+/// module), fetched on the first call; a failed fetch (a flaky network) is an `Err` that the next
+/// call tries again, never a panic (the splitter's `fallible` option: without it a failed fetch
+/// aborts the whole page). Other builds run the body at once and never fail.
+///
+/// The page has two chunks, so that a page with a lesson fetches few files: `reader` (the
+/// scenario, lesson and address readers a page whose address has a query needs before it starts)
+/// and `later_parts` (everything the first scene does not need: `ui::later`'s parts, the lessons'
+/// runtime, the technical panel, the files, the share link, the embed API). Every split point
+/// also makes chunks of the code it shares with the others: with eight, a page with a lesson
+/// fetched 45 files.
 macro_rules! chunk_fn {
-    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = $body:path;) => {
+    (in $chunk:ident; $(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) -> $ret:ty = $body:path;) => {
         $(#[$attr])*
         #[cfg(leaselab_split)]
-        #[leptos::wasm_split::wasm_split($name, wasm_split_path = ::leptos::wasm_split, fallible)]
+        #[leptos::wasm_split::wasm_split($chunk, wasm_split_path = ::leptos::wasm_split, fallible)]
         $vis fn $name($($arg: $ty),*) -> Result<$ret, leptos::wasm_split::SplitLoaderError> {
             Ok($body($($arg),*))
         }
@@ -37,8 +44,8 @@ macro_rules! chunk_fn {
             Ok($body($($arg),*))
         }
     };
-    ($(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $body:path;) => {
-        chunk_fn! { $(#[$attr])* $vis fn $name($($arg: $ty),*) -> () = $body; }
+    (in $chunk:ident; $(#[$attr:meta])* $vis:vis fn $name:ident($($arg:ident: $ty:ty),* $(,)?) = $body:path;) => {
+        chunk_fn! { in $chunk; $(#[$attr])* $vis fn $name($($arg: $ty),*) -> () = $body; }
     };
 }
 

@@ -27,6 +27,7 @@ pub struct Code {
 }
 
 chunk_fn! {
+    in later_parts;
     /// Loads the technical panel's code (a chunk in the split build, at once otherwise).
     pub fn technical_panel() -> Code = technical_code;
 }

@@ -79,6 +79,7 @@ pub enum RunFile {
 }
 
 chunk_fn! {
+    in later_parts;
     /// A file of the run played to its end: its name and text. Loaded on first use in the split
     /// build (the first scene does not need it).
     fn run_file(
@@ -109,6 +110,7 @@ fn write_run_file(
 }
 
 chunk_fn! {
+    in later_parts;
     /// The scenario file of this run: its name and the source with the learner's interventions
     /// written into `interventions`. Loaded on first use in the split build.
     fn scenario_file(
@@ -171,6 +173,7 @@ pub(super) fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
 }
 
 chunk_fn! {
+    in later_parts;
     /// The share link's address (`scenario::link` gives the format). Loaded on first use in the
     /// split build.
     fn share_link(run: RunLink) -> Option<String> = write_share_link;
