@@ -103,7 +103,7 @@ fn opening_words() {
 
 /// Writes `$OUT_DIR/pack_stamp.rs`: a hash of the translation packs (`assets/i18n/*.json`), which
 /// the page adds to their address so that a browser never uses a pack cached from another
-/// version of the page; and `$OUT_DIR/sheet_stamp.rs`, the same for `assets/later.css`.
+/// version of the page.
 fn pack_stamp() {
     let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("i18n");
     // The folder: cargo looks at every file in it, so a telling's new pack counts too.
@@ -113,16 +113,6 @@ fn pack_stamp() {
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("pack_stamp.rs");
     let text = format!(
         "/// A hash of the translation packs, for their addresses.\npub const PACK_STAMP: &str = \"{stamp}\";\n"
-    );
-    std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
-    // The later parts' style sheet, stamped the same way (`ui::later`).
-    let sheet = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join(build_facts::LATER_CSS);
-    println!("cargo:rerun-if-changed={}", sheet.display());
-    let stamp =
-        build_facts::stamp(std::slice::from_ref(&sheet)).unwrap_or_else(|e| panic!("reading {}: {e}", sheet.display()));
-    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("sheet_stamp.rs");
-    let text = format!(
-        "/// A hash of the later parts' style sheet, for its address.\npub const SHEET_STAMP: &str = \"{stamp}\";\n"
     );
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }

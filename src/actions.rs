@@ -12,7 +12,7 @@
 use crate::engine::command::STORE;
 use crate::engine::{Command, Link, Role, Snapshot};
 use crate::fables::{Fable, Said, Word};
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::tour::Input;
 
 /// How far the store's clock jumps forward for [`Action::StoreClockJump`], in ms: past any
@@ -114,7 +114,7 @@ pub struct Binding {
     /// The keys as the list names them.
     pub shown: &'static str,
     /// What it does, in the list's words.
-    pub does: Ui,
+    pub does: Later,
     /// The action for the key pressed.
     pub action: fn(&str) -> Option<Action>,
 }
@@ -122,42 +122,42 @@ pub struct Binding {
 /// Every keyboard shortcut, in the order the `?` list shows them. A presenter's remote sends
 /// Page Down and Page Up.
 pub const BINDINGS: &[Binding] = &[
-    Binding { keys: &[" ", "k", "K"], shown: "Space, K", does: Ui::KeyPlay, action: |_| Some(Action::PlayPause) },
-    Binding { keys: &["ArrowRight", "."], shown: "→ .", does: Ui::KeyStep, action: |_| Some(Action::Step) },
-    Binding { keys: &["ArrowLeft", ","], shown: "← ,", does: Ui::KeyStepBack, action: |_| Some(Action::StepBack) },
+    Binding { keys: &[" ", "k", "K"], shown: "Space, K", does: Later::KeyPlay, action: |_| Some(Action::PlayPause) },
+    Binding { keys: &["ArrowRight", "."], shown: "→ .", does: Later::KeyStep, action: |_| Some(Action::Step) },
+    Binding { keys: &["ArrowLeft", ","], shown: "← ,", does: Later::KeyStepBack, action: |_| Some(Action::StepBack) },
     Binding {
         keys: &["+", "=", "-", "_"],
         shown: "+ −",
-        does: Ui::KeySpeed,
+        does: Later::KeySpeed,
         action: |k| Some(if matches!(k, "+" | "=") { Action::Faster } else { Action::Slower }),
     },
-    Binding { keys: &["p", "P"], shown: "P", does: Ui::KeyPauseLeader, action: |_| Some(Action::SleepLeader) },
-    Binding { keys: &["s", "S"], shown: "S", does: Ui::KeyRunSandOut, action: |_| Some(Action::RevokeLease) },
-    Binding { keys: &["f", "F"], shown: "F", does: Ui::KeyFencing, action: |_| Some(Action::Fencing) },
-    Binding { keys: &["t", "T"], shown: "T", does: Ui::KeyPacing, action: |_| Some(Action::Pacing) },
+    Binding { keys: &["p", "P"], shown: "P", does: Later::KeyPauseLeader, action: |_| Some(Action::SleepLeader) },
+    Binding { keys: &["s", "S"], shown: "S", does: Later::KeyRunSandOut, action: |_| Some(Action::RevokeLease) },
+    Binding { keys: &["f", "F"], shown: "F", does: Later::KeyFencing, action: |_| Some(Action::Fencing) },
+    Binding { keys: &["t", "T"], shown: "T", does: Later::KeyPacing, action: |_| Some(Action::Pacing) },
     Binding {
         keys: &["n", "N", "PageDown"],
         shown: "N, Page Down",
-        does: Ui::KeyNextStep,
+        does: Later::KeyNextStep,
         action: |_| Some(Action::Lesson(Input::Next)),
     },
     Binding {
         keys: &["b", "B", "PageUp"],
         shown: "B, Page Up",
-        does: Ui::KeyPrevStep,
+        does: Later::KeyPrevStep,
         action: |_| Some(Action::Lesson(Input::Back)),
     },
-    Binding { keys: &["r", "R"], shown: "R", does: Ui::KeyReset, action: |_| Some(Action::Again) },
+    Binding { keys: &["r", "R"], shown: "R", does: Later::KeyReset, action: |_| Some(Action::Again) },
     Binding {
         keys: &["1", "2", "3", "4", "5", "6", "7", "8", "9"],
         shown: "1 … 9",
-        does: Ui::KeyScenario,
+        does: Later::KeyScenario,
         action: |k| k.parse().ok().map(Action::Scenario),
     },
-    Binding { keys: &["w", "W"], shown: "W", does: Ui::KeyPresenter, action: |_| Some(Action::Presenter) },
-    Binding { keys: &["c", "C"], shown: "C", does: Ui::KeyControls, action: |_| Some(Action::Controls) },
-    Binding { keys: &["?"], shown: "?", does: Ui::KeyHelp, action: |_| Some(Action::Help) },
-    Binding { keys: &["Escape"], shown: "Esc", does: Ui::KeyClose, action: |_| Some(Action::Close) },
+    Binding { keys: &["w", "W"], shown: "W", does: Later::KeyPresenter, action: |_| Some(Action::Presenter) },
+    Binding { keys: &["c", "C"], shown: "C", does: Later::KeyControls, action: |_| Some(Action::Controls) },
+    Binding { keys: &["?"], shown: "?", does: Later::KeyHelp, action: |_| Some(Action::Help) },
+    Binding { keys: &["Escape"], shown: "Esc", does: Later::KeyClose, action: |_| Some(Action::Close) },
 ];
 
 impl Action {
@@ -338,7 +338,7 @@ impl Action {
             Action::RevokeLease => F(Word::Revoke),
             Action::Fencing if s.resource.fencing => F(Word::FigureFencingOff),
             Action::Fencing => F(Word::FigureFencingOn),
-            Action::StoreClockJump => P(Ui::StoreClockJump),
+            Action::StoreClockJump => Said::Later(Later::StoreClockJump),
             Action::Step => P(Ui::Step),
             Action::StepBack => P(Ui::StepBack),
             Action::Reset => P(Ui::Reset),

@@ -8,10 +8,6 @@ pub const DEFAULT_SCENARIO: &str = "harbor-zombie";
 /// (`localStorage`), read by the app and by the script `cargo xtask dist` puts into index.html.
 pub const THEME_KEY: &str = "leaselab.theme";
 
-/// The style sheet of the parts of the page that come after the first scene, under `assets/`
-/// (and `dist/`): the page asks for it with their code (`ui::later`).
-pub const LATER_CSS: &str = "later.css";
-
 /// The translation packs under `dir` (`assets/i18n/`, and `dist/i18n/`): every `.json` file
 /// there, the page's own parts and each telling's, in name order.
 ///

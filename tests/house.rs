@@ -166,7 +166,7 @@ enum Use {
     /// Compared with `==` or `!=`.
     Compared,
     /// A pattern: a `match` arm, `matches!`, `if let` / `let … else`; `words` when the arm's value
-    /// is only words (a string literal or a `Ui::` text).
+    /// is only words (a string literal or a `Ui::` or `Later::` text).
     Matched { words: bool },
 }
 
@@ -223,7 +223,7 @@ fn classify(code: &str, at: usize, end: usize) -> Use {
             b';' | b'{' | b'}' => return Use::Named,
             b'=' if rest.starts_with("=>") => {
                 let value = rest[2..].trim_start();
-                let words = value.starts_with('"') || value.starts_with("Ui::");
+                let words = value.starts_with('"') || value.starts_with("Ui::") || value.starts_with("Later::");
                 return Use::Matched { words };
             }
             b'=' if rest.starts_with("==") => j += 1,
@@ -249,7 +249,7 @@ fn the_store_kind_classifier_tells_a_match_from_a_name() {
         ("match (k, on) { (StoreKind::Etcd, true) => 1, _ => 2 }", Use::Matched { words: false }),
         ("match k { Some(StoreKind::Etcd) => 1, _ => 2 }", Use::Matched { words: false }),
         ("match k { StoreKind::Redis => \"Redis 7.0\", _ => \"\" }", Use::Matched { words: true }),
-        ("let rules = match k { StoreKind::Redis => Ui::StoreRulesRedis, _ => x };", Use::Matched { words: true }),
+        ("let rules = match k { StoreKind::Redis => Later::StoreRulesRedis, _ => x };", Use::Matched { words: true }),
         ("if k == StoreKind::Etcd { }", Use::Compared),
         ("if StoreKind::Etcd != k { }", Use::Compared),
         ("let etcd = matches!(k, StoreKind::Etcd);", Use::Matched { words: false }),
@@ -278,7 +278,7 @@ fn the_store_kind_classifier_tells_a_match_from_a_name() {
 /// instead (`StoreKind::rules`, `StoreKind::failover`, `StoreKind::compared_with`, …).
 /// Naming a variant (a scenario built in code, a default) is allowed, and so is everything in
 /// tests. So are the story layer's words: an arm that gives a store its name or its rules note
-/// (a string or a `Ui::` text, `src/story/technical.rs`), since the story holds every word in
+/// (a string or a `Ui::` or `Later::` text, `src/story/technical.rs`), since the story holds every word in
 /// both languages and the engine has none.
 #[test]
 fn store_profiles_are_matched_only_in_profile_rs() {

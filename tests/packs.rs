@@ -2,7 +2,7 @@
 //! for text, in the order the page reads them.
 
 use leaselab::scenario::library;
-use leaselab::story::i18n::Ui;
+use leaselab::story::i18n::{Later, Ui};
 use leaselab::story::narrate::Line;
 use leaselab::story::packs;
 use leaselab::vocab::{Fable, Lang};
@@ -75,18 +75,29 @@ fn a_pack_is_read_in_declaration_order() {
     for (i, l) in Line::ALL.iter().enumerate() {
         assert_eq!(*l as usize, i, "Line::ALL is in declaration order");
     }
+    for (i, l) in Later::ALL.iter().enumerate() {
+        assert_eq!(*l as usize, i, "Later::ALL is in declaration order");
+    }
     let en = packs::texts(Lang::En);
     let zh = packs::texts(Lang::Zh);
-    assert_eq!(en[packs::ui_index(Ui::Play)], "Play");
-    assert_eq!(zh[packs::ui_index(Ui::Play)], "播放");
+    let first = |u: Ui| packs::page_index(packs::Part::First, u as usize);
+    let later = |l: Later| packs::page_index(packs::Part::Later, l as usize);
+    assert_eq!(en[first(Ui::Play)], "Play");
+    assert_eq!(zh[first(Ui::Play)], "播放");
+    assert_eq!(en[later(Later::PanelTitle)], "The same state, technically");
     // Every text of the page's own at its place, each place once.
-    let mut places: Vec<usize> = Ui::ALL.iter().map(|u| packs::ui_index(*u)).collect();
+    let mut places: Vec<usize> =
+        Ui::ALL.iter().map(|u| first(*u)).chain(Later::ALL.iter().map(|l| later(*l))).collect();
     for u in Ui::ALL {
-        assert_eq!(zh[packs::ui_index(*u)], u.text(Lang::Zh), "{u:?}");
+        assert_eq!(zh[first(*u)], u.text(Lang::Zh), "{u:?}");
+    }
+    for l in Later::ALL {
+        assert_eq!(en[later(*l)], l.text(Lang::En), "Later::{l:?}");
+        assert_eq!(zh[later(*l)], l.text(Lang::Zh), "Later::{l:?}");
     }
     places.sort_unstable();
     places.dedup();
-    assert_eq!(places.len(), Ui::ALL.len());
+    assert_eq!(places.len(), Ui::ALL.len() + Later::ALL.len());
     assert_eq!(zh[packs::technical_index(Line::LeaseExpired)], Line::LeaseExpired.technical(Lang::Zh));
     assert_eq!(en[packs::technical_index(Line::RunEnded)], Line::RunEnded.technical(Lang::En));
     // The built-in scenarios' titles close the pack, in menu order, as their files give them.
@@ -99,28 +110,57 @@ fn a_pack_is_read_in_declaration_order() {
     assert_eq!(Some(en[packs::scenario_title_index(i)]), file["title"]["en"].as_str());
 }
 
-/// The first part holds what the first scene needs: the page's own texts but those marked
-/// `#[later]` (which only the later parts show); the technical lines and the scenarios' titles
-/// wait for the later part. What a fable says is in its own pack.
+/// The first part holds what the first scene needs: the first screen's table ([`Ui`]); the later
+/// parts' table ([`Later`]), the technical lines and the scenarios' titles wait for the later
+/// part. What a fable says is in its own pack.
 #[test]
 fn the_first_part_holds_the_page() {
     use packs::Part;
     for u in Ui::ALL {
-        let part = if Ui::LATER[*u as usize] { Part::Later } else { Part::First };
-        assert_eq!(Part::of(packs::ui_index(*u)), part, "{u:?}");
+        assert_eq!(Part::of(packs::page_index(Part::First, *u as usize)), Part::First, "{u:?}");
     }
-    // The transport's words are in the first; the side panel's, the tools menu's and the address
-    // warnings' (drawn once the later part has come) in the later.
-    for u in [Ui::Play, Ui::Pause, Ui::Speed, Ui::AppTitle, Ui::ClockOf] {
-        assert_eq!(Part::of(packs::ui_index(u)), Part::First, "{u:?}");
-    }
-    for u in [Ui::PanelTitle, Ui::StoreRulesRedis, Ui::UrlWarningTitle, Ui::UrlBadSpeed] {
-        assert_eq!(Part::of(packs::ui_index(u)), Part::Later, "{u:?}");
+    for l in Later::ALL {
+        assert_eq!(Part::of(packs::page_index(Part::Later, *l as usize)), Part::Later, "Later::{l:?}");
     }
     for l in Line::ALL {
         assert_eq!(Part::of(packs::technical_index(l)), Part::Later, "{l:?}'s technical text");
     }
     for i in 0..library::MENU.len() {
         assert_eq!(Part::of(packs::scenario_title_index(i)), Part::Later, "the title of {}", library::MENU[i].id);
+    }
+}
+
+/// Each built-in lesson's bundle (`assets/lesson-bundles/<id>.json`, which the page fetches
+/// instead of the lesson's file and its scenarios' files) is the lesson's file with the exact
+/// file of every built-in scenario its steps play, and nothing else.
+#[test]
+fn the_committed_lesson_bundles_are_the_lessons_and_their_scenarios() {
+    use library::lessons;
+    for menu in lessons::MENU {
+        let path = format!("{}/assets/{}/{}.json", env!("CARGO_MANIFEST_DIR"), lessons::BUNDLE_DIR, menu.id);
+        let committed = std::fs::read_to_string(&path).unwrap_or_default();
+        let wanted = lessons::bundle(menu.id).expect("a built-in").expect("it parses");
+        assert!(
+            committed == wanted,
+            "{path} is not the lesson with its scenarios: after changing a lesson or a scenario, run \
+             `cargo run --bin leaselab -- packs` and commit the bundles"
+        );
+        let bundle: serde_json::Value = serde_json::from_str(&committed).expect("JSON");
+        assert_eq!(bundle["format"], lessons::BUNDLE_FORMAT);
+        let file = std::fs::read_to_string(format!("{}/assets/lessons/{}.json", env!("CARGO_MANIFEST_DIR"), menu.id))
+            .expect("the lesson's file");
+        assert_eq!(bundle["lesson"].as_str(), Some(file.as_str()), "{path}: the lesson's own file");
+        let lesson = lessons::get(menu.id).expect("a built-in").expect("it parses");
+        let mut played: Vec<&str> = lesson.steps.iter().filter_map(|s| s.scenario.as_deref()).collect();
+        played.sort_unstable();
+        played.dedup();
+        let scenarios = bundle["scenarios"].as_object().expect("an object of scenarios");
+        let held: Vec<&str> = scenarios.keys().map(String::as_str).collect();
+        assert_eq!(held, played, "{path}: the scenarios its steps play");
+        for (id, text) in scenarios {
+            let file = std::fs::read_to_string(format!("{}/assets/scenarios/{id}.json", env!("CARGO_MANIFEST_DIR")))
+                .expect("the scenario's file");
+            assert_eq!(text.as_str(), Some(file.as_str()), "{path}: {id}'s own file");
+        }
     }
 }

@@ -95,11 +95,16 @@ mod cli {
         List,
         /// Write the translation packs the page loads (`assets/i18n/en.json`, `zh.json`, their
         /// later parts `en.later.json`, `zh.later.json`, and each fable's, `harbor.en.json`, …)
-        /// from the translation tables; run it after changing a text.
+        /// from the translation tables, and each built-in lesson's bundle (the lesson with its
+        /// scenarios, `assets/lesson-bundles/<id>.json`); run it after changing a text, a lesson
+        /// or a scenario.
         Packs {
-            /// The folder to write them to.
+            /// The folder to write the packs to.
             #[arg(long, default_value = "assets/i18n")]
             dir: PathBuf,
+            /// The folder to write the lessons' bundles to.
+            #[arg(long, default_value = "assets/lesson-bundles")]
+            bundles: PathBuf,
         },
         /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
         Lesson {
@@ -126,7 +131,7 @@ mod cli {
                 }
                 print(&text)
             }
-            Cmd::Packs { dir } => {
+            Cmd::Packs { dir, bundles } => {
                 use leaselab::story::packs;
                 use leaselab::vocab::Lang;
                 let mut out = std::io::stdout().lock();
@@ -143,18 +148,33 @@ mod cli {
                         ));
                     }
                 }
-                for (name, text, count) in files {
-                    let path = dir.join(name);
+                let mut files: Vec<(PathBuf, String, String)> = files
+                    .into_iter()
+                    .map(|(name, text, count)| (dir.join(name), text, format!("{count} texts")))
+                    .collect();
+                for lesson in library::lessons::MENU {
+                    match library::lessons::bundle(lesson.id) {
+                        Some(Ok(text)) => {
+                            files.push((bundles.join(format!("{}.json", lesson.id)), text, "a lesson's bundle".into()))
+                        }
+                        Some(Err(e)) => return fail(&format!("lesson {}: {e}", lesson.id)),
+                        None => return fail(&format!("lesson {} has no file", lesson.id)),
+                    }
+                }
+                if let Err(e) = std::fs::create_dir_all(&bundles) {
+                    return fail(&format!("cannot make {}: {e}", bundles.display()));
+                }
+                for (path, text, count) in files {
                     // A pack already as it should be is left alone: its time stays, and nothing
                     // that watches the folder (the page's build script) builds again for it.
                     if std::fs::read_to_string(&path).is_ok_and(|old| old == text) {
-                        let _ = writeln!(out, "up to date: {} ({count} texts)", path.display());
+                        let _ = writeln!(out, "up to date: {} ({count})", path.display());
                         continue;
                     }
                     if let Err(e) = std::fs::write(&path, text) {
                         return fail(&format!("cannot write {}: {e}", path.display()));
                     }
-                    let _ = writeln!(out, "wrote {} ({count} texts)", path.display());
+                    let _ = writeln!(out, "wrote {} ({count})", path.display());
                 }
                 ExitCode::SUCCESS
             }

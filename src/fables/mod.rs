@@ -24,7 +24,7 @@
 pub mod words;
 
 use crate::draw::Drawing;
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::narrate::Line;
 use crate::vocab::Lang;
 pub use words::Word;
@@ -250,8 +250,10 @@ impl Definition {
 /// label that names a figure in one place and something plain in another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Said {
-    /// The page's own words.
+    /// The page's own words, of the first screen.
     Page(Ui),
+    /// The page's own words, of its later parts.
+    Later(Later),
     /// The word of the fable shown.
     Fable(Word),
     /// The word as this fable tells it, whichever is shown (the landing card's offer of each).
@@ -263,6 +265,7 @@ impl Said {
     pub fn text(self, fable: Fable, lang: Lang) -> &'static str {
         match self {
             Said::Page(ui) => ui.text(lang),
+            Said::Later(text) => text.text(lang),
             Said::Fable(word) => fable.word(word, lang),
             Said::Told(teller, word) => teller.word(word, lang),
         }

@@ -72,4 +72,42 @@ pub mod lessons {
     pub fn get(id: &str) -> Option<Result<Lesson, ScenarioError>> {
         FILES.iter().find(|(i, _)| *i == id).map(|(_, json)| parse(json))
     }
+
+    /// The format of a lesson's bundle.
+    pub const BUNDLE_FORMAT: &str = "leaselab.lesson-bundle/1";
+
+    /// The folder (under `assets/`, and `dist/`) of the lessons' bundles.
+    pub const BUNDLE_DIR: &str = "lesson-bundles";
+
+    /// Built-in lesson `id` with every built-in scenario its steps play, as one JSON document
+    /// the page fetches in one request instead of one per file (issue 29: a page with a lesson
+    /// fetches at most 12 files): `{"format": BUNDLE_FORMAT, "lesson": TEXT, "scenarios": {ID:
+    /// TEXT, …}}`, each `TEXT` a file's exact text (so exporting a scenario gives its file), the
+    /// scenarios by id. Written by `leaselab packs` to
+    /// `assets/lesson-bundles/<id>.json`; `tests/packs.rs` checks the committed ones.
+    ///
+    /// `None` for an unknown id.
+    ///
+    /// # Errors
+    /// The lesson does not parse (a test parses every built-in).
+    #[cfg(not(target_arch = "wasm32"))]
+    pub fn bundle(id: &str) -> Option<Result<String, ScenarioError>> {
+        let (_, text) = FILES.iter().find(|(i, _)| *i == id)?;
+        let lesson = match parse(text) {
+            Ok(lesson) => lesson,
+            Err(e) => return Some(Err(e)),
+        };
+        let mut scenarios = serde_json::Map::new();
+        for step in &lesson.steps {
+            let Some(sid) = step.scenario.as_deref() else { continue };
+            if let Some((_, file)) = super::FILES.iter().find(|(i, _)| *i == sid) {
+                scenarios.entry(sid.to_owned()).or_insert_with(|| (*file).into());
+            }
+        }
+        let mut bundle = serde_json::Map::new();
+        bundle.insert("format".into(), BUNDLE_FORMAT.into());
+        bundle.insert("lesson".into(), (*text).into());
+        bundle.insert("scenarios".into(), scenarios.into());
+        Some(Ok(serde_json::Value::Object(bundle).to_string() + "\n"))
+    }
 }

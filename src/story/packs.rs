@@ -1,77 +1,47 @@
 //! Translation packs: every text of the translation tables of one language, as JSON arrays of
 //! strings in a fixed order, in parts the page loads when it needs them:
 //!
-//! - the first part (`assets/i18n/en.json`, `zh.json`): the page's own texts that the first scene
-//!   needs ([`Ui`] entries without `#[later]`), and every fable's introduction (its name and its
-//!   landing card's words: [`Word::INTRODUCTION`]), which the page says before a fable is shown;
-//! - the later part (`en.later.json`, `zh.later.json`): what only the parts of the page that come
-//!   after the first scene show: the page's texts marked `#[later]` in the table (the side panel,
-//!   the diagram, the lessons, the figures' menu, …), the log's technical lines, and the built-in
-//!   scenarios' titles, which only the scenario menu shows;
+//! - the first part (`assets/i18n/en.json`, `zh.json`): the first screen's texts (the table
+//!   [`Ui`], `story::i18n::first`), and every fable's introduction (its name and its landing card's
+//!   words: [`Word::INTRODUCTION`]), which the page says before a fable is shown;
+//! - the later part (`en.later.json`, `zh.later.json`, compiled into the later parts' chunk,
+//!   `ui::later`): what only the parts of the page that come after the first scene show: the later parts' texts (the table [`Later`],
+//!   `story::i18n::later`: the side panel, the diagram, the lessons, the figures' menu, …), the
+//!   log's technical lines, and the built-in scenarios' titles, which only the scenario menu shows;
 //! - one pack per fable (`harbor.en.json`, `lantern.zh.json`, …): the fable's words, its
 //!   drawing's own, its story lines and its legend ([`Fable::pack_len`]), loaded when the fable is
 //!   first shown.
 //!
 //! Native builds (the runner, the tests) compile the tables in. The page does not: it loads the
-//! first part of its language and the shown fable's pack before it is drawn, the later part with
-//! the page's later parts, and the other language's when the learner switches, so it carries
-//! neither language's texts (issue 4's page budget; issue 14's first load). The packs are
+//! first part of its language and the shown fable's pack before it is drawn, and the other
+//! language's when the learner switches; both languages' later parts come in the later parts'
+//! chunk. So its first module carries neither language's texts (issue 4's page budget; issue 14's first load). The packs are
 //! generated from the tables (`leaselab packs`) and committed; a test checks that they are up to
-//! date. Their order (over both parts of the page's own): the first part's [`Ui`] texts in
-//! declaration order, every fable's introduction; then the later part's [`Ui`] texts in
-//! declaration order, every [`Line`]'s technical text, every built-in scenario's title in menu
-//! order.
+//! date. Their order (over both parts of the page's own): the [`Ui`] texts in declaration order,
+//! every fable's introduction; then the [`Later`] texts in declaration order, every [`Line`]'s
+//! technical text, every built-in scenario's title in menu order.
 
-use super::i18n::Ui;
+use super::i18n::{Later, Ui};
 use super::narrate::Line;
 use crate::fables::{Fable, Word, ALL};
 use crate::scenario::library;
 use crate::vocab::Lang;
 
 /// How many texts the two parts of a pack hold together.
-pub const COUNT: usize = Ui::ALL.len() + ALL.len() * Word::INTRODUCTION + Line::ALL.len() + library::MENU.len();
+pub const COUNT: usize = FIRST + Later::ALL.len() + Line::ALL.len() + library::MENU.len();
 
-/// [`Ui::LATER`] as a bit set, bit `i % 64` of word `i / 64` for the variant declared `i`-th:
-/// where a text is in the pack is then counted in a few words ([`ui_index`]) rather than looked
-/// up in a table of every variant's place (a kilobyte in the page).
-const UI_LATER_BITS: [u64; Ui::ALL.len().div_ceil(64)] = {
-    let mut bits = [0u64; Ui::ALL.len().div_ceil(64)];
-    let mut i = 0;
-    while i < Ui::LATER.len() {
-        if Ui::LATER[i] {
-            bits[i / 64] |= 1 << (i % 64);
-        }
-        i += 1;
-    }
-    bits
-};
-
-/// How many [`Ui`] texts are in the later part (marked `#[later]`: [`Ui::LATER`]).
-const UI_LATER: usize = {
-    let mut n = 0;
-    let mut w = 0;
-    while w < UI_LATER_BITS.len() {
-        n += UI_LATER_BITS[w].count_ones() as usize;
-        w += 1;
-    }
-    n
-};
-
-/// How many [`Ui`] texts are in the first part.
-const UI_FIRST: usize = Ui::ALL.len() - UI_LATER;
-
-/// How many of them are in the first part (the rest are in the later one): the page's own first
-/// texts, then every fable's introduction ([`Word::INTRODUCTION`] words each, in `fables::ALL`
-/// order).
-pub const FIRST: usize = UI_FIRST + ALL.len() * Word::INTRODUCTION;
+/// How many of them are in the first part (the rest are in the later one): the first screen's
+/// texts ([`Ui`]), then every fable's introduction ([`Word::INTRODUCTION`] words each, in
+/// `fables::ALL` order).
+pub const FIRST: usize = Ui::ALL.len() + ALL.len() * Word::INTRODUCTION;
 
 /// A part of a pack.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Part {
     /// What the first scene needs: loaded before the page is drawn.
     First,
-    /// The later parts' own texts, the technical lines and the scenarios' titles: loaded with
-    /// the page's later parts.
+    /// The later parts' own texts, the technical lines and the scenarios' titles: in the page's
+    /// later parts' chunk.
     Later,
 }
 
@@ -97,34 +67,25 @@ impl Part {
     }
 }
 
-/// Where [`Ui`] `ui`'s text is in a pack: the first part's texts in declaration order from 0,
-/// the later part's in declaration order from [`FIRST`].
-pub fn ui_index(ui: Ui) -> usize {
-    let i = ui as usize;
-    let (word, bit) = (i / 64, i % 64);
-    let whole: u32 = UI_LATER_BITS.iter().take(word).map(|w| w.count_ones()).sum();
-    let word = UI_LATER_BITS.get(word).copied().unwrap_or(0);
-    let later_before = (whole + (word & ((1 << bit) - 1)).count_ones()) as usize;
-    if word & (1 << bit) != 0 {
-        FIRST + later_before
-    } else {
-        i - later_before
-    }
+/// Where text number `i` of the table read from part `part` ([`Ui`] for the first, [`Later`]
+/// for the later) is in a pack: each table's texts in declaration order from its part's start.
+pub fn page_index(part: Part, i: usize) -> usize {
+    part.range().start + i
 }
 
 /// Where `fable`'s introduction word number `i` (below [`Word::INTRODUCTION`]) is in a pack.
 pub fn introduction_index(fable: Fable, i: usize) -> usize {
-    UI_FIRST + fable.index() * Word::INTRODUCTION + i
+    Ui::ALL.len() + fable.index() * Word::INTRODUCTION + i
 }
 
 /// Where [`Line`] `line`'s technical text is in a pack.
 pub fn technical_index(line: Line) -> usize {
-    FIRST + UI_LATER + line as usize
+    FIRST + Later::ALL.len() + line as usize
 }
 
 /// Where the title of the `i`-th built-in scenario of the menu ([`library::MENU`]) is in a pack.
 pub fn scenario_title_index(i: usize) -> usize {
-    FIRST + UI_LATER + Line::ALL.len() + i
+    FIRST + Later::ALL.len() + Line::ALL.len() + i
 }
 
 // `PACK_STAMP`: a hash of all the packs' parts, generated by `build.rs`.
@@ -147,11 +108,11 @@ pub fn fable_file_name(fable: Fable, lang: Lang) -> String {
 #[cfg(not(target_arch = "wasm32"))]
 pub fn texts(lang: Lang) -> Vec<&'static str> {
     let mut out = Vec::with_capacity(COUNT);
-    out.extend(Ui::ALL.iter().filter(|u| !Ui::LATER[**u as usize]).map(|u| u.text(lang)));
+    out.extend(Ui::ALL.iter().map(|u| u.text(lang)));
     for fable in Fable::all() {
         out.extend(&fable.texts(lang)[..Word::INTRODUCTION]);
     }
-    out.extend(Ui::ALL.iter().filter(|u| Ui::LATER[**u as usize]).map(|u| u.text(lang)));
+    out.extend(Later::ALL.iter().map(|u| u.text(lang)));
     out.extend(Line::ALL.iter().map(|l| l.technical(lang)));
     out.extend(library::MENU.iter().map(|b| lang.pick([b.title_en, b.title_zh])));
     out
@@ -181,7 +142,7 @@ fn json_lines(texts: &[&str]) -> String {
 mod loaded {
     use std::cell::{Cell, RefCell};
 
-    use super::{Part, Ui};
+    use super::Part;
     use crate::fables::{Fable, ALL};
     use crate::vocab::Lang;
 
@@ -194,12 +155,12 @@ mod loaded {
         /// Each fable's pack, English and Chinese, once loaded.
         static FABLES: [[Texts; 2]; ALL.len()] = const { [const { [Cell::new(None), Cell::new(None)] }; ALL.len()] };
 
-        /// The page's own later texts (`#[later]` in the table) read before any later part was
-        /// here: drawn empty, a mistake of the table's marks (see [`take_missed`]).
+        /// The later parts' texts ([`super::Later`]) read before any later part was here: drawn
+        /// empty, a text in the wrong table (see [`take_missed`]).
         static MISSED: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
     }
 
-    /// The places of the later texts of the page's own ([`super::Ui::LATER`]) that were read
+    /// The places of the later parts' texts ([`super::Later`]) that were read
     /// before either language's later part was here, since the last call. The page reports them
     /// as an error once the later part has come and draws its texts again (`ui::later`).
     pub fn take_missed() -> Vec<usize> {
@@ -280,12 +241,13 @@ mod loaded {
         lookup(lang, i).unwrap_or("")
     }
 
-    /// [`Ui`] `ui`'s text in `lang` (as [`get`]); a later text read before either language's
-    /// later part is here is recorded (see [`take_missed`]).
-    pub fn ui_text(lang: Lang, ui: Ui) -> &'static str {
-        let i = super::ui_index(ui);
+    /// Text number `i` of the page's own table read from part `part` in `lang` (as [`get`]); a
+    /// later text read before either language's later part is here is recorded (see
+    /// [`take_missed`]).
+    pub fn page_text(lang: Lang, part: Part, i: usize) -> &'static str {
+        let i = super::page_index(part, i);
         lookup(lang, i).unwrap_or_else(|| {
-            if Part::of(i) == Part::Later {
+            if part == Part::Later {
                 MISSED.with(|m| m.borrow_mut().push(i));
             }
             ""
@@ -294,4 +256,4 @@ mod loaded {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use loaded::{fable_text, get, has, has_fable, install, install_fable, take_missed, ui_text};
+pub use loaded::{fable_text, get, has, has_fable, install, install_fable, page_text, take_missed};

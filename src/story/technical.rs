@@ -12,7 +12,7 @@
 
 use std::collections::VecDeque;
 
-use super::i18n::{fill, Ui};
+use super::i18n::{fill, Later};
 use super::violations::Found;
 use crate::engine::Liveness;
 use crate::engine::{LeaseView, Snapshot, StoreKind, TraceEntry, TraceEvent, WriteOutcome};
@@ -31,11 +31,11 @@ pub fn store_name(kind: StoreKind) -> &'static str {
 /// The note that names the run's store profile and its rules (the first note of every view).
 pub fn store_note(kind: StoreKind, lang: Lang) -> String {
     let rules = match kind {
-        StoreKind::Redis => Ui::StoreRulesRedis,
-        StoreKind::Etcd => Ui::StoreRulesEtcd,
-        StoreKind::Kubernetes => Ui::StoreRulesK8s,
+        StoreKind::Redis => Later::StoreRulesRedis,
+        StoreKind::Etcd => Later::StoreRulesEtcd,
+        StoreKind::Kubernetes => Later::StoreRulesK8s,
     };
-    fill(Ui::TechNoteStore.text(lang), &[("store", store_name(kind)), ("rules", rules.text(lang))])
+    fill(Later::TechNoteStore.text(lang), &[("store", store_name(kind)), ("rules", rules.text(lang))])
 }
 
 /// Which real system's view of the lease to show.
@@ -70,11 +70,11 @@ impl View {
     }
 
     /// The picker's label.
-    pub fn label(self) -> Ui {
+    pub fn label(self) -> Later {
         match self {
-            View::K8s => Ui::TechViewK8s,
-            View::Redis => Ui::TechViewRedis,
-            View::Etcd => Ui::TechViewEtcd,
+            View::K8s => Later::TechViewK8s,
+            View::Redis => Later::TechViewRedis,
+            View::Etcd => Later::TechViewEtcd,
         }
     }
 }
@@ -288,7 +288,7 @@ fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) 
     let exists = lease.token.is_some() || lease.holder_identity.is_some() || lease.acquire_time_ms.is_some();
     if !exists {
         lines.push(output(format!("Error from server (NotFound): leases.coordination.k8s.io \"{name}\" not found")));
-        notes.push(Ui::TechNoteK8sMissing.text(lang).to_owned());
+        notes.push(Later::TechNoteK8sMissing.text(lang).to_owned());
     } else {
         let (secs, exact) = whole_seconds(lease.lease_duration_ms);
         lines.extend(
@@ -318,24 +318,24 @@ fn k8s(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>) 
             lines.push(output(format!("  renewTime: \"{}\"", offset(t))));
         }
         match lease_state(snap) {
-            LeaseState::Free => notes.push(Ui::TechNoteK8sNoHolder.text(lang).to_owned()),
+            LeaseState::Free => notes.push(Later::TechNoteK8sNoHolder.text(lang).to_owned()),
             LeaseState::Expired { expired_at_ms, .. } => {
-                notes.push(fill(Ui::TechNoteK8sExpired.text(lang), &[("at", &offset(expired_at_ms))]))
+                notes.push(fill(Later::TechNoteK8sExpired.text(lang), &[("at", &offset(expired_at_ms))]))
             }
             LeaseState::Held { .. } => {}
         }
         if !exact {
             notes.push(whole_seconds_note("Kubernetes", lease.lease_duration_ms, lang));
         }
-        notes.push(Ui::TechNoteTimes.text(lang).to_owned());
+        notes.push(Later::TechNoteTimes.text(lang).to_owned());
     }
-    let token = lease.token.map_or_else(|| Ui::Nothing.text(lang).to_owned(), |t| t.to_string());
-    notes.insert(0, fill(Ui::TechNoteK8sToken.text(lang), &[("token", &token)]));
+    let token = lease.token.map_or_else(|| Later::Nothing.text(lang).to_owned(), |t| t.to_string());
+    notes.insert(0, fill(Later::TechNoteK8sToken.text(lang), &[("token", &token)]));
     (lines, notes)
 }
 
 fn whole_seconds_note(system: &str, ms: u64, lang: Lang) -> String {
-    fill(Ui::TechNoteWholeSeconds.text(lang), &[("system", system), ("s", &super::i18n::span(ms))])
+    fill(Later::TechNoteWholeSeconds.text(lang), &[("system", system), ("s", &super::i18n::span(ms))])
 }
 
 /// `redis-cli`: `GET` and `PTTL` on the lock key. Shapes: redis.io's `PTTL` page (an integer
@@ -352,13 +352,13 @@ fn redis(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>
             lines.push(command(format!("{prompt} PTTL {key}")));
             lines.push(output(format!("(integer) {remaining_ms}")));
             let ttl = snap.lease.lease_duration_ms.to_string();
-            notes.push(fill(Ui::TechNoteRedisValue.text(lang), &[("token", &token.to_string()), ("ttl", &ttl)]));
+            notes.push(fill(Later::TechNoteRedisValue.text(lang), &[("token", &token.to_string()), ("ttl", &ttl)]));
         }
         LeaseState::Free | LeaseState::Expired { .. } => {
             lines.push(output("(nil)".to_owned()));
             lines.push(command(format!("{prompt} PTTL {key}")));
             lines.push(output("(integer) -2".to_owned()));
-            notes.push(Ui::TechNoteRedisGone.text(lang).to_owned());
+            notes.push(Later::TechNoteRedisGone.text(lang).to_owned());
         }
     }
     (lines, notes)
@@ -402,7 +402,7 @@ fn etcd(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>)
                 "lease {id:016x} granted with TTL({granted_ttl}s), remaining({}s)",
                 remaining_ms / 1000
             )));
-            notes.push(Ui::TechNoteEtcdRevision.text(lang).to_owned());
+            notes.push(Later::TechNoteEtcdRevision.text(lang).to_owned());
             if !exact {
                 notes.push(whole_seconds_note("etcd", snap.lease.lease_duration_ms, lang));
             }
@@ -415,9 +415,9 @@ fn etcd(snap: &Snapshot, name: &str, lang: Lang) -> (Vec<TermLine>, Vec<String>)
                     let id = etcd_lease_id(token);
                     lines.push(command(format!("$ etcdctl lease timetolive {id:016x}")));
                     lines.push(output(format!("lease {id:016x} already expired")));
-                    notes.push(Ui::TechNoteEtcdGone.text(lang).to_owned());
+                    notes.push(Later::TechNoteEtcdGone.text(lang).to_owned());
                 }
-                None => notes.push(Ui::TechNoteNoGrant.text(lang).to_owned()),
+                None => notes.push(Later::TechNoteNoGrant.text(lang).to_owned()),
             }
         }
     }
@@ -465,13 +465,13 @@ impl JudgedWrite {
     }
 
     /// The outcome's label in the table.
-    pub fn outcome_label(&self) -> Ui {
+    pub fn outcome_label(&self) -> Later {
         match self.outcome {
-            WriteOutcome::Accepted => Ui::OutcomeAccepted,
-            WriteOutcome::RejectedStale => Ui::OutcomeRejectedStale,
-            WriteOutcome::RejectedInvalid => Ui::OutcomeRejectedInvalid,
-            WriteOutcome::Duplicate => Ui::OutcomeDuplicate,
-            WriteOutcome::RejectedForeignLock => Ui::OutcomeRejectedForeign,
+            WriteOutcome::Accepted => Later::OutcomeAccepted,
+            WriteOutcome::RejectedStale => Later::OutcomeRejectedStale,
+            WriteOutcome::RejectedInvalid => Later::OutcomeRejectedInvalid,
+            WriteOutcome::Duplicate => Later::OutcomeDuplicate,
+            WriteOutcome::RejectedForeignLock => Later::OutcomeRejectedForeign,
         }
     }
 

@@ -247,5 +247,5 @@ pub(crate) fn share(app: AppState, embed: bool) {
 
 /// What the share field says when no link can carry the run.
 fn too_large(app: AppState) -> String {
-    crate::story::i18n::Ui::ShareTooLarge.text(app.lang.get_untracked()).to_owned()
+    crate::story::i18n::Later::ShareTooLarge.text(app.lang.get_untracked()).to_owned()
 }

@@ -60,17 +60,10 @@ pub async fn load(id: &str) {
     let entry = if builtin.id == library::DEFAULT_ID {
         Entry { id: builtin.id, text: None, read: Ok(opening()) }
     } else {
-        let (text, read) = match fetch_text(&file_url(builtin.id)).await {
-            Ok(text) => {
-                let read = match reader().await {
-                    Ok(reader) => (reader.scenario)(&text),
-                    Err(_) => Err(not_fetched("the page's scenario reader could not be fetched".into())),
-                };
-                (Some(text), read)
-            }
-            Err(message) => (None, Err(not_fetched(message))),
-        };
-        Entry { id: builtin.id, text, read }
+        match fetch_text(&file_url(builtin.id)).await {
+            Ok(text) => return keep(builtin.id, text).await,
+            Err(message) => Entry { id: builtin.id, text: None, read: Err(not_fetched(message)) },
+        }
     };
     FILES.with_borrow_mut(|f| {
         f.retain(|e| e.id != builtin.id);
@@ -110,20 +103,55 @@ pub async fn file_text(id: &str) -> Option<String> {
     Some(text)
 }
 
-/// Fetches and reads built-in lesson `id` (`lessons/<id>.json`, next to the page; only ids of the
-/// lesson menu are fetched), or says why it could not be had (in English).
+/// Fetches and reads built-in lesson `id` with the scenarios its steps play, in one request:
+/// its bundle (`lesson-bundles/<id>.json`, next to the page, see
+/// `library::lessons::bundle`; only ids of the lesson menu are fetched). The scenarios are kept
+/// as if each file had been fetched ([`load`] then finds them here). Says why it could not be had
+/// (in English).
 pub async fn lesson(id: &str) -> Result<Lesson, String> {
+    use library::lessons::{BUNDLE_DIR, BUNDLE_FORMAT};
     let Some(builtin) = library::lessons::builtin(id) else { return Err(format!("there is no lesson \"{id}\"")) };
-    let text = fetch_text(&format!("lessons/{}.json", builtin.id)).await?;
-    lesson::parse(&text).map_err(|e| e.to_string())
+    let url = format!("{BUNDLE_DIR}/{}.json", builtin.id);
+    let text = fetch_text(&url).await?;
+    let bundle: serde_json::Value = serde_json::from_str(&text).map_err(|e| format!("{url}: {e}"))?;
+    if bundle["format"].as_str() != Some(BUNDLE_FORMAT) {
+        return Err(format!("{url}: \"format\" must be \"{BUNDLE_FORMAT}\""));
+    }
+    let Some(lesson_text) = bundle["lesson"].as_str() else { return Err(format!("{url}: no \"lesson\" text")) };
+    if let Some(scenarios) = bundle["scenarios"].as_object() {
+        for (sid, file) in scenarios {
+            if let Some(file) = file.as_str() {
+                keep(sid, file.to_owned()).await;
+            }
+        }
+    }
+    lesson::parse(lesson_text).map_err(|e| e.to_string())
 }
 
-/// Loads part `part` of `lang`'s translation pack (`i18n/<lang>.json` or `i18n/<lang>.later.json`,
-/// stamped against stale caches) unless it is already here (see `story::packs`).
+/// Keeps built-in `id`'s file `text`, read, unless it is here already (as [`load`] would have).
+async fn keep(id: &str, text: String) {
+    let Some(builtin) = library::builtin(id) else { return };
+    if FILES.with_borrow(|f| f.iter().any(|e| e.id == builtin.id && e.read.is_ok())) {
+        return;
+    }
+    let read = match reader().await {
+        Ok(reader) => (reader.scenario)(&text),
+        Err(_) => Err(not_fetched("the page's scenario reader could not be fetched".into())),
+    };
+    FILES.with_borrow_mut(|f| {
+        f.retain(|e| e.id != builtin.id);
+        f.push(Entry { id: builtin.id, text: Some(text), read });
+    });
+}
+
+/// Loads the first part of `lang`'s translation pack (`i18n/<lang>.json`, stamped against stale
+/// caches) unless it is already here (see `story::packs`). Its later part is in the later parts'
+/// chunk (`ui::later`).
 ///
 /// # Errors
 /// Why it could not be fetched or read (in English).
-pub async fn load_pack(lang: Lang, part: Part) -> Result<(), String> {
+pub async fn load_pack(lang: Lang) -> Result<(), String> {
+    let part = Part::First;
     if packs::has(lang, part) {
         return Ok(());
     }
@@ -150,7 +178,7 @@ pub async fn load_fable_pack(fable: Fable, lang: Lang) -> Result<(), String> {
 
 /// A pack's texts: its file is a JSON array of strings, read with the browser's `JSON.parse`
 /// (the page carries no JSON reader of its own before it needs one).
-fn pack_texts(json: &str) -> Result<Vec<String>, String> {
+pub(crate) fn pack_texts(json: &str) -> Result<Vec<String>, String> {
     let value = js_sys::JSON::parse(json).map_err(|_| String::from("not JSON"))?;
     if !js_sys::Array::is_array(&value) {
         return Err("not a JSON array".into());

@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::engine::compare::{tally, Setting};
 use crate::engine::{Endpoint, TraceEntry, TraceEvent};
 use crate::fables::Word;
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 use crate::story::picture::message_word;
 use crate::story::{fill, narrate};
 use crate::vocab::Lang;
@@ -29,20 +29,20 @@ fn code(s: Option<Setting>) -> &'static str {
 }
 
 /// How `setting` stands in a run: `on` as [`Setting::is_on`] says.
-fn state(setting: Setting, on: bool) -> Ui {
+fn state(setting: Setting, on: bool) -> Later {
     match (setting, on) {
-        (Setting::Fencing, true) => Ui::SettingFencingOn,
-        (Setting::Fencing, false) => Ui::SettingFencingOff,
-        (Setting::EpochBarrier, true) => Ui::SettingBarrierOn,
-        (Setting::EpochBarrier, false) => Ui::SettingBarrierOff,
-        (Setting::ReleaseCheck, true) => Ui::SettingReleaseOwner,
-        (Setting::ReleaseCheck, false) => Ui::SettingReleasePlain,
-        (Setting::Expiry, true) => Ui::SettingExpiryObserver,
-        (Setting::Expiry, false) => Ui::SettingExpiryStore,
-        (Setting::Store, true) => Ui::SettingStoreEtcd,
-        (Setting::Store, false) => Ui::SettingStoreRedis,
-        (Setting::RenewPolicy, true) => Ui::SettingRenewRetry,
-        (Setting::RenewPolicy, false) => Ui::SettingRenewGiveUp,
+        (Setting::Fencing, true) => Later::SettingFencingOn,
+        (Setting::Fencing, false) => Later::SettingFencingOff,
+        (Setting::EpochBarrier, true) => Later::SettingBarrierOn,
+        (Setting::EpochBarrier, false) => Later::SettingBarrierOff,
+        (Setting::ReleaseCheck, true) => Later::SettingReleaseOwner,
+        (Setting::ReleaseCheck, false) => Later::SettingReleasePlain,
+        (Setting::Expiry, true) => Later::SettingExpiryObserver,
+        (Setting::Expiry, false) => Later::SettingExpiryStore,
+        (Setting::Store, true) => Later::SettingStoreEtcd,
+        (Setting::Store, false) => Later::SettingStoreRedis,
+        (Setting::RenewPolicy, true) => Later::SettingRenewRetry,
+        (Setting::RenewPolicy, false) => Later::SettingRenewGiveUp,
     }
 }
 
@@ -59,13 +59,13 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
             .chain(Setting::ALL.into_iter().filter(|s| s.applies(&config)).map(Some))
             .map(|s| {
                 let label = match s {
-                    None => Ui::CompareOff,
-                    Some(Setting::Fencing) => Ui::CompareFencing,
-                    Some(Setting::EpochBarrier) => Ui::CompareBarrier,
-                    Some(Setting::ReleaseCheck) => Ui::CompareRelease,
-                    Some(Setting::Expiry) => Ui::CompareExpiry,
-                    Some(Setting::Store) => Ui::CompareStore,
-                    Some(Setting::RenewPolicy) => Ui::CompareRenew,
+                    None => Later::CompareOff,
+                    Some(Setting::Fencing) => Later::CompareFencing,
+                    Some(Setting::EpochBarrier) => Later::CompareBarrier,
+                    Some(Setting::ReleaseCheck) => Later::CompareRelease,
+                    Some(Setting::Expiry) => Later::CompareExpiry,
+                    Some(Setting::Store) => Later::CompareStore,
+                    Some(Setting::RenewPolicy) => Later::CompareRenew,
                 };
                 view! {
                     <option value=code(s) selected=move || app.compare.get() == s>
@@ -77,7 +77,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
     };
     // One line per run: what its entry at the first difference says.
     let describe = move |e: &Option<TraceEntry>, lang: Lang| match e {
-        None => Ui::CompareEnded.text(lang).to_owned(),
+        None => Later::CompareEnded.text(lang).to_owned(),
         Some(e) => app.cast.with(|cast| match (narrate(e, cast, lang), &e.event) {
             // In the fable's words, as the log tells it.
             (Some(n), _) => n.story,
@@ -90,13 +90,16 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                     Endpoint::Resource | Endpoint::Outside => cast.fable().word(Word::DiagramResource, lang).to_owned(),
                 };
                 let what = cast.fable().word(message_word(*kind), lang);
-                fill(Ui::CompareSent.text(lang), &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))])
+                fill(
+                    Later::CompareSent.text(lang),
+                    &[("from", &from), ("what", what), ("arrive", &seconds(*arrive_ms))],
+                )
             }
             (None, _) => {
                 // The event's tag, e.g. `node_started` (the JSON the trace hash is made of).
                 let json = serde_json::to_string(&e.event).unwrap_or_default();
                 let kind = json.split('"').nth(3).unwrap_or_default();
-                fill(Ui::CompareUnnarrated.text(lang), &[("kind", kind)])
+                fill(Later::CompareUnnarrated.text(lang), &[("kind", kind)])
             }
         }),
     };
@@ -106,21 +109,21 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         let Some(setting) = app.compare.get() else { return String::new() };
         let on = app.scenario.with(|s| setting.is_on(&s.config));
         let (this, other) = (state(setting, on).text(lang), state(setting, !on).text(lang));
-        fill(Ui::CompareRuns.text(lang), &[("this", this), ("other", other)])
+        fill(Later::CompareRuns.text(lang), &[("this", this), ("other", other)])
     };
     let at = move || app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)));
     let first = move || {
         let lang = app.lang.get();
         match app.divergence.get() {
             None => String::new(),
-            Some(None) => Ui::CompareSame.text(lang).to_owned(),
+            Some(None) => Later::CompareSame.text(lang).to_owned(),
             Some(Some(d)) => {
                 let (this, other) = (describe(&d.this, lang), describe(&d.other, lang));
                 let mut line = format!(
                     "{}: {} · {}",
-                    fill(Ui::CompareFirstDiff.text(lang), &[("t", &seconds(d.at_ms))]),
-                    fill(Ui::CompareThis.text(lang), &[("what", &this)]),
-                    fill(Ui::CompareOther.text(lang), &[("what", &other)])
+                    fill(Later::CompareFirstDiff.text(lang), &[("t", &seconds(d.at_ms))]),
+                    fill(Later::CompareThis.text(lang), &[("what", &this)]),
+                    fill(Later::CompareOther.text(lang), &[("what", &other)])
                 );
                 // Told the same, they differ in a detail the words leave out: name it.
                 if this == other {
@@ -128,7 +131,7 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                         if let Some((field, x, y)) = first_different_field(&a.event, &b.event) {
                             line.push_str(" · ");
                             line.push_str(&fill(
-                                Ui::CompareDiffers.text(lang),
+                                Later::CompareDiffers.text(lang),
                                 &[("field", &field), ("this", &x), ("other", &y)],
                             ));
                         }
@@ -150,12 +153,12 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
         let values =
             [("t", seconds(now)), ("a", n(a)), ("r", n(r)), ("v", n(v)), ("a2", n(a2)), ("r2", n(r2)), ("v2", n(v2))];
         let values: Vec<(&str, &str)> = values.iter().map(|(k, v)| (*k, v.as_str())).collect();
-        fill(Ui::CompareSummary.text(lang), &values)
+        fill(Later::CompareSummary.text(lang), &values)
     };
     view! {
         <div class="compare" data-testid="compare" data-setting=move || code(app.compare.get())>
-            <label title=tr(app, Ui::CompareHint)>
-                <span>{tr(app, Ui::CompareLabel)}</span>
+            <label title=tr(app, Later::CompareHint)>
+                <span>{tr(app, Later::CompareLabel)}</span>
                 <select data-testid="compare-setting" on:change=on_pick prop:value=move || code(app.compare.get())>
                     {options}
                 </select>
@@ -168,9 +171,9 @@ pub fn CompareBar(app: AppState) -> impl IntoView {
                 hidden=move || app.divergence.with(Option::is_none)
             >
                 {first}
-                <button data-testid="compare-seek" title=tr(app, Ui::CompareSeekHint) hidden=move || at().is_none()
+                <button data-testid="compare-seek" title=tr(app, Later::CompareSeekHint) hidden=move || at().is_none()
                     on:click=move |_| if let Some(t) = at() { app.seek(t) }>
-                    {tr(app, Ui::CompareSeek)}
+                    {tr(app, Later::CompareSeek)}
                 </button>
             </p>
             <p class="compare-summary" data-testid="compare-summary">{summary}</p>
@@ -192,7 +195,7 @@ fn run_label(app: AppState, this: bool, lang: Lang) -> Option<String> {
     let setting = app.compare.get()?;
     let on = app.scenario.with(|s| setting.is_on(&s.config));
     let what = state(setting, if this { on } else { !on }).text(lang);
-    Some(fill(if this { Ui::CompareThis } else { Ui::CompareOther }.text(lang), &[("what", what)]))
+    Some(fill(if this { Later::CompareThis } else { Later::CompareOther }.text(lang), &[("what", what)]))
 }
 
 /// The label over this run's scene while comparing, with the first difference once the
@@ -211,7 +214,7 @@ pub fn ThisRunLabel(app: AppState) -> impl IntoView {
 fn parted(app: AppState) -> Option<String> {
     let now = app.snapshot.with(|s| s.now_ms);
     let at = app.divergence.with(|d| d.as_ref().and_then(|d| d.as_ref().map(|d| d.at_ms)))?;
-    (now >= at).then(|| fill(Ui::CompareParted.text(app.lang.get()), &[("t", &seconds(at))]))
+    (now >= at).then(|| fill(Later::CompareParted.text(app.lang.get()), &[("t", &seconds(at))]))
 }
 
 /// The compared run's scene, drawn from its picture at this run's moment, beside this run's
@@ -239,7 +242,7 @@ pub fn OtherScene(app: AppState) -> impl IntoView {
                 {move || parted(app)}
             </p>
             <div class=class node_ref=scene>
-                <svg viewBox="0 0 1200 640" role="img" aria-label=tr(app, Ui::CompareDiagram) preserveAspectRatio="xMidYMid meet" inner_html=move || markup.get()></svg>
+                <svg viewBox="0 0 1200 640" role="img" aria-label=tr(app, Later::CompareDiagram) preserveAspectRatio="xMidYMid meet" inner_html=move || markup.get()></svg>
             </div>
         </div>
     }

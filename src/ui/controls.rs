@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::actions::Action;
 use crate::scenario::library;
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::vocab::Fable;
 
 use super::act::ActButton;
@@ -167,7 +167,7 @@ pub(crate) fn Pace(app: AppState) -> impl IntoView {
                 class="pacing"
                 testid="pacing-toggle"
                 label=page(Ui::TrueTime)
-                title=page(Ui::KeyPacing)
+                title=Said::Later(Later::KeyPacing)
                 pressed=Signal::derive(move || app.true_time.get())
             />
     }
@@ -219,7 +219,7 @@ pub fn ScenarioPicker(app: AppState) -> impl IntoView {
         let custom = app.source.with(Option::is_some);
         let (id_now, title_now) = app.scenario.with(|s| (s.id.clone(), localized(s.title.as_ref(), lang, &s.id)));
         let imported = custom.then(|| {
-            view! { <option value="" selected=true>{fill(Ui::Imported.text(lang), &[("title", &title_now)])}</option> }
+            view! { <option value="" selected=true>{fill(Later::Imported.text(lang), &[("title", &title_now)])}</option> }
         });
         let builtins = library::ids()
             .enumerate()
@@ -233,8 +233,8 @@ pub fn ScenarioPicker(app: AppState) -> impl IntoView {
     };
     view! {
         <label class="scenario picker">
-            <span>{tr(app, Ui::Scenario)}</span>
-            <select data-testid="scenario-picker" title=tr(app, Ui::Scenario) on:change=on_scenario>
+            <span>{tr(app, Later::Scenario)}</span>
+            <select data-testid="scenario-picker" title=tr(app, Later::Scenario) on:change=on_scenario>
                 {options}
             </select>
         </label>
@@ -257,8 +257,8 @@ pub fn FablePicker(app: AppState) -> impl IntoView {
             .collect_view()
     };
     view! {
-        <label class="scenario fable picker" title=tr(app, Ui::FablePickerHint)>
-            <span>{tr(app, Ui::FablePicker)}</span>
+        <label class="scenario fable picker" title=tr(app, Later::FablePickerHint)>
+            <span>{tr(app, Later::FablePicker)}</span>
             <select data-testid="fable-picker" data-fable=move || app.fable.get().code() on:change=on_fable>
                 {options}
             </select>
@@ -278,7 +278,7 @@ pub fn Tools(app: AppState) -> impl IntoView {
     // The snippet shows in the same field as the share link: one field, one label.
     let share_field = move || {
         app.share_url.get().map(|url| {
-            let label = if url.starts_with('<') { Ui::EmbedCodeLabel } else { Ui::ShareLinkLabel };
+            let label = if url.starts_with('<') { Later::EmbedCodeLabel } else { Later::ShareLinkLabel };
             view! {
                 <label class="share-link">
                     <span>{tr(app, label)}</span>
@@ -288,32 +288,32 @@ pub fn Tools(app: AppState) -> impl IntoView {
         })
     };
     view! {
-        <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Ui::ToolsHint)>
-            {tr(app, Ui::Tools)}
+        <button class="tools-open" data-testid="tools-open" popovertarget="tools-menu" title=tr(app, Later::ToolsHint)>
+            {tr(app, Later::Tools)}
         </button>
         <div id="tools-menu" class="menu tools" popover="auto" data-testid="tools-menu">
             <section class="group pickers">
-                <h2>{tr(app, Ui::ToolsScenario)}</h2>
+                <h2>{tr(app, Later::ToolsScenario)}</h2>
                 <ScenarioPicker app />
                 <FablePicker app />
             </section>
             <section class="group share">
-                <h2>{tr(app, Ui::ToolsShare)}</h2>
+                <h2>{tr(app, Later::ToolsShare)}</h2>
                 <div class="row-of">
-                    <ActButton app action=Action::ShareLink testid="share" label=page(Ui::Share) title=page(Ui::ShareHint) />
+                    <ActButton app action=Action::ShareLink testid="share" label=Said::Later(Later::Share) title=Said::Later(Later::ShareHint) />
                     <ActButton
                         app
                         action=Action::EmbedCode
                         testid="embed-this"
-                        label=page(Ui::Embed)
-                        title=page(Ui::EmbedHint)
+                        label=Said::Later(Later::Embed)
+                        title=Said::Later(Later::EmbedHint)
                     />
                 </div>
                 {share_field}
             </section>
             // The world's levers; which can be pulled now is the registry's.
             <section class="group world">
-                <h2>{tr(app, Ui::ToolsWorld)}</h2>
+                <h2>{tr(app, Later::ToolsWorld)}</h2>
                 <div class="row-of">
                     <ActButton
                         app
@@ -321,7 +321,7 @@ pub fn Tools(app: AppState) -> impl IntoView {
                         class="fencing"
                         testid="fencing-toggle"
                         label=Signal::derive(move || Said::Fable(if fencing() { Word::FencingOn } else { Word::FencingOff }))
-                        title=Signal::derive(move || page(if tokens() { Ui::FencingHint } else { Ui::FencingNoToken }))
+                        title=Signal::derive(move || if tokens() { Said::Later(Later::FencingHint) } else { page(Ui::FencingNoToken) })
                         state=("on", Signal::derive(fencing))
                     />
                     <ActButton
@@ -337,13 +337,13 @@ pub fn Tools(app: AppState) -> impl IntoView {
                         action=Action::StoreClockJump
                         class="store-clock"
                         testid="store-clock-jump"
-                        label=page(Ui::StoreClockJump)
-                        title=page(Ui::StoreClockJumpHint)
+                        label=Said::Later(Later::StoreClockJump)
+                        title=Said::Later(Later::StoreClockJumpHint)
                     />
                 </div>
             </section>
             <section class="group files-box">
-                <h2>{tr(app, Ui::ToolsFiles)}</h2>
+                <h2>{tr(app, Later::ToolsFiles)}</h2>
                 <super::files::Files app />
             </section>
         </div>

@@ -7,7 +7,7 @@ use leptos::prelude::*;
 
 use crate::engine::{NodeView, Role};
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
 
@@ -127,9 +127,9 @@ pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fab
     let mut lines = Vec::new();
     let posture = match node.role {
         Role::Crashed => text(Word::ActorGone),
-        Role::Paused => Ui::StoryAsleep.text(lang),
+        Role::Paused => Later::StoryAsleep.text(lang),
         _ if !node.started => text(Word::ActorNotYet),
-        _ => Ui::StoryAwake.text(lang),
+        _ => Later::StoryAwake.text(lang),
     };
     lines.push(posture.to_owned());
     if node.partitioned {
@@ -149,37 +149,37 @@ pub(crate) fn story_state(node: &NodeView, plaque_token: Option<u64>, fable: Fab
 
 fn technical_state(node: &NodeView, now_ms: u64, lang: Lang) -> String {
     let role = match node.role {
-        Role::Leader => Ui::TechLeader,
-        Role::Candidate if !node.started => Ui::TechNotStarted,
-        Role::Candidate => Ui::TechCandidate,
-        Role::Paused => Ui::TechPaused,
-        Role::Crashed => Ui::TechCrashed,
+        Role::Leader => Later::TechLeader,
+        Role::Candidate if !node.started => Later::TechNotStarted,
+        Role::Candidate => Later::TechCandidate,
+        Role::Paused => Later::TechPaused,
+        Role::Crashed => Later::TechCrashed,
     };
     let mut parts = vec![role.text(lang).to_owned()];
     if node.partitioned {
-        parts.push(Ui::TechPartitioned.text(lang).to_owned());
+        parts.push(Later::TechPartitioned.text(lang).to_owned());
     }
     if let Some(t) = node.token {
-        parts.push(fill(Ui::TechToken.text(lang), &[("n", &t.to_string())]));
+        parts.push(fill(Later::TechToken.text(lang), &[("n", &t.to_string())]));
     }
-    parts.push(fill(Ui::TechWritesSent.text(lang), &[("n", &node.writes_sent.to_string())]));
+    parts.push(fill(Later::TechWritesSent.text(lang), &[("n", &node.writes_sent.to_string())]));
     if node.identity != node.id {
-        parts.push(fill(Ui::TechIdentity.text(lang), &[("identity", &node.identity)]));
+        parts.push(fill(Later::TechIdentity.text(lang), &[("identity", &node.identity)]));
     }
     if let Some(t) = node.zombie_token {
-        parts.push(fill(Ui::TechZombie.text(lang), &[("n", &t.to_string())]));
+        parts.push(fill(Later::TechZombie.text(lang), &[("n", &t.to_string())]));
     }
     // A clock that is not true time: its reading, and its rate when that is off too.
     let true_now = i64::try_from(now_ms).unwrap_or(i64::MAX);
     if node.clock_ms != true_now || node.clock_rate_ppm != crate::engine::RATE_ONE_PPM {
-        parts.push(fill(Ui::TechOwnClock.text(lang), &[("reads", &signed_seconds(node.clock_ms))]));
+        parts.push(fill(Later::TechOwnClock.text(lang), &[("reads", &signed_seconds(node.clock_ms))]));
         if node.clock_rate_ppm != crate::engine::RATE_ONE_PPM {
             let rate = crate::story::narrate::rate(node.clock_rate_ppm);
-            parts.push(fill(Ui::TechClockRate.text(lang), &[("rate", &rate)]));
+            parts.push(fill(Later::TechClockRate.text(lang), &[("rate", &rate)]));
         }
     }
     if let Some(at) = node.observed_expires_ms.filter(|_| !node.believes_leader) {
-        parts.push(fill(Ui::TechObservedWait.text(lang), &[("s", &seconds(at.saturating_sub(now_ms)))]));
+        parts.push(fill(Later::TechObservedWait.text(lang), &[("s", &seconds(at.saturating_sub(now_ms)))]));
     }
     parts.join(" · ")
 }

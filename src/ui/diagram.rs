@@ -16,7 +16,7 @@ use crate::engine::{MessageKind, WriteOutcome};
 use crate::fables::Word;
 use crate::scenario::lesson::Element;
 use crate::story::diagram::{diagram, lanes as lane_keys, Arrow, Bar, BarKind, Diagram, Fate, LaneKey, MarkKind};
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::markup::Markup;
 use crate::story::picture::message_word;
 use crate::story::{fill, Cast};
@@ -113,18 +113,20 @@ fn bar_svg(out: &mut Markup, items: &mut Vec<Item>, b: &Bar, fr: &Frame, lanes: 
     let state = matches!(b.kind, BarKind::Paused | BarKind::Crashed | BarKind::Cut);
     let (y, h) = if state { (lane_y(b.lane) + 1.0, 6.0) } else { (lane_y(b.lane) + 9.0, 15.0) };
     let (class, label, title) = match &b.kind {
-        BarKind::Believes { token } => {
-            ("bar believes", token.to_string(), fill(Ui::DiagramBelieves.text(lang), &[("token", &token.to_string())]))
-        }
+        BarKind::Believes { token } => (
+            "bar believes",
+            token.to_string(),
+            fill(Later::DiagramBelieves.text(lang), &[("token", &token.to_string())]),
+        ),
         BarKind::Zombie { token } => {
-            ("bar zombie", token.to_string(), fill(Ui::DiagramZombie.text(lang), &[("token", &token.to_string())]))
+            ("bar zombie", token.to_string(), fill(Later::DiagramZombie.text(lang), &[("token", &token.to_string())]))
         }
-        BarKind::Paused => ("bar paused", "z".to_owned(), Ui::DiagramPaused.text(lang).to_owned()),
-        BarKind::Crashed => ("bar crashed", "✕".to_owned(), Ui::DiagramCrashed.text(lang).to_owned()),
-        BarKind::Cut => ("bar cut", String::new(), Ui::DiagramCut.text(lang).to_owned()),
+        BarKind::Paused => ("bar paused", "z".to_owned(), Later::DiagramPaused.text(lang).to_owned()),
+        BarKind::Crashed => ("bar crashed", "✕".to_owned(), Later::DiagramCrashed.text(lang).to_owned()),
+        BarKind::Cut => ("bar cut", String::new(), Later::DiagramCut.text(lang).to_owned()),
         BarKind::Holds { holder, token } => {
             let name = cast.name(holder, lang);
-            let title = fill(Ui::DiagramHolds.text(lang), &[("name", &name), ("token", &token.to_string())]);
+            let title = fill(Later::DiagramHolds.text(lang), &[("name", &name), ("token", &token.to_string())]);
             ("bar holds", format!("{name} · {token}"), title)
         }
     };
@@ -178,15 +180,15 @@ fn arrow_svg(out: &mut Markup, items: &mut Vec<Item>, a: &Arrow, fr: &Frame, now
     }
     if a.fate == Fate::Lost {
         title.push_str(" · ");
-        title.push_str(Ui::DiagramLost.text(lang));
+        title.push_str(Later::DiagramLost.text(lang));
     }
     if !verdict.is_empty() {
         let word = match verdict {
-            "violation" => Ui::DiagramViolation,
-            "accepted" => Ui::DiagramAccepted,
-            "duplicate" => Ui::DiagramDuplicate,
-            _ if a.blocked => Ui::DiagramBlocked,
-            _ => Ui::DiagramRefused,
+            "violation" => Later::DiagramViolation,
+            "accepted" => Later::DiagramAccepted,
+            "duplicate" => Later::DiagramDuplicate,
+            _ if a.blocked => Later::DiagramBlocked,
+            _ => Later::DiagramRefused,
         };
         title.push_str(" · ");
         title.push_str(word.text(lang));
@@ -332,25 +334,27 @@ fn draw(
         let x = fr.x(m.at_ms);
         let y = lane_y(m.lane) + 15.0;
         let (class, label, title) = match &m.kind {
-            MarkKind::Grant { token } => {
-                ("mark grant", token.to_string(), fill(Ui::DiagramGrant.text(lang), &[("token", &token.to_string())]))
-            }
+            MarkKind::Grant { token } => (
+                "mark grant",
+                token.to_string(),
+                fill(Later::DiagramGrant.text(lang), &[("token", &token.to_string())]),
+            ),
             // A plain letter: the hourglass glyph is missing from many systems' fonts.
-            MarkKind::Expired => ("mark expired", "E".to_owned(), Ui::DiagramExpired.text(lang).to_owned()),
-            MarkKind::Revoked => ("mark revoked", "✂".to_owned(), Ui::DiagramRevoked.text(lang).to_owned()),
+            MarkKind::Expired => ("mark expired", "E".to_owned(), Later::DiagramExpired.text(lang).to_owned()),
+            MarkKind::Revoked => ("mark revoked", "✂".to_owned(), Later::DiagramRevoked.text(lang).to_owned()),
             MarkKind::Released { by_other: false } => {
-                ("mark released", "↩".to_owned(), Ui::DiagramReleased.text(lang).to_owned())
+                ("mark released", "↩".to_owned(), Later::DiagramReleased.text(lang).to_owned())
             }
             MarkKind::Released { by_other: true } => {
-                ("mark deleted", "!".to_owned(), Ui::DiagramDeleted.text(lang).to_owned())
+                ("mark deleted", "!".to_owned(), Later::DiagramDeleted.text(lang).to_owned())
             }
             MarkKind::RawWrite { token, outcome, violation, blocked } => {
                 let (class, word) = match (outcome, violation) {
-                    (_, true) => ("mark raw violation", Ui::DiagramViolation),
-                    (WriteOutcome::Accepted, _) => ("mark raw accepted", Ui::DiagramAccepted),
-                    (WriteOutcome::Duplicate, _) => ("mark raw duplicate", Ui::DiagramDuplicate),
-                    _ if *blocked => ("mark raw refused blocked", Ui::DiagramBlocked),
-                    _ => ("mark raw refused", Ui::DiagramRefused),
+                    (_, true) => ("mark raw violation", Later::DiagramViolation),
+                    (WriteOutcome::Accepted, _) => ("mark raw accepted", Later::DiagramAccepted),
+                    (WriteOutcome::Duplicate, _) => ("mark raw duplicate", Later::DiagramDuplicate),
+                    _ if *blocked => ("mark raw refused blocked", Later::DiagramBlocked),
+                    _ => ("mark raw refused", Later::DiagramRefused),
                 };
                 let outsider = cast.fable().word(Word::Outsider, lang);
                 (class, token.clone(), format!("{outsider} · {token} · {}", word.text(lang)))
@@ -373,7 +377,7 @@ fn draw(
         let tag = out.tag("g").lit("class", "diverge");
         let tag = if main { tag.lit("data-testid", "diagram-diverge") } else { tag };
         tag.int("data-ms", t).open();
-        out.tag("title").text(&format!("{} ({})", Ui::DiagramDiverge.text(lang), seconds_in(t, lang)));
+        out.tag("title").text(&format!("{} ({})", Later::DiagramDiverge.text(lang), seconds_in(t, lang)));
         out.tag("line").num("x1", x).num("y1", TOP).num("x2", x).num("y2", TOP + lanes_h + 6.0).close();
         // Beside the line, inside the drawing (above it the glyph was clipped) and clear of the
         // playhead when the run stands on the difference.
@@ -506,7 +510,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     let detail = move || {
         chosen
             .with(|c| c.as_ref().map(|i| i.detail.clone()))
-            .unwrap_or_else(|| Ui::DiagramHint.text(app.lang.get()).to_owned())
+            .unwrap_or_else(|| Later::DiagramHint.text(app.lang.get()).to_owned())
     };
     let on_span = move |ev| {
         if let Ok(v) = event_target_value(&ev).trim().parse::<u64>() {
@@ -606,7 +610,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         let mut out = Markup::new();
         for s in SPANS {
             let label = match s {
-                0 => Ui::DiagramWholeRun.text(lang).to_owned(),
+                0 => Later::DiagramWholeRun.text(lang).to_owned(),
                 s => fill(Ui::SecondsValue.text(lang), &[("s", &(s / 1000).to_string())]),
             };
             out.option(&s.to_string(), &label, s == chosen);
@@ -617,17 +621,17 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
     view! {
         <section class="spacetime" data-testid="space-time" data-highlight=move || app.pointed.with(|p| p.contains(&Element::Diagram)).then_some("true")>
             <div class="spacetime-head">
-                <h2>{tr(app, Ui::DiagramTitle)}</h2>
+                <h2>{tr(app, Later::DiagramTitle)}</h2>
                 <button
                     class="diagram-enlarge"
                     data-testid="diagram-enlarge"
                     aria-pressed=move || if app.diagram_big.get() { "true" } else { "false" }
                     on:click=move |_| app.diagram_big.update(|b| *b = !*b)
                 >
-                    {move || if app.diagram_big.get() { Ui::DiagramShrink } else { Ui::DiagramEnlarge }.text(app.lang.get())}
+                    {move || if app.diagram_big.get() { Later::DiagramShrink } else { Later::DiagramEnlarge }.text(app.lang.get())}
                 </button>
                 <label>
-                    <span>{tr(app, Ui::DiagramSpan)}</span>
+                    <span>{tr(app, Later::DiagramSpan)}</span>
                     <select data-testid="diagram-span" on:change=on_span inner_html=options></select>
                 </label>
                 <super::compare::CompareBar app />
@@ -636,7 +640,7 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
                 viewBox=move || format!("0 0 {} {}", f(W), f(height()))
                 tabindex="0"
                 role="group"
-                aria-label=tr(app, Ui::DiagramTitle)
+                aria-label=tr(app, Later::DiagramTitle)
                 aria-describedby="diagram-detail"
                 data-testid="diagram"
                 on:click=on_click
@@ -666,13 +670,13 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
             </svg>
             <p class="diagram-detail" id="diagram-detail" data-testid="diagram-detail" aria-live="polite" title=detail>{detail}</p>
             <Show when=move || app.compare.with(Option::is_some)>
-                <h3 class="other-run">{tr(app, Ui::CompareDiagram)}</h3>
+                <h3 class="other-run">{tr(app, Later::CompareDiagram)}</h3>
                 <svg
                     class="other"
                     data-testid="other-diagram"
                     viewBox=move || format!("0 0 {} {}", f(W), f(height()))
                     role="img"
-                    aria-label=tr(app, Ui::CompareDiagram)
+                    aria-label=tr(app, Later::CompareDiagram)
                     on:click=on_click
                 >
                     <g inner_html=lanes_markup></g>

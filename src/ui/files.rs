@@ -5,7 +5,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 
 use super::state::{AppState, RunFile};
 use super::tr;
@@ -68,25 +68,25 @@ pub fn Files(app: AppState) -> impl IntoView {
         }
     };
     let message = move || {
-        error.get().map(|(file, e)| fill(Ui::ImportError.text(app.lang.get()), &[("file", &file), ("error", &e)]))
+        error.get().map(|(file, e)| fill(Later::ImportError.text(app.lang.get()), &[("file", &file), ("error", &e)]))
     };
     view! {
         <div class="group files">
-            <label class="import" title=tr(app, Ui::ImportHint)>
-                <span>{tr(app, Ui::ImportScenario)}</span>
+            <label class="import" title=tr(app, Later::ImportHint)>
+                <span>{tr(app, Later::ImportScenario)}</span>
                 <input type="file" accept=".json,application/json" data-testid="import-file" on:change=on_file />
             </label>
-            <button data-testid="export-scenario" title=tr(app, Ui::ExportScenarioHint) on:click=export(None)>
-                {tr(app, Ui::ExportScenario)}
+            <button data-testid="export-scenario" title=tr(app, Later::ExportScenarioHint) on:click=export(None)>
+                {tr(app, Later::ExportScenario)}
             </button>
-            <button data-testid="export-report" title=tr(app, Ui::ExportReportHint) on:click=export(Some(RunFile::Report))>
-                {tr(app, Ui::ExportReport)}
+            <button data-testid="export-report" title=tr(app, Later::ExportReportHint) on:click=export(Some(RunFile::Report))>
+                {tr(app, Later::ExportReport)}
             </button>
-            <button data-testid="export-shiviz" title=tr(app, Ui::ExportShivizHint) on:click=export(Some(RunFile::Shiviz))>
-                {tr(app, Ui::ExportShiviz)}
+            <button data-testid="export-shiviz" title=tr(app, Later::ExportShivizHint) on:click=export(Some(RunFile::Shiviz))>
+                {tr(app, Later::ExportShiviz)}
             </button>
-            <button data-testid="export-history" title=tr(app, Ui::ExportHistoryHint) on:click=export(Some(RunFile::History))>
-                {tr(app, Ui::ExportHistory)}
+            <button data-testid="export-history" title=tr(app, Later::ExportHistoryHint) on:click=export(Some(RunFile::History))>
+                {tr(app, Later::ExportHistory)}
             </button>
             <p class="import-error" data-testid="import-error" role="alert" hidden=move || error.with(Option::is_none)>
                 {message}

@@ -17,7 +17,7 @@ use wasm_bindgen::JsCast;
 use crate::actions::Action;
 use crate::engine::Command;
 use crate::scenario::lesson::Element;
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::markup::within;
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
@@ -110,7 +110,7 @@ pub(crate) fn hands(app: AppState, place: super::lesson::PlaceFn, timer: Element
             .filter_map(|(figure, element, role)| {
                 let (at, _) = app.picture.with_untracked(|p| place(p, &element))?;
                 let name = figure_name(app, &figure, lang);
-                let label = fill(Ui::FigureActions.text(lang), &[("name", &name)]);
+                let label = fill(Later::FigureActions.text(lang), &[("name", &name)]);
                 Some(Hit { figure, role, at, label })
             })
             .collect::<Vec<_>>()
@@ -171,7 +171,7 @@ pub(crate) fn hands(app: AppState, place: super::lesson::PlaceFn, timer: Element
             viewBox="0 0 1200 640"
             preserveAspectRatio="xMidYMid meet"
             role="group"
-            aria-label=tr(app, Ui::FiguresLabel)
+            aria-label=tr(app, Later::FiguresLabel)
         >
             <For each=move || figures.get() key=|f| f.clone() children=area />
         </svg>
@@ -436,10 +436,10 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
         let (at, what) = steps.first()?;
         let name = app.cast.with(|c| c.name(&notice.node, lang));
         let text = fill(
-            if steps.len() == 1 { Ui::ScriptAheadOne } else { Ui::ScriptAhead }.text(lang),
+            if steps.len() == 1 { Later::ScriptAheadOne } else { Later::ScriptAhead }.text(lang),
             &[("name", &name), ("what", what), ("s", &seconds(*at)), ("n", &steps.len().to_string())],
         );
-        let drop = fill(Ui::ScriptDrop.text(lang), &[("name", &name)]);
+        let drop = fill(Later::ScriptDrop.text(lang), &[("name", &name)]);
         Some((notice.node, text, drop))
     });
     let node = Memo::new(move |_| notice.with(|n| n.as_ref().map(|(node, _, _)| node.clone())));
@@ -463,7 +463,7 @@ pub fn ScriptNoticeBar(app: AppState) -> impl IntoView {
                         {drop}
                     </button>
                     <button data-testid="script-keep" on:click=move |_| answer(Action::KeepScript)>
-                        {tr(app, Ui::ScriptKeep)}
+                        {tr(app, Later::ScriptKeep)}
                     </button>
                 </div>
             }

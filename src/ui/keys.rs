@@ -11,7 +11,7 @@ use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::actions::{Action, BINDINGS};
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 
 use super::state::AppState;
 use super::tr;
@@ -137,7 +137,7 @@ pub fn Help(app: AppState) -> impl IntoView {
                 .collect_view();
             view! {
                 <div class="help" data-testid="help" role="dialog" aria-modal="true" aria-labelledby="help-title">
-                    <h2 id="help-title">{tr(app, Ui::KeysTitle)}</h2>
+                    <h2 id="help-title">{tr(app, Later::KeysTitle)}</h2>
                     <dl>{rows}</dl>
                     <button data-testid="help-close" node_ref=app.anchors.help_close on:click=move |_| app.help.set(false)>
                         {tr(app, Ui::Dismiss)}

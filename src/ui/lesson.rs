@@ -18,7 +18,7 @@ use crate::actions::Action;
 use crate::scenario::lesson::{self, Ask, Element, Lesson, Metaphor};
 use crate::scenario::Localized;
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::tour::{self, Focus, Input, Phase, RunView, Tour};
 use crate::vocab::Lang;
 
@@ -427,7 +427,7 @@ fn LessonShown(app: AppState, lesson: Arc<Lesson>) -> impl IntoView {
                     keep(".lesson .lesson-leave");
                 }
             >
-                {tr(app, Ui::LessonLeave)}
+                {tr(app, Later::LessonLeave)}
             </button>
         </div>
         {step_shown}
@@ -475,7 +475,7 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
         waiting.get().map(|w| match w {
             Waiting::OffPath => view! {
                 <p class="lesson-off" data-testid="lesson-off-path" role="status">
-                    {tr(app, Ui::LessonOffPath)}
+                    {tr(app, Later::LessonOffPath)}
                     " "
                     <button
                         data-testid="lesson-back-to-path"
@@ -484,14 +484,14 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
                             keep(".lesson .lesson-off button");
                         }
                     >
-                        {tr(app, Ui::LessonBackToPath)}
+                        {tr(app, Later::LessonBackToPath)}
                     </button>
                 </p>
             }
             .into_any(),
             Waiting::Paused => view! {
                 <p class="lesson-wait" data-testid="lesson-paused">
-                    {tr(app, Ui::LessonPaused)}
+                    {tr(app, Later::LessonPaused)}
                     " "
                     <button
                         data-testid="lesson-play"
@@ -507,7 +507,7 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
             .into_any(),
             Waiting::Watching => view! {
                 <p class="lesson-wait" data-testid="lesson-wait">
-                    {tr(app, Ui::LessonWatching)}
+                    {tr(app, Later::LessonWatching)}
                 </p>
             }
             .into_any(),
@@ -517,9 +517,9 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     let reached = Memo::new(move |_| {
         (phase.get() == Phase::Reached && !asks && !last).then(|| {
             if app.tutor.0.with(Tour::moving_on) {
-                Ui::LessonMovingOn
+                Later::LessonMovingOn
             } else {
-                Ui::LessonReachedNext
+                Later::LessonReachedNext
             }
         })
     });
@@ -528,7 +528,7 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     };
     let done = move || {
         (last && phase.get() != Phase::Playing).then(|| {
-            view! { <p class="lesson-done" data-testid="lesson-done">{tr(app, Ui::LessonDone)}</p> }
+            view! { <p class="lesson-done" data-testid="lesson-done">{tr(app, Later::LessonDone)}</p> }
         })
     };
     view! {
@@ -583,7 +583,7 @@ fn Question(app: AppState, ask: Ask, i: usize, phase: Memo<Phase>) -> impl IntoV
                         " "
                         <span class="choice-label right" data-testid="answer-right">
                             <span aria-hidden="true">"✓ "</span>
-                            {tr(app, Ui::ChoiceRight)}
+                            {tr(app, Later::ChoiceRight)}
                         </span>
                     }
                 })
@@ -593,7 +593,7 @@ fn Question(app: AppState, ask: Ask, i: usize, phase: Memo<Phase>) -> impl IntoV
                     view! {
                         " "
                         <span class="choice-label" data-testid="answer-mine">
-                            {tr(app, Ui::ChoiceMine)}
+                            {tr(app, Later::ChoiceMine)}
                         </span>
                     }
                 })
@@ -652,7 +652,7 @@ fn Question(app: AppState, ask: Ask, i: usize, phase: Memo<Phase>) -> impl IntoV
         (phase.get() == Phase::Asking).then(|| {
             view! {
                 <a class="ask-cue" data-testid="ask-cue" href="#lesson-question">
-                    {tr(app, Ui::AskWaits)}
+                    {tr(app, Later::AskWaits)}
                     " "
                     <span aria-hidden="true">"↓"</span>
                 </a>
@@ -708,8 +708,8 @@ fn Metaphors(app: AppState, rows: Vec<Metaphor>) -> impl IntoView {
         <table class="metaphors" data-testid="metaphors">
             <thead>
                 <tr>
-                    <th scope="col">{tr(app, Ui::MetaphorStory)}</th>
-                    <th scope="col">{tr(app, Ui::MetaphorConcept)}</th>
+                    <th scope="col">{tr(app, Later::MetaphorStory)}</th>
+                    <th scope="col">{tr(app, Later::MetaphorConcept)}</th>
                 </tr>
             </thead>
             <tbody>{rows}</tbody>
@@ -724,7 +724,7 @@ fn StepNav(app: AppState, steps: usize, step: Memo<usize>, phase: Memo<Phase>) -
     let can_back = Memo::new(move |_| step.get() > 0);
     let can_next = Memo::new(move |_| step.get() + 1 < steps && phase.get() != Phase::Counting);
     view! {
-        <nav class="lesson-nav" aria-label=tr(app, Ui::LessonNav)>
+        <nav class="lesson-nav" aria-label=tr(app, Later::LessonNav)>
             <button
                 data-testid="lesson-back"
                 aria-disabled=move || aria_state(!can_back.get())
@@ -735,7 +735,7 @@ fn StepNav(app: AppState, steps: usize, step: Memo<usize>, phase: Memo<Phase>) -
                     }
                 }
             >
-                {tr(app, Ui::LessonBack)}
+                {tr(app, Later::LessonBack)}
             </button>
             <button
                 class="primary"
@@ -748,7 +748,7 @@ fn StepNav(app: AppState, steps: usize, step: Memo<usize>, phase: Memo<Phase>) -
                     }
                 }
             >
-                {tr(app, Ui::LessonNext)}
+                {tr(app, Later::LessonNext)}
             </button>
         </nav>
     }
@@ -800,7 +800,7 @@ fn Contents(app: AppState, lesson: Arc<Lesson>, step: Memo<usize>) -> impl IntoV
                     keep(".lesson .toc > summary");
                 }
             >
-                {tr(app, Ui::LessonContents)}
+                {tr(app, Later::LessonContents)}
             </summary>
             <ol>{entries}</ol>
         </details>
@@ -810,9 +810,9 @@ fn Contents(app: AppState, lesson: Arc<Lesson>, step: Memo<usize>) -> impl IntoV
 /// The audience count-down's words: seconds left, or that time is up.
 fn audience_count(left: u32, lang: Lang) -> String {
     if left > 0 {
-        fill(Ui::AudienceCount.text(lang), &[("s", &left.to_string())])
+        fill(Later::AudienceCount.text(lang), &[("s", &left.to_string())])
     } else {
-        Ui::AudienceTimeUp.text(lang).to_owned()
+        Later::AudienceTimeUp.text(lang).to_owned()
     }
 }
 
@@ -904,7 +904,7 @@ fn Audience(app: AppState, ask: Ask) -> impl IntoView {
                     keep(".audience .reveal-button");
                 }
             >
-                {tr(app, Ui::AudienceReveal)}
+                {tr(app, Later::AudienceReveal)}
             </button>
         </div>
     }
@@ -1083,17 +1083,17 @@ fn fit_pointers(group: &web_sys::Element, rings: &[Place]) {
 
 /// The field's term for an element, written beside it in the scene (nodes and lanes have
 /// their names already).
-fn concept_label(e: &Element) -> Option<Ui> {
+fn concept_label(e: &Element) -> Option<Later> {
     Some(match e {
-        Element::Holder => Ui::PointHolder,
-        Element::Token => Ui::PointToken,
-        Element::Ttl => Ui::PointTtl,
-        Element::Renewals => Ui::PointRenewals,
-        Element::Store => Ui::PointStore,
-        Element::Clasp => Ui::PointClasp,
-        Element::Resource => Ui::PointResource,
-        Element::Outcome => Ui::PointOutcome,
-        Element::Shared => Ui::PointShared,
+        Element::Holder => Later::PointHolder,
+        Element::Token => Later::PointToken,
+        Element::Ttl => Later::PointTtl,
+        Element::Renewals => Later::PointRenewals,
+        Element::Store => Later::PointStore,
+        Element::Clasp => Later::PointClasp,
+        Element::Resource => Later::PointResource,
+        Element::Outcome => Later::PointOutcome,
+        Element::Shared => Later::PointShared,
         _ => return None,
     })
 }

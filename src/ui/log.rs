@@ -13,7 +13,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::{fill, narrate, Cast, Tone};
 use crate::vocab::Lang;
 
@@ -27,18 +27,18 @@ pub fn Log(app: AppState) -> impl IntoView {
         <section class="log-box" data-highlight=move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Log)).then_some("true")>
             <header>
                 <h2>{super::tw(app, crate::fables::Word::LogTitle)}</h2>
-                <span class="hint">{tr(app, Ui::NewestFirst)}</span>
+                <span class="hint">{tr(app, Later::NewestFirst)}</span>
                 <label class="minor-toggle">
                     <input
                         type="checkbox"
                         prop:checked=move || app.hide_minor.get()
                         on:change=move |ev| app.hide_minor.set(event_target_checked(&ev))
                     />
-                    <span>{tr(app, Ui::HideMinor)}</span>
+                    <span>{tr(app, Later::HideMinor)}</span>
                 </label>
             </header>
             <Show when=empty>
-                <p class="log-empty">{tr(app, Ui::LogEmpty)}</p>
+                <p class="log-empty">{tr(app, Later::LogEmpty)}</p>
             </Show>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
             <ol data-testid="event-log" class="log" tabindex="0" aria-label=super::tw(app, crate::fables::Word::LogTitle) class:hide-minor=move || app.hide_minor.get()>
@@ -54,7 +54,7 @@ pub fn Log(app: AppState) -> impl IntoView {
                 }}
             </ol>
             <Show when=move || app.log_trimmed.get()>
-                <p class="log-trimmed">{tr(app, Ui::LogTrimmed)}</p>
+                <p class="log-trimmed">{tr(app, Later::LogTrimmed)}</p>
             </Show>
         </section>
     }

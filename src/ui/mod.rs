@@ -81,8 +81,7 @@ use crate::actions::Action;
 use crate::fables::{Said, Word};
 use crate::scenario::{library, Localized};
 use crate::story::fill;
-use crate::story::i18n::Ui;
-use crate::story::packs::Part;
+use crate::story::i18n::{Later, PageText, Ui};
 use crate::story::theme::Theme;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
@@ -99,12 +98,12 @@ pub fn start() {
     wasm_bindgen_futures::spawn_local(async {
         // The page's texts come from the translation pack of its language (`story::packs`).
         let lang = url::wanted_lang();
-        if let Err(error) = catalog::load_pack(lang, Part::First).await {
+        if let Err(error) = catalog::load_pack(lang).await {
             let other = match lang {
                 Lang::En => Lang::Zh,
                 Lang::Zh => Lang::En,
             };
-            if catalog::load_pack(other, Part::First).await.is_err() {
+            if catalog::load_pack(other).await.is_err() {
                 no_texts(&error);
                 return;
             }
@@ -186,13 +185,8 @@ fn no_texts(error: &str) {
 /// it cannot be had the page stays in its language and says why.
 pub(crate) fn set_lang(app: AppState, lang: Lang) {
     wasm_bindgen_futures::spawn_local(async move {
-        match catalog::load_pack(lang, Part::First).await {
+        match catalog::load_pack(lang).await {
             Ok(()) => {
-                // The page's later parts show the later part's texts: it comes first if it can
-                // (else they show the other language's until it does).
-                if app.later.asked() {
-                    let _ = catalog::load_pack(lang, Part::Later).await;
-                }
                 let _ = catalog::load_fable_pack(app.fable.get_untracked(), lang).await;
                 app.lang.set(lang);
             }
@@ -277,8 +271,8 @@ fn store_theme(theme: Theme) {
 }
 
 /// A reactive text from the table in the current language.
-pub(crate) fn tr(app: AppState, ui: Ui) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
-    move || ui.text(app.lang.get())
+pub(crate) fn tr(app: AppState, text: impl PageText) -> impl Fn() -> &'static str + Copy + Send + Sync + 'static {
+    move || text.text(app.lang.get())
 }
 
 /// A reactive word of the fable shown, in the current language (see [`crate::fables::Word`]).
@@ -540,7 +534,7 @@ pub(crate) fn HeaderControls(app: AppState) -> impl IntoView {
 }
 
 /// What is wrong with the page's address, if anything: drawn by the later parts' chunk once it
-/// has come, with the later parts' texts (its words are in the pack's later part, `#[later]`).
+/// has come, with the later parts' texts (its words are in the later parts' table, `story::i18n::later`).
 /// Nothing is shown while the chunk cannot be fetched: the page plays on with its fallback.
 #[component]
 fn UrlWarning(app: AppState, issues: Vec<UrlIssue>) -> impl IntoView {
@@ -574,7 +568,7 @@ pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView 
             <button class="dismiss" data-testid="url-warning-dismiss" on:click=move |_| shown.set(false)>
                 {tr(app, Ui::Dismiss)}
             </button>
-            <strong>{tr(app, Ui::UrlWarningTitle)}</strong>
+            <strong>{tr(app, Later::UrlWarningTitle)}</strong>
             <ul>{items}</ul>
         </aside>
     }
@@ -586,40 +580,40 @@ pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView 
 fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -> String {
     match issue {
         UrlIssue::UnknownScenario { value } => {
-            fill(Ui::UrlBadScenario.text(lang), &[("value", value), ("default", default)])
+            fill(Later::UrlBadScenario.text(lang), &[("value", value), ("default", default)])
         }
         UrlIssue::BrokenScenario { value, error } => {
-            fill(Ui::UrlBrokenScenario.text(lang), &[("value", value), ("error", error), ("default", default)])
+            fill(Later::UrlBrokenScenario.text(lang), &[("value", value), ("error", error), ("default", default)])
         }
-        UrlIssue::BadLang { value } => fill(Ui::UrlBadLang.text(lang), &[("value", value)]),
-        UrlIssue::BadSpeed { value } => fill(Ui::UrlBadSpeed.text(lang), &[("value", value)]),
+        UrlIssue::BadLang { value } => fill(Later::UrlBadLang.text(lang), &[("value", value)]),
+        UrlIssue::BadSpeed { value } => fill(Later::UrlBadSpeed.text(lang), &[("value", value)]),
         UrlIssue::SpeedRounded { value, used } => {
-            fill(Ui::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
+            fill(Later::UrlSpeedRounded.text(lang), &[("value", value), ("used", used)])
         }
-        UrlIssue::BadAutoplay { value } => fill(Ui::UrlBadAutoplay.text(lang), &[("value", value)]),
-        UrlIssue::BadView { value } => fill(Ui::UrlBadView.text(lang), &[("value", value)]),
-        UrlIssue::BadLink { error } => fill(Ui::UrlBadLink.text(lang), &[("error", error)]),
-        UrlIssue::NewerLink { value } => fill(Ui::UrlNewerLink.text(lang), &[("value", value)]),
-        UrlIssue::BadVersion { value } => fill(Ui::UrlBadVersion.text(lang), &[("value", value)]),
-        UrlIssue::BadTime { value } => fill(Ui::UrlBadTime.text(lang), &[("value", value)]),
+        UrlIssue::BadAutoplay { value } => fill(Later::UrlBadAutoplay.text(lang), &[("value", value)]),
+        UrlIssue::BadView { value } => fill(Later::UrlBadView.text(lang), &[("value", value)]),
+        UrlIssue::BadLink { error } => fill(Later::UrlBadLink.text(lang), &[("error", error)]),
+        UrlIssue::NewerLink { value } => fill(Later::UrlNewerLink.text(lang), &[("value", value)]),
+        UrlIssue::BadVersion { value } => fill(Later::UrlBadVersion.text(lang), &[("value", value)]),
+        UrlIssue::BadTime { value } => fill(Later::UrlBadTime.text(lang), &[("value", value)]),
         UrlIssue::TimeAfterEnd { value, end } => fill(
-            Ui::UrlTimeAfterEnd.text(lang),
+            Later::UrlTimeAfterEnd.text(lang),
             // Exact, as the address gave it (`t=999999999` is 999999.999 s, not 1000000.0 s).
             &[("at", &value.parse().map_or_else(|_| value.clone(), crate::story::i18n::span)), ("end", end)],
         ),
-        UrlIssue::BadTheme { value } => fill(Ui::UrlBadTheme.text(lang), &[("value", value)]),
-        UrlIssue::BadPacing { value } => fill(Ui::UrlBadPacing.text(lang), &[("value", value)]),
+        UrlIssue::BadTheme { value } => fill(Later::UrlBadTheme.text(lang), &[("value", value)]),
+        UrlIssue::BadPacing { value } => fill(Later::UrlBadPacing.text(lang), &[("value", value)]),
         UrlIssue::BadScenarioLink { error } => {
-            fill(Ui::UrlBadScenarioLink.text(lang), &[("error", error), ("default", default)])
+            fill(Later::UrlBadScenarioLink.text(lang), &[("error", error), ("default", default)])
         }
-        UrlIssue::BadFlag { name, value } => fill(Ui::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
-        UrlIssue::BadControls { value } => fill(Ui::UrlBadControls.text(lang), &[("value", value)]),
-        UrlIssue::BadOrigin { value } => fill(Ui::UrlBadOrigin.text(lang), &[("value", value)]),
-        UrlIssue::BadLesson { value } => fill(Ui::UrlBadLesson.text(lang), &[("value", value)]),
-        UrlIssue::BadStep { value } => fill(Ui::UrlBadStep.text(lang), &[("value", value)]),
-        UrlIssue::Repeated { name, value } => fill(Ui::UrlRepeated.text(lang), &[("name", name), ("value", value)]),
+        UrlIssue::BadFlag { name, value } => fill(Later::UrlBadFlag.text(lang), &[("name", name), ("value", value)]),
+        UrlIssue::BadControls { value } => fill(Later::UrlBadControls.text(lang), &[("value", value)]),
+        UrlIssue::BadOrigin { value } => fill(Later::UrlBadOrigin.text(lang), &[("value", value)]),
+        UrlIssue::BadLesson { value } => fill(Later::UrlBadLesson.text(lang), &[("value", value)]),
+        UrlIssue::BadStep { value } => fill(Later::UrlBadStep.text(lang), &[("value", value)]),
+        UrlIssue::Repeated { name, value } => fill(Later::UrlRepeated.text(lang), &[("name", name), ("value", value)]),
         UrlIssue::BadFable { value } => {
-            fill(Ui::UrlBadFable.text(lang), &[("value", value), ("default", start_fable.word(Word::Name, lang))])
+            fill(Later::UrlBadFable.text(lang), &[("value", value), ("default", start_fable.word(Word::Name, lang))])
         }
     }
 }

@@ -6,19 +6,19 @@ use leptos::prelude::*;
 use crate::engine::Liveness;
 use crate::engine::{EqualTokenPolicy, Snapshot};
 use crate::fables::{Said, Word};
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::story::{fill, Cast};
 use crate::vocab::Lang;
 
 use super::state::AppState;
 use super::{seconds_in, tr};
-use Said::{Fable as F, Page as P};
+use Said::Fable as F;
 
 /// One row: the fable element, the concept, and its current value.
 struct Row {
     /// What the fable shown calls it (or the page, where every fable says the same).
     story: Said,
-    concept: Ui,
+    concept: Later,
     testid: &'static str,
     value: fn(&Snapshot, &Cast, Lang) -> String,
 }
@@ -26,18 +26,18 @@ struct Row {
 fn moment(v: Option<u64>, lang: Lang) -> String {
     match v {
         Some(v) => seconds_in(v, lang),
-        None => Ui::Nothing.text(lang).to_owned(),
+        None => Later::Nothing.text(lang).to_owned(),
     }
 }
 
 fn on_off(on: bool, lang: Lang) -> String {
-    if on { Ui::On } else { Ui::Off }.text(lang).to_owned()
+    if on { Later::On } else { Later::Off }.text(lang).to_owned()
 }
 
 const ROWS: &[Row] = &[
     Row {
         story: F(Word::RowHolder),
-        concept: Ui::ConceptHolder,
+        concept: Later::ConceptHolder,
         testid: "lease-holder",
         value: |s, cast, lang| match &s.lease.holder_identity {
             Some(id) => {
@@ -49,59 +49,59 @@ const ROWS: &[Row] = &[
                     format!("{handle} ({name})")
                 }
             }
-            None => Ui::Nothing.text(lang).to_owned(),
+            None => Later::Nothing.text(lang).to_owned(),
         },
     },
     Row {
         story: F(Word::RowDuration),
-        concept: Ui::ConceptDuration,
+        concept: Later::ConceptDuration,
         testid: "lease-duration",
         value: |s, _, lang| seconds_in(s.lease.lease_duration_ms, lang),
     },
     Row {
         story: F(Word::RowAcquired),
-        concept: Ui::ConceptAcquire,
+        concept: Later::ConceptAcquire,
         testid: "lease-acquire-time",
         value: |s, _, lang| moment(s.lease.acquire_time_ms, lang),
     },
     Row {
         story: F(Word::RowRenewed),
-        concept: Ui::ConceptRenew,
+        concept: Later::ConceptRenew,
         testid: "lease-renew-time",
         value: |s, _, lang| moment(s.lease.renew_time_ms, lang),
     },
     Row {
         story: F(Word::RowRemaining),
-        concept: Ui::ConceptRemaining,
+        concept: Later::ConceptRemaining,
         testid: "lease-remaining",
         // Whether the lease is live is decided once, by the engine, for every view.
         value: |s, _, lang| match s.lease.liveness {
             Liveness::Live { remaining_ms } => seconds_in(remaining_ms, lang),
-            Liveness::Lapsed { .. } => Ui::Expired.text(lang).to_owned(),
-            Liveness::Free => Ui::Nothing.text(lang).to_owned(),
+            Liveness::Lapsed { .. } => Later::Expired.text(lang).to_owned(),
+            Liveness::Free => Later::Nothing.text(lang).to_owned(),
         },
     },
     Row {
-        story: P(Ui::RowNameChanges),
-        concept: Ui::ConceptTransitions,
+        story: Said::Later(Later::RowNameChanges),
+        concept: Later::ConceptTransitions,
         testid: "lease-transitions",
         value: |s, _, _| s.lease.lease_transitions.to_string(),
     },
     Row {
         story: F(Word::RowToken),
-        concept: Ui::ConceptToken,
+        concept: Later::ConceptToken,
         testid: "lease-token",
-        value: |s, _, lang| s.lease.token.map_or_else(|| Ui::Nothing.text(lang).to_owned(), |t| t.to_string()),
+        value: |s, _, lang| s.lease.token.map_or_else(|| Later::Nothing.text(lang).to_owned(), |t| t.to_string()),
     },
     Row {
         story: F(Word::RowMark),
-        concept: Ui::ConceptHighWater,
+        concept: Later::ConceptHighWater,
         testid: "resource-high-water",
         value: |s, _, _| s.resource.high_water.to_string(),
     },
     Row {
         story: F(Word::RowLastAccepted),
-        concept: Ui::ConceptValue,
+        concept: Later::ConceptValue,
         testid: "resource-value",
         value: |s, cast, lang| match &s.resource.value {
             Some(v) => {
@@ -111,26 +111,26 @@ const ROWS: &[Row] = &[
                     .as_deref()
                     .map_or_else(|| cast.fable().word(Word::Outsider, lang).to_owned(), |id| cast.name(id, lang));
                 let n = s.resource.value_token.as_ref().map(|t| t.label()).unwrap_or_default();
-                fill(Ui::ValueFrom.text(lang), &[("value", v), ("who", &who), ("n", &n)])
+                fill(Later::ValueFrom.text(lang), &[("value", v), ("who", &who), ("n", &n)])
             }
-            None => Ui::Nothing.text(lang).to_owned(),
+            None => Later::Nothing.text(lang).to_owned(),
         },
     },
     Row {
         story: F(Word::RowGateOnDuty),
-        concept: Ui::ConceptFencing,
+        concept: Later::ConceptFencing,
         testid: "resource-fencing",
         value: |s, _, lang| on_off(s.resource.fencing, lang),
     },
     Row {
         story: F(Word::RowEqualToken),
-        concept: Ui::ConceptEqualPolicy,
+        concept: Later::ConceptEqualPolicy,
         testid: "resource-equal-token",
         value: |s, _, lang| {
             match s.resource.equal_token {
-                EqualTokenPolicy::Accept => Ui::PolicyAccept,
-                EqualTokenPolicy::Reject => Ui::PolicyReject,
-                EqualTokenPolicy::Dedupe => Ui::PolicyDedupe,
+                EqualTokenPolicy::Accept => Later::PolicyAccept,
+                EqualTokenPolicy::Reject => Later::PolicyReject,
+                EqualTokenPolicy::Dedupe => Later::PolicyDedupe,
             }
             .text(lang)
             .to_owned()
@@ -138,18 +138,18 @@ const ROWS: &[Row] = &[
     },
     Row {
         story: F(Word::RowStoreClock),
-        concept: Ui::ConceptStoreClock,
+        concept: Later::ConceptStoreClock,
         testid: "store-clock",
         value: |s, _, lang| fill(Ui::SecondsValue.text(lang), &[("s", &super::crew::signed_seconds(s.store_clock_ms))]),
     },
     Row {
         story: F(Word::RowWhoJudges),
-        concept: Ui::ConceptExpiry,
+        concept: Later::ConceptExpiry,
         testid: "lease-expiry",
         value: |s, _, lang| {
             match s.expiry {
-                crate::engine::Expiry::Coordinator => Ui::ExpiryStore,
-                crate::engine::Expiry::Observer => Ui::ExpiryObserver,
+                crate::engine::Expiry::Coordinator => Later::ExpiryStore,
+                crate::engine::Expiry::Observer => Later::ExpiryObserver,
             }
             .text(lang)
             .to_owned()
@@ -157,7 +157,7 @@ const ROWS: &[Row] = &[
     },
     Row {
         story: F(Word::RowWritesJudged),
-        concept: Ui::ConceptAcceptedRejected,
+        concept: Later::ConceptAcceptedRejected,
         testid: "resource-counts",
         value: |s, _, _| format!("{} / {}", s.resource.accepted, s.resource.rejected),
     },
@@ -186,13 +186,13 @@ pub fn Panel(app: AppState) -> impl IntoView {
         .collect_view();
     view! {
         <section class="panel">
-            <h2>{tr(app, Ui::PanelTitle)}</h2>
+            <h2>{tr(app, Later::PanelTitle)}</h2>
             <table>
                 <thead>
                     <tr>
-                        <th scope="col">{tr(app, Ui::ColStory)}</th>
-                        <th scope="col">{tr(app, Ui::ColConcept)}</th>
-                        <th scope="col">{tr(app, Ui::ColNow)}</th>
+                        <th scope="col">{tr(app, Later::ColStory)}</th>
+                        <th scope="col">{tr(app, Later::ColConcept)}</th>
+                        <th scope="col">{tr(app, Later::ColNow)}</th>
                     </tr>
                 </thead>
                 <tbody>{rows}</tbody>
@@ -222,7 +222,7 @@ pub fn Legend(app: AppState) -> impl IntoView {
     };
     view! {
         <section class="legend">
-            <h2>{tr(app, Ui::LegendTitle)}</h2>
+            <h2>{tr(app, Later::LegendTitle)}</h2>
             <ul>{items}</ul>
         </section>
     }

@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use crate::scenario::lesson::Element;
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 
 use super::state::{AppState, SideTab};
 use super::{said, tr};
@@ -22,15 +22,15 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
     let lang = app.lang.get();
     match tab {
         SideTab::Crew => said(app, crate::fables::Word::Crew, lang).to_owned(),
-        SideTab::Log => Ui::TabLog.text(lang).to_owned(),
-        SideTab::Lease => Ui::TabLease.text(lang).to_owned(),
-        SideTab::Technical => Ui::TabTechnical.text(lang).to_owned(),
+        SideTab::Log => Later::TabLog.text(lang).to_owned(),
+        SideTab::Lease => Later::TabLease.text(lang).to_owned(),
+        SideTab::Technical => Later::TabTechnical.text(lang).to_owned(),
         SideTab::Problems => {
             let n = app.ledger.with(|l| l.violations_total);
             if n == 0 {
-                Ui::TabProblems.text(lang).to_owned()
+                Later::TabProblems.text(lang).to_owned()
             } else {
-                fill(Ui::TabProblemsCount.text(lang), &[("n", &n.to_string())])
+                fill(Later::TabProblemsCount.text(lang), &[("n", &n.to_string())])
             }
         }
     }
@@ -124,7 +124,7 @@ pub fn Side(app: AppState) -> impl IntoView {
     // attribute per panel.
     view! {
         <aside class="side" data-testid="side" data-tab=move || app.side_tab.get().code() hidden=move || app.tutor.active() && pointed.with(Option::is_none)>
-            <div class="tabs" role="tablist" aria-label=tr(app, Ui::SideLabel) on:keydown=on_key>
+            <div class="tabs" role="tablist" aria-label=tr(app, Later::SideLabel) on:keydown=on_key>
                 {tabs}
             </div>
             <div class="tab-panel" role="tabpanel" id="panel-log" aria-labelledby="tab-log" data-tab-panel="log">

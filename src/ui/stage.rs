@@ -8,7 +8,7 @@ use leptos::prelude::*;
 use crate::actions::Action;
 use crate::fables::{Said, Word};
 use crate::scenario::library;
-use crate::story::i18n::Ui;
+use crate::story::i18n::{Later, Ui};
 use crate::vocab::Fable;
 
 use super::act::ActButton;
@@ -151,7 +151,7 @@ pub(crate) fn Recap(app: AppState) -> impl IntoView {
         }
         let lang = app.lang.get();
         let summary = if app.changed() {
-            Ui::RecapChanged.text(lang).to_owned()
+            Later::RecapChanged.text(lang).to_owned()
         } else {
             app.scenario.with(|s| localized(s.summary.as_ref(), lang, ""))
         };
@@ -164,7 +164,7 @@ pub(crate) fn Recap(app: AppState) -> impl IntoView {
                     .map(|summary| {
                         view! {
                             <div class="recap" data-testid="recap" role="status">
-                                <h2>{tr(app, Ui::RecapTitle)}</h2>
+                                <h2>{tr(app, Later::RecapTitle)}</h2>
                                 <p class="summary" data-testid="scenario-summary">{summary}</p>
                                 <div class="buttons">
                                     <ActButton

@@ -10,7 +10,7 @@
 use leptos::either::Either;
 use leptos::prelude::*;
 
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 use crate::story::technical::{technical_view_as, JudgedWrite, View};
 use crate::story::Cast;
 use crate::vocab::Lang;
@@ -80,9 +80,9 @@ fn TechnicalView(app: AppState) -> impl IntoView {
     view! {
         <section class="techview" data-testid="technical-view">
             <header>
-                <h2>{tr(app, Ui::TechViewTitle)}</h2>
-                <label class="tech-picker" title=tr(app, Ui::TechViewPickerHint)>
-                    <span>{tr(app, Ui::TechViewPicker)}</span>
+                <h2>{tr(app, Later::TechViewTitle)}</h2>
+                <label class="tech-picker" title=tr(app, Later::TechViewPickerHint)>
+                    <span>{tr(app, Later::TechViewPicker)}</span>
                     <select
                         data-testid="technical-view-picker"
                         on:change=on_pick
@@ -93,7 +93,7 @@ fn TechnicalView(app: AppState) -> impl IntoView {
                 </label>
             </header>
             // Scrollable, so it takes the focus: the keyboard scrolls it too.
-            <pre class="terminal" translate="no" tabindex="0" aria-label=tr(app, Ui::TechViewTitle)>{transcript}</pre>
+            <pre class="terminal" translate="no" tabindex="0" aria-label=tr(app, Later::TechViewTitle)>{transcript}</pre>
             <ul class="tech-notes">
                 {move || notes.get().into_iter().map(|note| view! { <li>{note}</li> }).collect_view()}
             </ul>
@@ -172,18 +172,18 @@ fn ResourceTable(app: AppState) -> impl IntoView {
     };
     let last_writes = move || {
         if none.get() {
-            return Either::Left(view! { <p class="res-empty">{tr(app, Ui::ResNoWrites)}</p> });
+            return Either::Left(view! { <p class="res-empty">{tr(app, Later::ResNoWrites)}</p> });
         }
         Either::Right(view! {
-            <div class="res-scroll" tabindex="0" role="region" aria-label=tr(app, Ui::ResLastWrites)>
+            <div class="res-scroll" tabindex="0" role="region" aria-label=tr(app, Later::ResLastWrites)>
                 <table class="res-writes">
                     <thead>
                         <tr>
-                            <th>{tr(app, Ui::ResColOp)}</th>
-                            <th>{tr(app, Ui::ResColFrom)}</th>
-                            <th class="num">{tr(app, Ui::ResColToken)}</th>
-                            <th>{tr(app, Ui::ResColOutcome)}</th>
-                            <th class="num">{tr(app, Ui::ResColMark)}</th>
+                            <th>{tr(app, Later::ResColOp)}</th>
+                            <th>{tr(app, Later::ResColFrom)}</th>
+                            <th class="num">{tr(app, Later::ResColToken)}</th>
+                            <th>{tr(app, Later::ResColOutcome)}</th>
+                            <th class="num">{tr(app, Later::ResColMark)}</th>
                         </tr>
                     </thead>
                     <tbody>
@@ -195,23 +195,23 @@ fn ResourceTable(app: AppState) -> impl IntoView {
     };
     view! {
         <section class="resource-box" data-testid="resource-table">
-            <h2>{tr(app, Ui::ResourceTitle)}</h2>
+            <h2>{tr(app, Later::ResourceTitle)}</h2>
             <div>
                 <dl class="res-stats">
                     <div class="stat mark">
-                        <dt>{tr(app, Ui::ResHighWater)}</dt>
+                        <dt>{tr(app, Later::ResHighWater)}</dt>
                         <dd data-testid="resource-table-high-water">{move || stats.with(|s| s.0.clone())}</dd>
                     </div>
                     <div class="stat">
-                        <dt>{tr(app, Ui::ResAccepted)}</dt>
+                        <dt>{tr(app, Later::ResAccepted)}</dt>
                         <dd data-testid="resource-table-accepted">{move || stats.with(|s| s.1.clone())}</dd>
                     </div>
                     <div class="stat">
-                        <dt>{tr(app, Ui::ResRefused)}</dt>
+                        <dt>{tr(app, Later::ResRefused)}</dt>
                         <dd data-testid="resource-table-refused">{move || stats.with(|s| s.2.clone())}</dd>
                     </div>
                 </dl>
-                <h3>{tr(app, Ui::ResLastWrites)}</h3>
+                <h3>{tr(app, Later::ResLastWrites)}</h3>
                 {last_writes}
             </div>
         </section>

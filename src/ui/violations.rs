@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::story::fill;
-use crate::story::i18n::Ui;
+use crate::story::i18n::Later;
 use crate::story::violations::{highlight, sentence, Highlight};
 
 use super::state::AppState;
@@ -54,7 +54,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
     let empty = move || {
         let none = app.ledger.with(|l| l.violations_total == 0);
         none.then(|| {
-            let empty = move || if app.finished.get() { Ui::NoViolationsInRun } else { Ui::NoViolations };
+            let empty = move || if app.finished.get() { Later::NoViolationsInRun } else { Later::NoViolations };
             view! {
                 <li class="no-violations" data-testid="violations-empty" on:mouseover=move |_| dark()>
                     {move || empty().text(app.lang.get())}
@@ -69,7 +69,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
             let shared = l.shared_token.as_ref()?;
             Some(app.cast.with(|cast| {
                 fill(
-                    Ui::SharedTokenNote.text(lang),
+                    Later::SharedTokenNote.text(lang),
                     &[
                         ("a", &cast.name(&shared.first, lang)),
                         ("b", &cast.name(&shared.second, lang)),
@@ -88,7 +88,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
     let earlier = move || {
         let dropped = app.ledger.with(|l| l.violations_dropped());
         (dropped > 0).then(|| {
-            let earlier = fill(Ui::ViolationsEarlier.text(app.lang.get()), &[("n", &dropped.to_string())]);
+            let earlier = fill(Later::ViolationsEarlier.text(app.lang.get()), &[("n", &dropped.to_string())]);
             view! {
                 <li class="violations-earlier" on:mouseover=move |_| dark()>
                     {earlier}
@@ -117,7 +117,7 @@ pub fn Violations(app: AppState) -> impl IntoView {
     view! {
         <section class="violations" data-testid="violations-panel" data-highlight=pointed>
             <header>
-                <h2>{tr(app, Ui::ViolationsTitle)}</h2>
+                <h2>{tr(app, Later::ViolationsTitle)}</h2>
                 <span class="hint">{super::tw(app, crate::fables::Word::ViolationsHint)}</span>
             </header>
             <ol

@@ -1276,9 +1276,8 @@ fn check_relative_urls(index: &Path) -> Result<()> {
     let dir = index.parent().context("index.html has a parent directory")?;
     for entry in std::fs::read_dir(dir)? {
         let name = entry?.file_name().to_string_lossy().into_owned();
-        // Top-level assets; wasm-bindgen snippets live in snippets/ and are imported by the JS;
-        // the later parts' style sheet is put in by the app, at a relative address (`ui::later`).
-        if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) && name != build_facts::LATER_CSS {
+        // Top-level assets; wasm-bindgen snippets live in snippets/ and are imported by the JS.
+        if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) {
             let wanted = format!("./{name}");
             ensure!(refs.contains(&wanted), "{} does not load {wanted} (found references {refs:?})", index.display());
         }
@@ -1315,8 +1314,8 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         writeln!(table, "{name:<48} {:>11} {:>11} {:>11}", sizes[0], sizes[1], sizes[2])?;
         // The split's chunks are fetched the first time one of their functions runs, not with
         // the page; their loader (`__wasm_split.js`) is imported by the page's script. The later
-        // parts' style sheet comes with their chunk (`ui::later`).
-        let later = (name.starts_with("lazy-") && name.ends_with(".wasm")) || name == build_facts::LATER_CSS;
+        // parts' style sheet and texts are in their chunk (`ui::later`).
+        let later = name.starts_with("lazy-") && name.ends_with(".wasm");
         // The page itself (with the first frame drawn into it) is part of the first load too;
         // the scenario it opens with is built into the wasm (`scenario::opening`).
         let in_code = !later
@@ -1327,7 +1326,7 @@ fn size_report(dist_dir: &Path) -> Result<()> {
                 later_total[i] += sizes[i];
             }
         }
-        // The first part of a pack; its later part comes with the later parts (`story::packs`).
+        // The first part of a pack; its later part is in the later parts' chunk (`story::packs`).
         if let Some(pack) = name.strip_prefix("i18n/").filter(|n| !n.ends_with(".later.json")) {
             match pack.matches('.').count() {
                 1 => packs.push((name.clone(), sizes)),

@@ -144,11 +144,13 @@ const FIRST_SCREEN_LOOK: &str = "\
         [r.x, r.y, r.width, r.height].map(Math.round).join(' '), \
         props.map(p => c.getPropertyValue(p)).join('|')].join(' · '); });";
 
-/// The later parts' style sheet (`later.css`, fetched after the first scene with their code,
-/// `ui::later`) styles only them: with their chunk refused, the page as the first module draws
-/// it looks the same with the sheet and without it, on a laptop, on a phone and in the dark theme.
+/// The later parts' style sheet (`later.css`, in their chunk, `ui::later`) styles only them:
+/// with their chunk refused, the page as the first module draws it looks the same with the
+/// sheet put in as the chunk puts it (a `<style>` before the page's own sheet) and without it,
+/// on a laptop, on a phone and in the dark theme.
 #[tokio::test]
 async fn the_later_style_sheet_leaves_the_first_screen_as_it_is() -> Result<()> {
+    let sheet = include_str!("../../../assets/later.css");
     with_browser("first_scene_later_sheet", Duration::from_secs(120), async |b| {
         b.cdp("Network.enable", json!({})).await?;
         b.cdp("Network.setBlockedURLs", json!({"urls": ["*split_later_parts*"]})).await?;
@@ -156,16 +158,28 @@ async fn the_later_style_sheet_leaves_the_first_screen_as_it_is() -> Result<()> 
             b.viewport(width, height, width < 600).await?;
             b.open_now(query).await?;
             b.wait_until_js(
-                "the later style sheet",
-                "return !!document.querySelector('style[data-sheet=later]') && !!document.querySelector('.scene svg');",
+                "the first scene",
+                "return !!document.querySelector('.scene svg');",
                 Duration::from_secs(30),
             )
             .await?;
+            // Past the first paint, when the page asks for the chunk (refused).
+            tokio::time::sleep(Duration::from_secs(1)).await;
             ensure!(b.count("[data-testid=hands]").await? == 0, "the later parts were drawn: their chunk was refused");
-            let with = b.eval(FIRST_SCREEN_LOOK, vec![]).await?;
-            b.eval("document.querySelector('style[data-sheet=later]').sheet.disabled = true; return true;", vec![])
-                .await?;
             let without = b.eval(FIRST_SCREEN_LOOK, vec![]).await?;
+            b.eval(
+                "const s = document.createElement('style'); s.dataset.sheet = 'later'; s.textContent = arguments[0]; \
+                 document.head.insertBefore(s, document.querySelector('link[rel=stylesheet]')); \
+                 return s.sheet.cssRules.length;",
+                vec![json!(sheet)],
+            )
+            .await
+            .and_then(|rules| {
+                // The sheet was read as the browser reads it: its rules are in force.
+                ensure!(rules.as_u64().is_some_and(|n| n > 100), "later.css gave {rules} rules");
+                Ok(())
+            })?;
+            let with = b.eval(FIRST_SCREEN_LOOK, vec![]).await?;
             let (with, without) = (with.as_array().context("a list")?, without.as_array().context("a list")?);
             ensure!(with.len() > 100, "{width}×{height}{query}: only {} elements on the first screen", with.len());
             let changed: Vec<(&Value, &Value)> = with.iter().zip(without).filter(|(a, b)| a != b).collect();

@@ -10,7 +10,7 @@ use anyhow::{anyhow, ensure, Context, Result};
 use leaselab::engine::timeline::Timeline;
 use leaselab::scenario::lesson::{self, Lesson, PlannedStep};
 use leaselab::scenario::library;
-use leaselab::story::i18n::Ui;
+use leaselab::story::i18n::Later;
 use leaselab::vocab::Lang;
 use leaselab_browser_tests::{with_browser, Browser};
 use std::time::Duration;
@@ -60,7 +60,7 @@ async fn clock(b: &Browser) -> Result<(u64, String)> {
 /// right or not, in `lang`; no other choice carries either.
 async fn marked(b: &Browser, lesson: &Lesson, i: usize, mine: Option<&str>, lang: Lang) -> Result<()> {
     let ask = lesson.steps[i].ask.as_ref().context("a question")?;
-    let (right_words, mine_words) = (Ui::ChoiceRight.text(lang), Ui::ChoiceMine.text(lang));
+    let (right_words, mine_words) = (Later::ChoiceRight.text(lang), Later::ChoiceMine.text(lang));
     for (k, c) in ask.choices.iter().enumerate() {
         let el = b.element(&format!("choice-{}", c.id)).await?.context("the choice")?;
         let (right, own) = (k == ask.answer, mine == Some(c.id.as_str()));

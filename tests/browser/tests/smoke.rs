@@ -183,3 +183,41 @@ async fn a_chunk_the_network_refuses_is_tried_again_without_harm() -> anyhow::Re
     })
     .await
 }
+
+/// The most files a page with a lesson fetches before the learner can use it (issue 29: fewer,
+/// larger chunks).
+const LESSON_PAGE_FILES: usize = 12;
+
+/// A page with a lesson fetches at most [`LESSON_PAGE_FILES`] files before it is interactive: its
+/// lesson panel shown, with the step's controls, and the later parts there
+/// (`<html data-later="ready">`). Each lesson of the library, at its bare lesson address.
+#[tokio::test]
+async fn a_page_with_a_lesson_fetches_few_files_before_it_can_be_used() -> anyhow::Result<()> {
+    with_browser("smoke-lesson-files", Duration::from_secs(120), async |b| {
+        let mut over = Vec::new();
+        for lesson in leaselab::scenario::library::lessons::MENU.iter().map(|l| l.id) {
+            b.server().clear_log();
+            b.open_now(&format!("?lesson={lesson}")).await?;
+            b.wait_until_js(
+                "the lesson usable",
+                "const l = document.querySelector('[data-testid=lesson]'); \
+                 return document.documentElement.dataset.later === 'ready' && !!l && !l.hidden \
+                   && !!document.querySelector('[data-testid=lesson-next]:not([disabled])');",
+                Duration::from_secs(30),
+            )
+            .await?;
+            let files: Vec<String> = b.requests().into_iter().map(|(path, _)| path).collect();
+            println!("?lesson={lesson}: {} files: {files:?}", files.len());
+            if files.len() > LESSON_PAGE_FILES {
+                over.push(format!("?lesson={lesson}: {} files: {files:#?}", files.len()));
+            }
+        }
+        anyhow::ensure!(
+            over.is_empty(),
+            "a page with a lesson fetched more than {LESSON_PAGE_FILES} files before it could be used:\n{}",
+            over.join("\n")
+        );
+        b.assert_no_console_errors().await
+    })
+    .await
+}
