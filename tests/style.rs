@@ -131,3 +131,20 @@ fn main_colour_pairs_meet_wcag_aa_in_both_themes() {
         }
     }
 }
+
+/// No `:has()` selector in either sheet. Chromium checks a `:has()` rule against changes all over
+/// the page: with seven of them beside the lesson panel, every log row added at 64× cost a style
+/// recalculation several times as long, and frames at CPU 4× went from 1.33 to about 4 times
+/// RaftScope's (docs/measurements.md). The page says what a rule needs as an attribute instead
+/// (`data-revealed`, `data-none`, `data-waiting`, `data-comparing`).
+#[test]
+fn no_has_selectors() {
+    for (name, css) in
+        [("style.css", include_str!("../assets/style.css")), ("later.css", include_str!("../assets/later.css"))]
+    {
+        let code = without_comments(css);
+        for (n, line) in code.lines().enumerate() {
+            assert!(!line.contains(":has("), "{name}:{}: a :has() selector: {}", n + 1, line.trim());
+        }
+    }
+}

@@ -641,11 +641,16 @@ impl Tour {
         Effect::Save { key: progress_key(id), progress: encode_progress(self.step, self.furthest, &self.answers) }
     }
 
+    /// Whether the step shown asked for a prediction and has revealed what happened.
+    pub fn revealed(&self) -> bool {
+        self.current().is_some_and(|(step, _)| step.ask.is_some()) && self.phase == Phase::Reached
+    }
+
     /// The verdict on the learner's prediction for the step shown, once revealed: right, wrong
     /// (naming their choice) or not answered.
     pub fn verdict(&self, lang: Lang) -> Option<String> {
         let (step, _) = self.current()?;
-        let ask = step.ask.as_ref().filter(|_| self.phase == Phase::Reached)?;
+        let ask = step.ask.as_ref().filter(|_| self.revealed())?;
         Some(match self.answer(self.step) {
             Some(k) if k == ask.answer => Ui::PredictionRight.text(lang).to_owned(),
             Some(k) => fill(

@@ -177,7 +177,9 @@ pub(crate) fn Pace(app: AppState) -> impl IntoView {
 /// script will do before it does it. A step the learner dropped is shown struck out.
 #[component]
 pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
-    move || {
+    // Where each mark is, whether it was dropped and what it says: a memo, so that the marks are
+    // drawn again only when one of them changes, not with every frame of the run.
+    let marks = Memo::new(move |_| {
         app.snapshot.track();
         let lang = app.lang.get();
         let ahead = app.script_ahead(None);
@@ -190,14 +192,24 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
                 let dropped = e.at_ms > now && !ahead.contains(&e);
                 let what = app.cast.with(|c| super::hands::script_step(&e.command, c, lang));
                 let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
+                let left = format!("left:{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64));
+                (e.at_ms, dropped, left, fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))]))
+            })
+            .collect::<Vec<_>>()
+    });
+    move || {
+        marks
+            .get()
+            .into_iter()
+            .map(|(at_ms, dropped, left, title)| {
                 view! {
                     <span
                         class=if dropped { "script-mark dropped" } else { "script-mark" }
                         data-testid="script-mark"
-                        data-ms=e.at_ms
+                        data-ms=at_ms
                         data-dropped=if dropped { "true" } else { "false" }
-                        style=format!("left:{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64))
-                        title=fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))])
+                        style=left
+                        title=title
                     ></span>
                 }
             })

@@ -255,6 +255,11 @@ impl Coming {
         self.parts.with(Option::is_some)
     }
 
+    /// Whether the chunk is here (tracks it), without asking for it.
+    pub fn here(self) -> bool {
+        self.parts.with(Option::is_some)
+    }
+
     /// Whether the chunk has been asked for.
     pub fn asked(self) -> bool {
         self.asked.get_value()

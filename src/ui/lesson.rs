@@ -380,8 +380,18 @@ fn panel_view(app: AppState) -> AnyView {
         },
     );
     let hidden = move || app.tutor.0.with(|t| t.lesson().is_none() && t.notice.is_none());
+    // For the style sheet: once a prediction is revealed the whole panel scrolls. An attribute
+    // rather than a `:has(.reveal)` selector: that one made the browser check every change of
+    // the page against it (the log's rows at 64×: a frame took four times as long at CPU 4×).
+    let revealed = Memo::new(move |_| app.tutor.0.with(Tour::revealed));
     view! {
-        <section class="lesson" data-testid="lesson" aria-labelledby="lesson-title" hidden=hidden>
+        <section
+            class="lesson"
+            data-testid="lesson"
+            data-revealed=move || revealed.get().then_some("true")
+            aria-labelledby="lesson-title"
+            hidden=hidden
+        >
             {move || {
                 notice
                     .get()

@@ -427,9 +427,12 @@ fn App(app: AppState, issues: Vec<UrlIssue>, embed: Option<url::EmbedStart>) -> 
             <UrlWarning app issues />
             <later::Later app part=later::Part::Help />
             <later::Later app part=later::Part::Audience />
-            <main class="workspace">
+            // What the style sheet needs to know of the page, as attributes: a `:has()` selector
+            // would make the browser check every change of the page against it (see
+            // docs/measurements.md, frames at 64×).
+            <main class="workspace" data-comparing=move || app.other_picture.with(Option::is_some).then_some("true")>
                 <stage::Stage app />
-                <div class="diagram-strip">
+                <div class="diagram-strip" data-waiting=move || (!app.later.here()).then_some("true")>
                     <later::Later app part=later::Part::Diagram />
                 </div>
                 <div class="right">

@@ -51,9 +51,11 @@ pub fn Violations(app: AppState) -> impl IntoView {
         }
     };
     let dark = move || light(None);
+    // The ledger changes with every frame of a playing run: what is drawn from it is read through
+    // memos, so the list's rows are drawn again only when what they show changes.
+    let none = Memo::new(move |_| app.ledger.with(|l| l.violations_total == 0));
     let empty = move || {
-        let none = app.ledger.with(|l| l.violations_total == 0);
-        none.then(|| {
+        none.get().then(|| {
             let empty = move || if app.finished.get() { Later::NoViolationsInRun } else { Later::NoViolations };
             view! {
                 <li class="no-violations" data-testid="violations-empty" on:mouseover=move |_| dark()>
@@ -63,9 +65,9 @@ pub fn Violations(app: AppState) -> impl IntoView {
         })
     };
     // Why a run of two holders may show no violation (the Redis fail-over).
-    let shared = move || {
+    let shared_note = Memo::new(move |_| {
         let lang = app.lang.get();
-        let note = app.ledger.with(|l| {
+        app.ledger.with(|l| {
             let shared = l.shared_token.as_ref()?;
             Some(app.cast.with(|cast| {
                 fill(
@@ -78,15 +80,19 @@ pub fn Violations(app: AppState) -> impl IntoView {
                     ],
                 )
             }))
-        })?;
+        })
+    });
+    let shared = move || {
+        let note = shared_note.get()?;
         Some(view! {
             <li class="violations-note" data-testid="shared-token-note" on:mouseover=move |_| dark()>
                 {note}
             </li>
         })
     };
+    let dropped = Memo::new(move |_| app.ledger.with(|l| l.violations_dropped()));
     let earlier = move || {
-        let dropped = app.ledger.with(|l| l.violations_dropped());
+        let dropped = dropped.get();
         (dropped > 0).then(|| {
             let earlier = fill(Later::ViolationsEarlier.text(app.lang.get()), &[("n", &dropped.to_string())]);
             view! {
@@ -115,7 +121,12 @@ pub fn Violations(app: AppState) -> impl IntoView {
     let pointed =
         move || app.pointed.with(|p| p.contains(&crate::scenario::lesson::Element::Violations)).then_some("true");
     view! {
-        <section class="violations" data-testid="violations-panel" data-highlight=pointed>
+        <section
+            class="violations"
+            data-testid="violations-panel"
+            data-highlight=pointed
+            data-none=move || none.get().then_some("true")
+        >
             <header>
                 <h2>{tr(app, Later::ViolationsTitle)}</h2>
                 <span class="hint">{super::tw(app, crate::fables::Word::ViolationsHint)}</span>

@@ -20,6 +20,10 @@
 //! * Frames: the gaps between animation frames over `--frame-secs` seconds, LeaseLab at 64× on
 //!   `harbor-zombie` stretched to an hour with its space-time diagram on screen, RaftScope at its
 //!   fastest speed with its simulation running; plain and CPU 4×.
+//! * `--before DIR`: another build of LeaseLab (an earlier commit's `dist/`), served under
+//!   `/before/` and measured in the same run, in the same turns, as a third page: its first scene
+//!   and frames are printed beside this build's, each with its ratio to RaftScope (issue 29:
+//!   before and after, side by side in one run).
 
 use anyhow::{bail, ensure, Context, Result};
 use leaselab_browser_tests::{dist_dir, hour_link, workspace_root, Browser, Precompressed, Served, StaticServer};
@@ -31,11 +35,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const USAGE: &str = "\
-usage: cargo xtask bench [--runs N] [--frame-secs S] [--raftscope DIR] [--out FILE]
+usage: cargo xtask bench [--runs N] [--frame-secs S] [--raftscope DIR] [--before DIR] [--out FILE]
 
   --runs N         cold loads per page in each of the four conditions (default 15)
   --frame-secs S   seconds of animation frames collected per page and condition (default 10)
   --raftscope DIR  RaftScope, ready to serve (default ../shared/peers/raftscope beside the repository)
+  --before DIR     another LeaseLab build (an earlier commit's dist/), measured beside this one
   --out FILE       where the JSON goes (default target/bench/bench.json)";
 
 /// Issue 14's goal for LeaseLab's first load (brotli).
@@ -67,7 +72,7 @@ const SLOW_LATENCY_MS: u64 = 150;
 const OBSERVER: &str = r#"(() => {
   const path = location.pathname;
   let drawn, running;
-  if (path.startsWith('/leaselab/')) {
+  if (path.startsWith('/leaselab/') || path.startsWith('/before/')) {
     running = () => !!document.querySelector('[data-testid="scene-harbor"] svg g.bearers > *');
     drawn = () => running() || (document.documentElement.dataset.boot !== 'plain'
       && !!document.querySelector('#boot > .boot-note')
@@ -127,6 +132,8 @@ const RESOURCE_BYTES: &str =
 enum Page {
     LeaseLab,
     RaftScope,
+    /// The build given with `--before`.
+    Before,
 }
 
 impl Page {
@@ -134,29 +141,35 @@ impl Page {
         match self {
             Page::LeaseLab => "LeaseLab",
             Page::RaftScope => "RaftScope",
+            Page::Before => "LeaseLab before",
         }
     }
     fn prefix(self) -> &'static str {
         match self {
             Page::LeaseLab => "/leaselab/",
             Page::RaftScope => "/raftscope/",
+            Page::Before => "/before/",
         }
     }
     fn key(self) -> &'static str {
         match self {
             Page::LeaseLab => "leaselab",
             Page::RaftScope => "raftscope",
+            Page::Before => "before",
         }
     }
 }
 
-/// The two pages in turn, the first of them alternating with `i`.
-fn in_turn(i: usize) -> [Page; 2] {
-    if i.is_multiple_of(2) {
-        [Page::LeaseLab, Page::RaftScope]
-    } else {
-        [Page::RaftScope, Page::LeaseLab]
+/// The pages in turn (with `before`, the earlier build as a third), the first of them going
+/// round with `i`.
+fn in_turn(i: usize, before: bool) -> Vec<Page> {
+    let mut pages = vec![Page::LeaseLab, Page::RaftScope];
+    if before {
+        pages.push(Page::Before);
     }
+    let n = pages.len();
+    pages.rotate_left(i % n);
+    pages
 }
 
 #[derive(Clone, Copy)]
@@ -176,6 +189,7 @@ struct Options {
     runs: usize,
     frame_secs: u64,
     raftscope: PathBuf,
+    before: Option<PathBuf>,
     out: PathBuf,
 }
 
@@ -187,6 +201,7 @@ fn options() -> Result<Options> {
         raftscope: std::env::var_os("LEASELAB_RAFTSCOPE")
             .map(PathBuf::from)
             .unwrap_or_else(|| root.join("../shared/peers/raftscope")),
+        before: None,
         out: root.join("target/bench/bench.json"),
     };
     let mut args = std::env::args().skip(1);
@@ -196,6 +211,7 @@ fn options() -> Result<Options> {
             "--runs" => o.runs = value()?.parse().context("--runs takes a number")?,
             "--frame-secs" => o.frame_secs = value()?.parse().context("--frame-secs takes a number of seconds")?,
             "--raftscope" => o.raftscope = PathBuf::from(value()?),
+            "--before" => o.before = Some(PathBuf::from(value()?)),
             "--out" => o.out = PathBuf::from(value()?),
             "-h" | "--help" => {
                 println!("{USAGE}");
@@ -240,10 +256,16 @@ async fn bench() -> Result<()> {
     let raftscope = o.raftscope.canonicalize()?;
     println!("LeaseLab beside RaftScope, {date}: {cores} CPU cores, load average at start {loadavg}");
     println!("LeaseLab: {}; RaftScope: {}", dist.display(), raftscope.display());
+    let mut dirs = vec![(Page::LeaseLab.prefix(), dist.clone()), (Page::RaftScope.prefix(), raftscope)];
+    if let Some(before) = &o.before {
+        ensure!(before.join("index.html").is_file(), "--before {}: no index.html there", before.display());
+        println!("LeaseLab before: {}", before.display());
+        dirs.push((Page::Before.prefix(), before.canonicalize()?));
+    }
 
     let t = Instant::now();
-    let site =
-        Arc::new(Precompressed::load(&[(Page::LeaseLab.prefix(), &dist), (Page::RaftScope.prefix(), &raftscope)])?);
+    let dirs: Vec<(&str, &std::path::Path)> = dirs.iter().map(|(p, d)| (*p, d.as_path())).collect();
+    let site = Arc::new(Precompressed::load(&dirs)?);
     let (files, raw, br) = site.totals();
     println!(
         "server: {files} files ({} raw, {} as served with brotli) held in memory, compressed in {:.1} s",
@@ -348,11 +370,11 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
     for cond in [PLAIN, CPU4, SLOW, BOTH] {
         set_condition(b, cond).await?;
         let t = Instant::now();
-        let mut times: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-        let mut in_dom: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
-        let mut running: [Vec<f64>; 2] = [Vec::new(), Vec::new()];
+        let mut times: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        let mut in_dom: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
+        let mut running: [Vec<f64>; 3] = [Vec::new(), Vec::new(), Vec::new()];
         for i in 0..o.runs {
-            for page in in_turn(i) {
+            for page in in_turn(i, o.before.is_some()) {
                 let scene = cold_load(b, &url(page)).await?;
                 times[page as usize].push(scene.frame);
                 in_dom[page as usize].push(scene.in_dom);
@@ -372,6 +394,16 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             l.p50 / r.p50,
             t.elapsed().as_secs_f64()
         );
+        if o.before.is_some() {
+            let e = Stats::of(&times[2]);
+            println!(
+                "{:<20} LeaseLab before median {:>6.0} p90 {:>6.0} | ratio to RaftScope {:.2}",
+                "",
+                e.p50,
+                e.p90,
+                e.p50 / r.p50
+            );
+        }
         scenes.push((cond, times, in_dom, running, l, r, app));
     }
     set_condition(b, PLAIN).await?;
@@ -385,7 +417,7 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
     let mut frames = Vec::new();
     for (i, cond) in [PLAIN, CPU4].into_iter().enumerate() {
         let mut got: Vec<(Page, Stats, Value)> = Vec::new();
-        for page in in_turn(i) {
+        for page in in_turn(i, o.before.is_some()) {
             set_condition(b, cond).await?;
             let (gaps, about) = frame_gaps(b, page, &url(page), &link, o.frame_secs).await?;
             got.push((page, Stats::of(&gaps), about));
@@ -401,6 +433,16 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             got[0].2["note"].as_str().unwrap_or(""),
             got[1].2["note"].as_str().unwrap_or("")
         );
+        if let Some((_, e, _)) = got.get(2) {
+            println!(
+                "         LeaseLab before p50 {:>5.1} p95 {:>5.1} max {:>6.1} ms ({} frames) | p95 ratio to RaftScope {:.2}",
+                e.p50,
+                e.p95,
+                e.max,
+                e.n,
+                e.p95 / r.p95
+            );
+        }
         frames.push((cond, got));
     }
     set_condition(b, PLAIN).await?;
@@ -443,7 +485,7 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
         "goal": format!("LeaseLab's first load before its first scene ≤ {WEIGHT_GOAL_BYTES} bytes brotli"),
         "met": lw.before_scene <= WEIGHT_GOAL_BYTES
     })];
-    for (cond, _, _, _, l, r, app) in &scenes {
+    for (cond, times, _, _, l, r, app) in &scenes {
         let ok = l.p50 < r.p50;
         writeln!(
             w,
@@ -462,6 +504,17 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             format!("{:.0} / {:.0} ms", r.p50, r.p90),
             format!("{:.2}", app.p50 / r.p50),
         )?;
+        if !times[2].is_empty() {
+            let e = Stats::of(&times[2]);
+            writeln!(
+                w,
+                "{:<46} {:>16} {:>16} {:>6}",
+                format!("  before, {} (median / p90)", cond.name),
+                format!("{:.0} / {:.0} ms", e.p50, e.p90),
+                format!("{:.0} / {:.0} ms", r.p50, r.p90),
+                format!("{:.2}", e.p50 / r.p50),
+            )?;
+        }
         goals.push(
             json!({"goal": format!("first scene ({}): LeaseLab's median before RaftScope's", cond.name), "met": ok}),
         );
@@ -480,6 +533,16 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             met(ok)
         )?;
         goals.push(json!({"goal": format!("frames at 64× ({}): LeaseLab's p95 {rule} (+{FRAME_TOLERANCE_MS} ms)", cond.name), "met": ok}));
+        if let Some((_, e, _)) = got.get(2) {
+            writeln!(
+                w,
+                "{:<46} {:>16} {:>16} {:>6}",
+                format!("  before, {} (p50 / p95)", cond.name),
+                format!("{:.1} / {:.1} ms", e.p50, e.p95),
+                format!("{:.1} / {:.1} ms", r.p50, r.p95),
+                format!("{:.2}", e.p95 / r.p95),
+            )?;
+        }
     }
     let met_count = goals.iter().filter(|g| g["met"] == true).count();
     writeln!(w, "goals met: {met_count} of {}", goals.len())?;
@@ -508,6 +571,10 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             "raftscope": {"median": r.p50, "p90": r.p90, "min": r.min, "max": r.max, "runs": times[1], "in_dom": in_dom[1]},
             "ratio_median": l.p50 / r.p50,
             "ratio_p90": l.p90 / r.p90,
+            "before": (!times[2].is_empty()).then(|| {
+                let e = Stats::of(&times[2]);
+                json!({"median": e.p50, "p90": e.p90, "runs": times[2], "ratio_median": e.p50 / r.p50})
+            }),
         }))).collect::<serde_json::Map<_, _>>(),
         "frames_ms": frames.iter().map(|(cond, got)| (cond.key.to_owned(), json!({
             "condition": cond.name,
@@ -515,7 +582,9 @@ async fn measure(b: &Browser, o: &Options, meta: Meta) -> Result<()> {
             "raftscope": got[1].1.json(&got[1].2),
             "ratio_p50": got[0].1.p50 / got[1].1.p50,
             "ratio_p95": got[0].1.p95 / got[1].1.p95,
+            "before": got.get(2).map(|(_, e, about)| json!({"stats": e.json(about), "ratio_p95": e.p95 / got[1].1.p95})),
         }))).collect::<serde_json::Map<_, _>>(),
+        "before": o.before.as_ref().map(|d| d.display().to_string()),
         "goals": goals,
     });
     if let Some(dir) = o.out.parent() {
@@ -568,7 +637,7 @@ async fn cold_load(b: &Browser, url: &str) -> Result<FirstScene> {
 /// gaps between its animation frames for `secs` seconds. Also returns what was checked.
 async fn frame_gaps(b: &Browser, page: Page, url: &str, link: &str, secs: u64) -> Result<(Vec<f64>, Value)> {
     let about = match page {
-        Page::LeaseLab => {
+        Page::LeaseLab | Page::Before => {
             b.client().goto(&format!("{url}?s={link}&speed=64&autoplay=1")).await?;
             b.wait_exists("space-time", Duration::from_secs(60)).await?;
             b.wait_exists("sim-time", Duration::from_secs(60)).await?;
@@ -622,14 +691,14 @@ async fn frame_gaps(b: &Browser, page: Page, url: &str, link: &str, secs: u64) -
     let gaps = b.client().execute_async(COLLECT_FRAMES, vec![json!(secs * 1000)]).await?;
     let gaps: Vec<f64> = gaps.as_array().context("frame gaps")?.iter().filter_map(Value::as_f64).collect();
     let after = match page {
-        Page::LeaseLab => {
+        Page::LeaseLab | Page::Before => {
             b.attr_of("sim-time", "data-ms").await?.and_then(|v| v.parse::<f64>().ok()).unwrap_or(f64::NAN)
         }
         Page::RaftScope => b.eval("return state.current.time;", vec![]).await?.as_f64().unwrap_or(f64::NAN),
     };
     let mut about = about;
     let note = match page {
-        Page::LeaseLab => {
+        Page::LeaseLab | Page::Before => {
             let before = about["virtual_ms"].as_f64().unwrap_or(f64::NAN);
             about["virtual_ms_after"] = json!(after);
             let y = |k: &str| about[k].as_f64().unwrap_or(f64::NAN);
