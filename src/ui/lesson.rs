@@ -159,17 +159,34 @@ fn carry_out(app: AppState, effect: tour::Effect) {
         // the pointing has scrolled the scene.
         Do::ShowReveal => {
             // Once it is drawn, and again a moment later: on a busy machine the panel can still
-            // be laying out (or drawn again) after the first try, leaving the reveal below.
-            for after_ms in [300, 1_200] {
-                set_timeout(
-                    move || {
-                        if let Some(el) = app.tutor.3.get_untracked().filter(|el| el.is_connected()) {
-                            scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
-                        }
-                    },
-                    std::time::Duration::from_millis(after_ms),
-                );
-            }
+            // be laying out (or drawn again) after the first try, leaving the reveal below. The
+            // second try only if nobody has scrolled the panel or the page since the first: a
+            // learner (or a test) already reaching for the contents or Next keeps the panel
+            // where they put it, rather than having it pulled away under the pointer.
+            let scrolled = || {
+                let panel = document().query_selector(".lesson").ok().flatten().map_or(0, |p| p.scroll_top());
+                let page = web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+                (panel, page.round() as i64)
+            };
+            set_timeout(
+                move || {
+                    let Some(el) = app.tutor.3.get_untracked().filter(|el| el.is_connected()) else { return };
+                    scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
+                    let after_first = scrolled();
+                    set_timeout(
+                        move || {
+                            if scrolled() != after_first {
+                                return;
+                            }
+                            if let Some(el) = app.tutor.3.get_untracked().filter(|el| el.is_connected()) {
+                                scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
+                            }
+                        },
+                        std::time::Duration::from_millis(900),
+                    );
+                },
+                std::time::Duration::from_millis(300),
+            );
         }
         Do::Focus(Focus::Title) => super::focus::hand_to(&[STEP_TITLE]),
         Do::Focus(Focus::Reveal) => super::focus::hand_to(&[".audience .reveal-button"]),

@@ -154,7 +154,10 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // Through the table of contents to the question without the verifier.
         // Opened as a learner opens it, by its summary; it stays open while the panel is drawn
-        // again under it, and closes behind the step chosen.
+        // again under it, and closes behind the step chosen. A learner reaches for it after the
+        // page has brought the reveal into view (300 ms after it is drawn, `Do::ShowReveal`):
+        // a click sent while the panel scrolls lands where the summary was.
+        tokio::time::sleep(Duration::from_millis(600)).await;
         b.click("toc-toggle").await?;
         b.wait_for("toc", |el| el.attr("open").is_some(), SECS(5)).await?;
         b.click(&format!("toc-{}", without + 1)).await?;
