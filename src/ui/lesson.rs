@@ -815,21 +815,10 @@ fn Contents(app: AppState, lesson: Arc<Lesson>, step: Memo<usize>) -> impl IntoV
             }
         })
         .collect_view();
-    // What the browser opens or closes by itself (a search in the page opens the contents to
-    // show a step's title it found) is what the page's state says from then on: the contents
-    // never look open while the page holds them closed, so a step chosen closes them.
-    let details = NodeRef::<leptos::html::Details>::new();
-    let toggled = move |_| {
-        if let Some(open) = details.get_untracked().map(|d| d.open()) {
-            if open != app.contents.get_untracked() {
-                app.contents.set(open);
-            }
-        }
-    };
     view! {
-        <details class="toc" data-testid="toc" open=move || app.contents.get() node_ref=details on:toggle=toggled>
+        <details class="toc" data-testid="toc" open=move || app.contents.get()>
             // Opened and closed by the page (the contents close behind a step chosen), not by
-            // the browser's own click on the summary.
+            // the browser.
             <summary
                 data-testid="toc-toggle"
                 on:click=move |ev: leptos::ev::MouseEvent| {

@@ -189,29 +189,6 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
     .await
 }
 
-/// The contents opened by the browser itself (as a search in the page opens a closed `<details>`
-/// to show what it found) close behind a step chosen in them, as when the learner opened them.
-#[tokio::test]
-async fn contents_the_browser_opened_close_behind_a_step_chosen() -> Result<()> {
-    let (lesson, _) = planned("harbor-replaced")?;
-    let wakes = step_titled(&lesson, "Chen wakes and waves")?;
-    with_browser("lesson-contents-opened-by-the-browser", SECS(90), async |b| {
-        b.open("?lesson=harbor-replaced").await?;
-        b.at_step(1, "reached", SECS(30)).await?;
-        ensure!(b.attr_of("toc", "open").await?.is_none(), "the contents start closed");
-        // The browser's own toggle: the element opened, not the page's button.
-        b.eval("document.querySelector('[data-testid=toc]').open = true; return true;", vec![]).await?;
-        b.wait_for("toc", |el| el.attr("open").is_some(), SECS(5)).await?;
-        b.click(&format!("toc-{}", wakes + 1)).await?;
-        b.at_step(wakes + 1, "asking", SECS(30)).await?;
-        b.wait_for("toc", |el| el.attr("open").is_none(), SECS(5))
-            .await
-            .context("the contents the browser opened stayed open behind the step chosen")?;
-        Ok(())
-    })
-    .await
-}
-
 #[tokio::test]
 async fn step_links_and_resumed_progress_land_on_the_step() -> Result<()> {
     let (lesson, plan) = planned("harbor-replaced")?;
