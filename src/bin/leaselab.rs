@@ -106,6 +106,11 @@ mod cli {
             #[arg(long, default_value = "assets/lesson-bundles")]
             bundles: PathBuf,
         },
+        /// Print the page's first frame at its bare address as HTML (English, the opening scenario
+        /// at 0.0 s, the landing card): the page's own views, rendered without a browser, for
+        /// `index.html` to show while the app loads (`cargo xtask dist` runs it). Needs the
+        /// `first-frame` feature (`cargo run --features first-frame --bin leaselab -- first-frame`).
+        FirstFrame,
         /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
         Lesson {
             /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
@@ -130,6 +135,12 @@ mod cli {
                     text.push_str(&format!("lesson {}\t{}\n", lesson.id, lesson.title_en));
                 }
                 print(&text)
+            }
+            #[cfg(feature = "first-frame")]
+            Cmd::FirstFrame => print(&leaselab::ui::first_frame()),
+            #[cfg(not(feature = "first-frame"))]
+            Cmd::FirstFrame => {
+                fail("this leaselab was built without the page's views: build it with `--features first-frame`")
             }
             Cmd::Packs { dir, bundles } => {
                 use leaselab::story::packs;

@@ -272,8 +272,107 @@ pub fn within(v: f64, lo: f64, hi: f64) -> f64 {
     v.max(lo).min(hi)
 }
 
+/// What a picture of the page never uses (`ui::first_frame`, the first frame `index.html` shows,
+/// with [`without_attributes`]): test ids (a test must never find the picture instead of the app),
+/// ids outside the SVG (the app's own come with it), what a screen reader or a tooltip would say
+/// (the picture is `inert`), what the tests read from the app.
+pub const PICTURE_DROPPED: &[&str] = &[
+    "data-testid",
+    "id",
+    "title",
+    "role",
+    "aria-label",
+    "aria-labelledby",
+    "aria-keyshortcuts",
+    "aria-live",
+    "aria-atomic",
+    "aria-hidden",
+    "data-scenario",
+    "data-ms",
+    "data-hash",
+];
+
+/// `html` (markup as Leptos renders it, or as [`Markup`] builds it: every attribute value in
+/// double quotes, `"`, `<` and `>` escaped inside them and in text) without the attributes named
+/// in `dropped` and without Leptos's empty placeholder comments (`<!>`). An `id` is dropped only
+/// outside `<svg>`: a drawing's ids are its gradients'. For a picture of the page
+/// (`ui::first_frame`); a tag it cannot read is copied as it is.
+pub fn without_attributes(html: &str, dropped: &[&str]) -> String {
+    let mut out = String::with_capacity(html.len());
+    let mut rest = html;
+    let mut svg_depth = 0usize;
+    while let Some(at) = rest.find('<') {
+        out.push_str(&rest[..at]);
+        rest = &rest[at..];
+        if let Some(after) = rest.strip_prefix("<!>") {
+            rest = after;
+            continue;
+        }
+        let Some(end) = rest.find('>') else { break };
+        let tag = &rest[1..end];
+        rest = &rest[end + 1..];
+        if let Some(name) = tag.strip_prefix('/') {
+            if name.trim() == "svg" {
+                svg_depth = svg_depth.saturating_sub(1);
+            }
+            out.push('<');
+            out.push_str(tag);
+            out.push('>');
+            continue;
+        }
+        let name_end = tag.find(|c: char| c.is_whitespace() || c == '/').unwrap_or(tag.len());
+        let name = &tag[..name_end];
+        if name == "svg" && !tag.ends_with('/') {
+            svg_depth += 1;
+        }
+        out.push('<');
+        out.push_str(name);
+        let mut attrs = &tag[name_end..];
+        loop {
+            attrs = attrs.trim_start();
+            if attrs.is_empty() || attrs == "/" {
+                out.push_str(attrs);
+                break;
+            }
+            let key_end = attrs.find(|c: char| c == '=' || c.is_whitespace() || c == '/').unwrap_or(attrs.len());
+            let key = &attrs[..key_end];
+            let mut len = key_end;
+            if let Some(value) = attrs[key_end..].strip_prefix("=\"") {
+                match value.find('"') {
+                    Some(close) => len = key_end + 2 + close + 1,
+                    None => len = attrs.len(),
+                }
+            }
+            let keep = !dropped.contains(&key) || (key == "id" && svg_depth > 0);
+            if keep {
+                out.push(' ');
+                out.push_str(&attrs[..len]);
+            }
+            attrs = &attrs[len..];
+            if len == 0 {
+                // Not an attribute (a stray `/`): copied as it is.
+                out.push_str(attrs);
+                break;
+            }
+        }
+        out.push('>');
+    }
+    out.push_str(rest);
+    out
+}
+
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn a_picture_keeps_what_draws_and_drops_what_a_page_uses() {
+        let html = r#"<div id="boot" class="a" data-testid="x"><!><svg viewBox="0 0 2 2" role="img"><defs><linearGradient id="sky"/></defs><rect id="r" width="2"/></svg><p title="say &quot;hi&quot; &lt;b&gt;" data-x="1">a &lt; b</p><input type="range" value="0" disabled></div>"#;
+        let out = without_attributes(html, &["id", "data-testid", "role", "title"]);
+        assert_eq!(
+            out,
+            r#"<div class="a"><svg viewBox="0 0 2 2"><defs><linearGradient id="sky"/></defs><rect id="r" width="2"/></svg><p data-x="1">a &lt; b</p><input type="range" value="0" disabled></div>"#
+        );
+    }
     use super::*;
 
     #[test]

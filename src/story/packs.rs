@@ -257,3 +257,45 @@ mod loaded {
 
 #[cfg(target_arch = "wasm32")]
 pub use loaded::{fable_text, get, has, has_fable, install, install_fable, page_text, take_missed};
+
+/// Native builds carry the tables themselves: every pack is always here (the page's code
+/// compiled natively renders its first frame, `ui::first_frame`), and installing one does nothing.
+#[cfg(not(target_arch = "wasm32"))]
+mod carried {
+    use super::Part;
+    use crate::fables::Fable;
+    use crate::vocab::Lang;
+
+    /// Always: the tables are compiled in.
+    pub fn has(_lang: Lang, _part: Part) -> bool {
+        true
+    }
+
+    /// Always: the tables are compiled in.
+    pub fn has_fable(_fable: Fable, _lang: Lang) -> bool {
+        true
+    }
+
+    /// Nothing to keep: the tables are compiled in. Never fails.
+    pub fn install(_lang: Lang, _part: Part, _texts: Vec<String>) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// Nothing to keep: the tables are compiled in. Never fails.
+    pub fn install_fable(_fable: Fable, _lang: Lang, _texts: Vec<String>) -> Result<(), String> {
+        Ok(())
+    }
+
+    /// None: no text can be read before its part is here.
+    pub fn take_missed() -> Vec<usize> {
+        Vec::new()
+    }
+
+    /// Text `i` of `lang`'s pack (empty past its end).
+    pub fn get(lang: Lang, i: usize) -> &'static str {
+        super::texts(lang).get(i).copied().unwrap_or("")
+    }
+}
+
+#[cfg(not(target_arch = "wasm32"))]
+pub use carried::{get, has, has_fable, install, install_fable, take_missed};

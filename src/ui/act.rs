@@ -34,6 +34,7 @@ pub(crate) fn watch<T>(app: AppState, f: impl FnOnce(Moment<'_>) -> T) -> T {
 /// from the landing card waits for them, as its panel does).
 pub(crate) fn perform(app: AppState, action: Action) {
     let Some(command) = at(app, |m| action.enabled(m).then(|| action.command(m))) else { return };
+    app.acts.update(|n| *n = n.wrapping_add(1));
     if let Some(command) = command {
         // An act on a node may be contradicted by the script later: the page says so.
         if super::hands::acts_on_node(&command).is_some() {
@@ -209,7 +210,8 @@ pub(crate) fn ActButton(
             on:click=move |_| perform(app, action.clone())
         >
             {drawn}
-            {glyph}
+            // No text node without a glyph (rendered to HTML, an empty one would be a space).
+            {(!glyph.is_empty()).then_some(glyph)}
             // The words in a span: a narrow screen may keep them for assistive technology only.
             {(!icon_only).then(|| view! { <span>{words}</span> })}
         </button>
@@ -233,7 +235,7 @@ pub(crate) fn share(app: AppState, embed: bool) {
             return;
         }
         let url = app.share_link().await;
-        if let (Some(url), Some(window)) = (url.as_ref(), web_sys::window()) {
+        if let (Some(url), Some(window)) = (url.as_ref(), crate::ui::window()) {
             // The address bar follows, so a reload replays the same run too.
             if let Ok(history) = window.history() {
                 let _ = history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(url));

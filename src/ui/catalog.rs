@@ -194,7 +194,7 @@ pub(crate) async fn fetch_text(url: &str) -> Result<String, String> {
     let shown = |e: wasm_bindgen::JsValue| {
         format!("fetching {url} failed: {}", e.as_string().unwrap_or_else(|| "a network error".into()))
     };
-    let window = web_sys::window().ok_or("no window")?;
+    let window = crate::ui::window().ok_or("no window")?;
     let response = JsFuture::from(window.fetch_with_str(url)).await.map_err(shown)?;
     let response: web_sys::Response = response.dyn_into().map_err(shown)?;
     if !response.ok() {

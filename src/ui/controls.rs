@@ -113,6 +113,9 @@ pub fn Transport(app: AppState) -> impl IntoView {
                     title=tr(app, Ui::ScrubHint)
                     aria-label=tr(app, Ui::Scrub)
                     max=move || until().to_string()
+                    // Where it stands when drawn (a picture of the page, `ui::first_frame`, has no
+                    // properties); then the moment as it moves.
+                    value=untrack(now).to_string()
                     prop:value=move || now().to_string()
                     // A screen reader says the moment as the clock shows it, not a count of ms.
                     aria-valuetext=move || format!("{} {} {}", seconds(now()), Ui::SecondsUnit.text(app.lang.get()), of())

@@ -20,7 +20,7 @@ use super::state::AppState;
 /// allowed): obeys its commands and posts `ready`, `state`, `write`, `violation` and `error`
 /// events to it. Returns whether it runs.
 pub fn listen(app: AppState, allowed: Allowed, parent_origin: Option<String>) -> bool {
-    let Some(window) = web_sys::window() else { return false };
+    let Some(window) = crate::ui::window() else { return false };
     let Some(parent) = window.parent().ok().flatten().filter(|p| !js_sys::Object::is(p, &window)) else {
         return false;
     };
@@ -130,7 +130,7 @@ fn serve_host(app: AppState, allowed: Allowed, parent: web_sys::Window, targets:
         for json in &found {
             post(json);
         }
-        let real = web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
+        let real = crate::ui::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now());
         if throttle.borrow_mut().due(&state, real) {
             post(&embed::state(&state));
         }

@@ -195,7 +195,7 @@ fn figure_name(app: AppState, figure: &Figure, lang: Lang) -> String {
 
 /// Opens the figure menu for `figure` beside `anchor` (its hit area), and moves the focus into it.
 fn open_menu(app: AppState, figure: Figure, anchor: Option<web_sys::Element>) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = crate::ui::window() else { return };
     let (vw, vh) = (
         window.inner_width().ok().and_then(|v| v.as_f64()).unwrap_or(1280.0),
         window.inner_height().ok().and_then(|v| v.as_f64()).unwrap_or(720.0),

@@ -236,7 +236,11 @@ impl Coming {
     /// here the focus is kept, with `keys` the keyboard's shortcuts are listened to, and the page
     /// says it is whole (`<html data-later="ready">`).
     pub fn after_first_paint(self, app: AppState, keys: bool) {
-        request_animation_frame(move || set_timeout(move || self.ask(app), std::time::Duration::ZERO));
+        // In an effect: it runs once the page is on the screen (never for a picture of its first
+        // frame, `ui::first_frame`).
+        super::effect(move || {
+            request_animation_frame(move || set_timeout(move || self.ask(app), std::time::Duration::ZERO))
+        });
         Effect::new(move |done: Option<bool>| {
             if done == Some(true) {
                 return true;

@@ -83,12 +83,12 @@ fn pick(text: &Localized, lang: Lang) -> String {
 }
 
 fn storage() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok()?
+    crate::ui::window()?.local_storage().ok()?
 }
 
 /// Real time now, in ms.
 fn real_now() -> f64 {
-    web_sys::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
+    crate::ui::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
 /// Gives `input` to the lesson's state machine and carries out what it says (nothing before a
@@ -142,7 +142,7 @@ fn carry_out(app: AppState, effect: tour::Effect) {
             }
         }
         Do::Address(query) => {
-            if let Some(window) = web_sys::window() {
+            if let Some(window) = crate::ui::window() {
                 let path = window.location().pathname().unwrap_or_default();
                 if let Ok(history) = window.history() {
                     let url = format!("{path}{query}");
@@ -160,13 +160,14 @@ fn carry_out(app: AppState, effect: tour::Effect) {
         Do::ShowReveal => {
             // Once it is drawn, and again a moment later: on a busy machine the panel can still
             // be laying out (or drawn again) after the first try, leaving the reveal below. The
-            // second try only if nobody has scrolled the panel or the page since the first: a
-            // learner (or a test) already reaching for the contents or Next keeps the panel
-            // where they put it, rather than having it pulled away under the pointer.
-            let scrolled = || {
+            // second try only if nobody has scrolled the panel or the page, nor taken any action
+            // (opened the contents, say), since the first: a learner (or a test) already reaching
+            // for the contents or Next keeps the panel where they put it, rather than having it
+            // pulled away under the pointer.
+            let scrolled = move || {
                 let panel = document().query_selector(".lesson").ok().flatten().map_or(0, |p| p.scroll_top());
-                let page = web_sys::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
-                (panel, page.round() as i64)
+                let page = crate::ui::window().and_then(|w| w.scroll_y().ok()).unwrap_or(0.0);
+                (panel, page.round() as i64, app.acts.get_untracked())
             };
             set_timeout(
                 move || {
@@ -247,7 +248,7 @@ pub fn leave(app: AppState) {
 /// brought into view, so that what the learner waits for is not played off the screen after they
 /// scrolled down to answer or to press Next.
 fn show_stage_when_stacked() {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = crate::ui::window() else { return };
     let stacked = stacked();
     let Some(scene) = document().query_selector(".fable-scene:not([hidden]) .scene").ok().flatten() else { return };
     let height = window.inner_height().ok().and_then(|h| h.as_f64()).unwrap_or(0.0);
@@ -260,7 +261,7 @@ fn show_stage_when_stacked() {
 /// Whether the page stands in one column (a phone, a tablet upright): the step under the stage,
 /// the diagram and the side panel under the step.
 fn stacked() -> bool {
-    web_sys::window()
+    crate::ui::window()
         .and_then(|w| w.match_media("(max-width: 999px) and (orientation: portrait)").ok().flatten())
         .is_some_and(|m| m.matches())
 }
@@ -338,7 +339,7 @@ pub(crate) fn keep_focus(app: AppState) {
                 };
                 let r = el.get_bounding_client_rect();
                 let height =
-                    web_sys::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
+                    crate::ui::window().and_then(|w| w.inner_height().ok()).and_then(|h| h.as_f64()).unwrap_or(0.0);
                 if r.bottom() < 0.0 || r.top() > height {
                     scroll_to(&el, web_sys::ScrollLogicalPosition::Center);
                 }

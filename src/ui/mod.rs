@@ -1,4 +1,6 @@
-//! The Leptos browser app (wasm32 only).
+//! The Leptos browser app. It compiles natively too, where its views render the first frame
+//! that `index.html` shows while the app loads ([`first_frame`]); nothing calls into the browser
+//! while a view is built ([`window`] is `None` natively).
 //!
 //! - [`state`]: the engine in a non-reactive holder, the published snapshot, the clock.
 //! - [`url`]: start settings from the address, defensively.
@@ -198,6 +200,19 @@ pub(crate) fn set_lang(app: AppState, lang: Lang) {
     });
 }
 
+/// The browser's window; `None` without one, and natively, where the page's views only render
+/// its first frame ([`first_frame`]) and nothing may call into a browser.
+pub(crate) fn window() -> Option<web_sys::Window> {
+    #[cfg(target_arch = "wasm32")]
+    {
+        web_sys::window()
+    }
+    #[cfg(not(target_arch = "wasm32"))]
+    {
+        None
+    }
+}
+
 /// The static picture `index.html` shows while the app loads; gone once the app is drawn.
 const BOOT_ID: &str = "boot";
 
@@ -211,47 +226,70 @@ fn remove_boot() {
 /// Draws the page for the settings `start` (read from the address).
 fn mount(start: url::Start) {
     remove_boot();
-    leptos::mount::mount_to_body(move || {
-        let lang = start.lang;
-        let mut issues = start.issues;
-        match start.scenario.map(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
-            Ok(app) => {
-                app.tech_view.set(start.view);
-                app.theme.set(start.theme.or_else(stored_theme).unwrap_or_default());
-                app.true_time.set(start.pacing == crate::scenario::Pacing::True);
-                app.source.set(start.source);
-                // A share link: its interventions at their times, then its playhead.
-                if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
-                    issues.push(UrlIssue::BadLink { error });
-                }
-                let until_ms = app.scenario.with_untracked(|s| s.config.until_ms);
-                if let Some(at_ms) = start.at_ms.filter(|t| *t > until_ms) {
-                    let end = seconds(until_ms);
-                    issues.push(UrlIssue::TimeAfterEnd { value: at_ms.to_string(), end });
-                }
-                // Opening a link pauses at its moment; `autoplay=1` plays on from there.
-                if start.autoplay {
-                    app.playing.set(true);
-                }
-                app.start_clock();
-                app.presenter.set(start.presenter);
-                if start.embed.is_none() {
-                    app.landing.set(url::bare_address());
-                }
-                if let Some((id, step)) = start.lesson {
-                    app.later.open_lesson(app, id, step);
-                }
-                Either::Left(view! { <App app issues embed=start.embed /> })
-            }
-            Err(error) => Either::Right(view! {
-                <main class="page" data-testid=format!("scene-{}", Fable::DEFAULT.code())>
-                    <p class="fatal" data-testid="url-warning">
-                        {fill(Ui::NoScenarioAtAll.text(lang), &[("error", &error)])}
-                    </p>
-                </main>
-            }),
-        }
+    let kept_theme = stored_theme();
+    let landing = start.embed.is_none() && url::bare_address();
+    leptos::mount::mount_to_body(move || page(start, kept_theme, landing, true));
+}
+
+/// The app's first frame at its bare address (English, the opening scenario at 0.0 s, the landing
+/// card), as HTML: the page's own views rendered natively, with no browser, for `index.html` to
+/// show while the wasm loads (`leaselab first-frame`, run by `cargo xtask dist`). No effect runs,
+/// so nothing the page measures or asks the browser for is in it; it is a picture
+/// ([`crate::story::markup::PICTURE_DROPPED`] taken out), not a page to use. The browser test `first_scene` checks that
+/// it is the frame the app draws.
+#[cfg(not(target_arch = "wasm32"))]
+pub fn first_frame() -> String {
+    let owner = Owner::new();
+    let html = owner.with(|| {
+        let start = url::Start::plain(Ok(crate::scenario::opening::opening()));
+        page(start, None, true, false).to_html()
     });
+    crate::story::markup::without_attributes(&html, crate::story::markup::PICTURE_DROPPED)
+}
+
+/// The page for the settings `start`: the theme kept from a visit (if any), whether the landing
+/// card is up, and whether it is `live` (the app in the browser, whose clock runs and which
+/// opens a lesson the address asks for) or only a picture of its first frame ([`first_frame`]).
+fn page(start: url::Start, kept_theme: Option<Theme>, landing: bool, live: bool) -> impl IntoView {
+    let lang = start.lang;
+    let mut issues = start.issues;
+    match start.scenario.map(|s| AppState::new(s, start.fable, lang, start.speed_log2, start.autoplay)) {
+        Ok(app) => {
+            app.tech_view.set(start.view);
+            app.theme.set(start.theme.or(kept_theme).unwrap_or_default());
+            app.true_time.set(start.pacing == crate::scenario::Pacing::True);
+            app.source.set(start.source);
+            // A share link: its interventions at their times, then its playhead.
+            if let Err(error) = app.replay_link(&start.interventions, start.at_ms) {
+                issues.push(UrlIssue::BadLink { error });
+            }
+            let until_ms = app.scenario.with_untracked(|s| s.config.until_ms);
+            if let Some(at_ms) = start.at_ms.filter(|t| *t > until_ms) {
+                let end = seconds(until_ms);
+                issues.push(UrlIssue::TimeAfterEnd { value: at_ms.to_string(), end });
+            }
+            // Opening a link pauses at its moment; `autoplay=1` plays on from there.
+            if start.autoplay {
+                app.playing.set(true);
+            }
+            if live {
+                app.start_clock();
+            }
+            app.presenter.set(start.presenter);
+            app.landing.set(landing);
+            if let Some((id, step)) = start.lesson.filter(|_| live) {
+                app.later.open_lesson(app, id, step);
+            }
+            Either::Left(view! { <App app issues embed=start.embed /> })
+        }
+        Err(error) => Either::Right(view! {
+            <main class="page" data-testid=format!("scene-{}", Fable::DEFAULT.code())>
+                <p class="fatal" data-testid="url-warning">
+                    {fill(Ui::NoScenarioAtAll.text(lang), &[("error", &error)])}
+                </p>
+            </main>
+        }),
+    }
 }
 
 // Where the theme chosen with the header's button is kept between visits.
@@ -259,13 +297,13 @@ use crate::build_facts::THEME_KEY;
 
 /// The theme kept from the last visit, if storage is there and holds a good one.
 fn stored_theme() -> Option<Theme> {
-    let storage = web_sys::window()?.local_storage().ok()??;
+    let storage = crate::ui::window()?.local_storage().ok()??;
     Theme::from_code(&storage.get_item(THEME_KEY).ok()??)
 }
 
 /// Keeps `theme` for the next visit; without storage (private mode, blocked) it is just not kept.
 fn store_theme(theme: Theme) {
-    if let Some(storage) = web_sys::window().and_then(|w| w.local_storage().ok().flatten()) {
+    if let Some(storage) = crate::ui::window().and_then(|w| w.local_storage().ok().flatten()) {
         let _ = storage.set_item(THEME_KEY, theme.code());
     }
 }

@@ -159,6 +159,10 @@ pub struct AppState {
     pub help: Plain<bool>,
     /// The lesson panel's table of contents is open.
     pub contents: Plain<bool>,
+    /// How many actions the learner has taken (`act::perform`): what the page does by itself a
+    /// moment later (the lesson's second scroll to its reveal) is left undone once they have
+    /// acted since, so nothing moves under their pointer.
+    pub acts: Plain<u64>,
     /// The card at the run's end was put away (until a new run reaches its end).
     pub recap_put_away: Plain<bool>,
     /// The landing card over the scene (what to do first) is shown: a fresh page, until the
@@ -257,7 +261,7 @@ pub const REDUCED_MOTION_STEP_MS: f64 = 600.0;
 
 /// Whether the learner's system asks for reduced motion (`prefers-reduced-motion: reduce`).
 fn prefers_reduced_motion() -> bool {
-    web_sys::window()
+    crate::ui::window()
         .and_then(|w| w.match_media("(prefers-reduced-motion: reduce)").ok().flatten())
         .is_some_and(|m| m.matches())
 }
@@ -384,6 +388,7 @@ impl AppState {
             show_controls: Plain::new(false),
             help: Plain::new(false),
             contents: Plain::new(false),
+            acts: Plain::new(0),
             recap_put_away: Plain::new(false),
             landing: Plain::new(false),
             anchors: super::focus::Anchors::default(),

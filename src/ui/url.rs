@@ -166,13 +166,13 @@ pub fn bare_address() -> bool {
 /// Whether the address has a query at all (anything after `?`): only then is it read (by
 /// [`read`], in the reader's chunk); without one the page starts [`Start::plain`].
 pub fn has_query() -> bool {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let search = crate::ui::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     !search.trim_start_matches('?').is_empty()
 }
 
 /// The page address's query parameters.
 fn query() -> Option<web_sys::UrlSearchParams> {
-    let search = web_sys::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
+    let search = crate::ui::window().and_then(|w| w.location().search().ok()).unwrap_or_default();
     web_sys::UrlSearchParams::new_with_str(&search).ok()
 }
 
@@ -271,7 +271,7 @@ fn parse_embed(
     let diagram = flag("diagram", diagram, false, issues);
     // Read defensively: `ancestorOrigins` is missing in some browsers. (Not in a frame, the API
     // stays off whatever these say; see `ui::embed::listen`.)
-    let window = web_sys::window();
+    let window = crate::ui::window();
     let ancestor = window
         .as_ref()
         .and_then(|w| js_sys::Reflect::get(&w.location(), &"ancestorOrigins".into()).ok())

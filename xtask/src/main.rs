@@ -28,7 +28,7 @@ use std::ffi::OsStr;
 use std::fmt::Write as _;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
-use std::process::{Command, ExitCode};
+use std::process::{Command, ExitCode, Stdio};
 use std::time::Instant;
 
 /// The Trunk version this repository is built with (also required by Trunk.toml).
@@ -161,10 +161,18 @@ fn test() -> Result<()> {
 
     let mut totals = TestTotals::default();
     header(&format!(
-        "[1/4] Native tests: cargo test -p leaselab -p xtask ({} into the run)",
+        "[1/4] Native tests: cargo test -p leaselab -p xtask, and the first frame ({} into the run)",
         minutes(started.elapsed())
     ));
     run_tests(cargo().args(["test", "-p", "leaselab", "-p", "xtask"]).current_dir(&root), &mut totals)?;
+    // The first frame in index.html, rendered natively by the page's views (a feature of its own:
+    // compiled into every native test, they would make each several times larger).
+    run_tests(
+        cargo()
+            .args(["test", "-p", "leaselab", "--features", "first-frame", "--test", "first_frame"])
+            .current_dir(&root),
+        &mut totals,
+    )?;
 
     header(&format!(
         "[2/4] Conformance against Redis and etcd: cargo xtask conform ({} into the run)",
@@ -580,6 +588,10 @@ fn lint(root: &Path) -> Result<()> {
     run(cargo().args(["fmt", "--all", "--check"]).current_dir(root))
         .context("the tree is not formatted: run `cargo fmt --all`")?;
     run(cargo().args(["clippy", "--workspace", "--all-targets", "--", "-D", "warnings"]).current_dir(root))?;
+    // The page's views compiled natively too (they render the first frame in index.html).
+    run(cargo()
+        .args(["clippy", "-p", "leaselab", "--all-targets", "--features", "first-frame", "--", "-D", "warnings"])
+        .current_dir(root))?;
     run(cargo()
         .args(["clippy", "-p", "leaselab", "--target", WASM_TARGET, "--lib", "--bins", "--", "-D", "warnings"])
         .current_dir(root))
@@ -722,9 +734,8 @@ fn dist() -> Result<()> {
     let root = workspace_root();
     let dist_dir = build_dist(&root)?;
     // Under `test` (which prepared this build and runs it in the background) the first frame is
-    // drawn and the size checked once the browser tests are built: `test` calls `finish_dist`.
+    // drawn and the size checked when the build is waited for: `test` calls `finish_dist`.
     if std::env::var_os(DIST_PREPARED_ENV).is_none() {
-        ensure_browser()?;
         finish_dist(&root, &dist_dir)?;
     }
     Ok(())
@@ -774,38 +785,49 @@ fn compile_release_app(root: &Path) -> Result<()> {
     )?)
 }
 
-/// The release build's last steps, in a browser: the app's first frame drawn into index.html
-/// ([`prerender_first_frame`]), then the size report and budget check. Expects Chromium.
+/// The release build's last steps: the app's first frame drawn into index.html
+/// ([`first_frame_into_index`]), then the size report and budget check.
 fn finish_dist(root: &Path, dist_dir: &Path) -> Result<()> {
-    header("The app's first frame, drawn into index.html (leaselab-prerender)");
-    prerender_first_frame(root, dist_dir)?;
+    header("The app's first frame, drawn into index.html (leaselab first-frame)");
+    first_frame_into_index(root, dist_dir)?;
     header("Bundle size");
     size_report(dist_dir)
 }
 
 /// Puts the app's first frame at its bare address into `dist/index.html`, to show while the wasm
-/// loads (issue 14: the first scene on screen before the code is here). `leaselab-prerender`
-/// (tests/browser) opens the build in headless Chromium and keeps the markup of the first frame
-/// the app draws: the engine's opening state in the app's own drawing, made afresh each build;
-/// the browser test `first_scene` checks that it is the app's. It goes into `#boot` as
-/// `.boot-scene`, inert, before index.html's line for screen readers saying the page is loading
-/// (shown with the picture only: `#boot.drawn`); the app removes `#boot` when it mounts, in the
-/// same task, so no frame shows both.
+/// loads (issue 14: the first scene on screen before the code is here). `leaselab first-frame`
+/// renders it natively from the page's own views (`ui::first_frame`, no browser), afresh at each
+/// build; the browser test `first_scene` checks that it is the frame the app draws. It goes into
+/// `#boot` as `.boot-scene`, inert, before index.html's line for screen readers saying the page is
+/// loading (shown with the picture only: `#boot.drawn`); the app removes `#boot` when it mounts,
+/// in the same task, so no frame shows both.
 ///
 /// The picture is the app's only at the bare address in the default theme: a script in `<head>`
 /// marks the page `data-boot="plain"` when the address has a query (another language, scenario,
 /// link or embed) or a theme other than `auto` was kept from a visit (`ui::stored_theme`), and
 /// the stylesheet in index.html then shows the plain loading picture instead.
-fn prerender_first_frame(root: &Path, dist_dir: &Path) -> Result<()> {
-    let out = root.join("target").join("prerender").join("first-frame.html");
-    run(cargo()
-        .args(["run", "-q", "-p", "leaselab-browser-tests", "--bin", "leaselab-prerender", "--"])
-        .arg(&out)
-        .env("LEASELAB_DIST", dist_dir)
-        .env("LEASELAB_CHROMIUM", CHROMIUM)
-        .env("LEASELAB_CHROMEDRIVER", CHROMEDRIVER)
-        .current_dir(root))?;
-    let markup = std::fs::read_to_string(&out).with_context(|| format!("reading {}", out.display()))?;
+fn first_frame_into_index(root: &Path, dist_dir: &Path) -> Result<()> {
+    let output = cargo()
+        .args([
+            "run",
+            "-q",
+            "--offline",
+            "-p",
+            "leaselab",
+            "--features",
+            "first-frame",
+            "--bin",
+            "leaselab",
+            "--",
+            "first-frame",
+        ])
+        .current_dir(root)
+        .stderr(Stdio::inherit())
+        .output()
+        .context("running `leaselab first-frame`")?;
+    ensure!(output.status.success(), "`leaselab first-frame` failed ({})", output.status);
+    let markup = String::from_utf8(output.stdout).context("`leaselab first-frame` wrote text that is not UTF-8")?;
+    ensure!(markup.contains("class=\"bearers\""), "the first frame's markup has no flag-bearers: {markup:.200}");
     let index = dist_dir.join("index.html");
     let html = std::fs::read_to_string(&index)?;
     let boot = ["<div id=boot>", "<div id=\"boot\">"]

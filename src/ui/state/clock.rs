@@ -35,7 +35,7 @@ impl AppState {
 const WATCHDOG_MS: f64 = 200.0;
 
 pub(super) fn now_ms() -> Option<f64> {
-    web_sys::window().and_then(|w| w.performance()).map(|p| p.now())
+    crate::ui::window().and_then(|w| w.performance()).map(|p| p.now())
 }
 
 /// Moves the clock by the real time since the last tick.

@@ -38,7 +38,7 @@ impl AppState {
     /// time if chosen (see `scenario::link` for the format). `None` if the run holds an
     /// intervention a link cannot carry.
     pub async fn share_link(self) -> Option<String> {
-        let location = web_sys::window()?.location();
+        let location = crate::ui::window()?.location();
         let run = RunLink {
             base: format!("{}{}", location.origin().ok()?, location.pathname().ok()?),
             interventions: self.timeline.with_value(|t| t.interventions().to_vec()),
@@ -152,7 +152,7 @@ pub(super) fn speed_code(log2: i32) -> String {
 /// Rewrites the page's address with `change` to its parameters, in place (no history entry);
 /// left alone while a lesson is in the address: the lesson writes its own (`story::tour`).
 pub(super) fn rewrite_address(change: impl FnOnce(&web_sys::UrlSearchParams)) {
-    let Some(window) = web_sys::window() else { return };
+    let Some(window) = crate::ui::window() else { return };
     let location = window.location();
     let search = location.search().unwrap_or_default();
     let Ok(params) = web_sys::UrlSearchParams::new_with_str(&search) else { return };

@@ -64,76 +64,78 @@ fn env_path(var: &str, default: &str) -> PathBuf {
 
 /// Injected into a page before its own scripts (`Page.addScriptToEvaluateOnNewDocument`): once
 /// the app's harbor scene is in the DOM with its figures, it keeps, in the first animation frame
-/// after that (the first frame the app shows), the page's markup as `window.__firstFrame`: the
-/// children of `<body>` but the scripts and the loading picture, made into a picture that does
-/// nothing, and where the scene's drawing was on screen as `window.__firstFrameScene` (`[x, y,
-/// width, height]`, CSS pixels). `cargo xtask dist` puts the markup into `index.html`
-/// (`leaselab-prerender`), where it shows while the wasm loads; `tests/first_scene.rs` checks
-/// that the two are the same.
+/// after that (the first frame the app shows), the page's markup as `window.__firstFrame`, made
+/// into a picture by `window.__picture`, and where the scene's drawing was on screen as
+/// `window.__firstFrameScene` (`[x, y, width, height]`, CSS pixels). `tests/first_scene.rs`
+/// compares it with what `index.html` shows (`leaselab first-frame`, rendered natively at build
+/// time), made into a picture the same way, node by node (`window.__firstDifference`).
 ///
-/// * The test ids and the ids of HTML elements go (nobody may find or click the picture instead
-///   of the app); the ids inside SVG stay (gradients and patterns are referred to by them).
-/// * A form control's state, a property the markup does not carry, is written as its attribute
-///   (`value`, `checked`, `selected`), so a slider shows where it was.
-/// * Leptos's empty marker comments go: only the app that made them reads them.
-/// * What the attribute `hidden` hides goes (the other fable's scene, drawn but not shown).
-pub const FIRST_FRAME_OBSERVER: &str = r#"(() => {
-  const drawn = () => !!document.querySelector('[data-testid="scene-harbor"] svg g.bearers > *');
+/// `window.__picture(nodes)` copies `nodes` (the scripts and the loading picture left out) and
+/// takes out what a picture never has ([`leaselab::story::markup::PICTURE_DROPPED`]: test ids, HTML ids, what
+/// a screen reader says; the ids inside SVG stay), what the attribute `hidden` hides (the other
+/// fables' places), and comments; adjacent text is joined (`normalize`).
+pub fn first_frame_observer() -> String {
+    let dropped = serde_json::to_string(leaselab::story::markup::PICTURE_DROPPED).unwrap_or_default();
+    format!(
+        r#"(() => {{
+  const dropped = {dropped};
   const svg = 'http://www.w3.org/2000/svg';
-  const controls = 'input, select, textarea';
-  const picture = () => {
+  window.__picture = (nodes) => {{
     const box = document.createElement('div');
-    for (const from of document.body.children) {
+    for (const from of nodes) {{
       if (from.tagName === 'SCRIPT' || from.id === 'boot') continue;
-      const to = from.cloneNode(true);
-      // What the attribute `hidden` hides at any size (the other fable's scene) is left out.
-      const all = from.querySelectorAll('*'), copies = to.querySelectorAll('*'), out = [];
-      all.forEach((e, i) => {
-        if (e.hasAttribute('hidden') && getComputedStyle(e).display === 'none') out.push(copies[i]);
-      });
-      const a = from.querySelectorAll(controls), b = to.querySelectorAll(controls);
-      a.forEach((c, i) => {
-        const d = b[i];
-        if (c.tagName === 'SELECT') {
-          Array.from(c.options).forEach((o, j) => d.options[j].toggleAttribute('selected', o.selected));
-        } else if (c.tagName === 'TEXTAREA') {
-          d.textContent = c.value;
-        } else if (c.type === 'checkbox' || c.type === 'radio') {
-          d.toggleAttribute('checked', c.checked);
-        } else {
-          d.setAttribute('value', c.value);
-        }
-      });
-      out.forEach(e => e.remove());
-      box.append(to);
-    }
-    // What an inert picture never uses: test ids, ids, what a screen reader or a tooltip would
-    // say, what a click would do (the attributes the style sheet selects on stay).
-    const unused = ['data-testid', 'title', 'role', 'aria-label', 'aria-labelledby', 'aria-keyshortcuts',
-      'aria-live', 'aria-atomic', 'aria-hidden', 'data-act', 'data-scenario', 'data-ms', 'data-hash'];
-    for (const e of box.querySelectorAll('*')) {
-      unused.forEach(a => e.removeAttribute(a));
-      if (e.namespaceURI !== svg) e.removeAttribute('id');
-    }
+      box.append(from.cloneNode(true));
+    }}
+    box.querySelectorAll('[hidden]').forEach(e => e.remove());
+    for (const e of box.querySelectorAll('*')) {{
+      dropped.forEach(a => {{ if (a !== 'id' || e.namespaceURI !== svg) e.removeAttribute(a); }});
+    }}
     const walk = document.createTreeWalker(box, NodeFilter.SHOW_COMMENT);
     const comments = [];
     while (walk.nextNode()) comments.push(walk.currentNode);
     comments.forEach(c => c.remove());
-    return box.innerHTML;
-  };
-  const mo = new MutationObserver(() => {
+    box.normalize();
+    return box;
+  }};
+  // Where the markups `a` and `b` differ first, as DOM nodes (attributes in any order), or ''.
+  window.__firstDifference = (a, b) => {{
+    const parse = m => {{ const t = document.createElement('template'); t.innerHTML = m; t.content.normalize(); return t.content; }};
+    const name = n => n.nodeType === 1 ? n.outerHTML.slice(0, 160) : JSON.stringify(n.textContent);
+    const walk = (x, y, path) => {{
+      if (x.isEqualNode(y)) return '';
+      if (x.nodeType !== y.nodeType || x.nodeName !== y.nodeName || x.nodeType !== 1 && x.nodeType !== 11)
+        return path + ': ' + name(x) + ' / ' + name(y);
+      if (x.nodeType === 1) {{
+        const attrs = n => Array.from(n.attributes).map(a => a.name + '=' + a.value).sort().join(' ');
+        if (attrs(x) !== attrs(y)) return path + ' <' + x.localName + '>: ' + attrs(x) + ' / ' + attrs(y);
+      }}
+      const n = Math.max(x.childNodes.length, y.childNodes.length);
+      for (let i = 0; i < n; i++) {{
+        const c = x.childNodes[i], d = y.childNodes[i];
+        if (!c || !d) return path + ' child ' + i + ': ' + (c ? name(c) : 'nothing') + ' / ' + (d ? name(d) : 'nothing');
+        const found = walk(c, d, path + ' > ' + (c.localName || '#text') + '[' + i + ']');
+        if (found) return found;
+      }}
+      return path + ': differs';
+    }};
+    return walk(parse(a), parse(b), '');
+  }};
+  const drawn = () => !!document.querySelector('[data-testid="scene-harbor"] svg g.bearers > *');
+  const mo = new MutationObserver(() => {{
     if (!drawn()) return;
     mo.disconnect();
-    requestAnimationFrame(() => {
+    requestAnimationFrame(() => {{
       const r = document.querySelector('[data-testid="scene-harbor"] svg').getBoundingClientRect();
       window.__firstFrameScene = [r.x, r.y, r.width, r.height];
-      window.__firstFrame = picture();
-    });
-  });
-  mo.observe(document, { childList: true, subtree: true });
-})();"#;
+      window.__firstFrame = window.__picture(document.body.children).innerHTML;
+    }});
+  }});
+  mo.observe(document, {{ childList: true, subtree: true }});
+}})();"#
+    )
+}
 
-/// Waits (at most `limit`) for [`FIRST_FRAME_OBSERVER`]'s markup in the page `b` has open.
+/// Waits (at most `limit`) for [`first_frame_observer`]'s markup in the page `b` has open.
 pub async fn first_frame_markup(b: &Browser, limit: Duration) -> Result<String> {
     let deadline = Instant::now() + limit;
     loop {

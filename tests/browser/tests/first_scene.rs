@@ -1,9 +1,10 @@
-//! The app's first frame, drawn into `index.html` at build time (`cargo xtask dist`,
-//! `leaselab-prerender`, issue 14): what shows while the wasm loads is the app's own first frame,
-//! where the app will draw it; only at the bare address, and the app replaces it whole.
+//! The app's first frame, drawn into `index.html` at build time (`cargo xtask dist`, `leaselab
+//! first-frame`: the page's views rendered natively, issues 14 and 29): what shows while the wasm
+//! loads is the app's own first frame, where the app will draw it; only at the bare address, and
+//! the app replaces it whole.
 
 use anyhow::{ensure, Context, Result};
-use leaselab_browser_tests::{first_frame_markup, with_browser, Browser, FIRST_FRAME_OBSERVER};
+use leaselab_browser_tests::{first_frame_markup, first_frame_observer, with_browser, Browser};
 use serde_json::{json, Value};
 use std::time::Duration;
 
@@ -46,7 +47,7 @@ async fn the_page_drawn_at_build_time_is_the_apps_first_frame_in_its_place() -> 
     with_browser("first_scene_is_the_apps", Duration::from_secs(120), async |b| {
         b.viewport(1280, 720, false).await?;
         // The app's first frame, as the build took it.
-        b.cdp("Page.addScriptToEvaluateOnNewDocument", json!({"source": FIRST_FRAME_OBSERVER})).await?;
+        b.cdp("Page.addScriptToEvaluateOnNewDocument", json!({"source": first_frame_observer()})).await?;
         b.open("").await?;
         let live = first_frame_markup(b, Duration::from_secs(30)).await?;
         let live_scene = rect(&b.eval("return window.__firstFrameScene;", vec![]).await?)?;
@@ -62,14 +63,18 @@ async fn the_page_drawn_at_build_time_is_the_apps_first_frame_in_its_place() -> 
             scene && !picture,
             "at the bare address the first frame shows (shown: picture {picture}, frame {scene})"
         );
-        let drawn = b.eval("return document.querySelector('#boot > .boot-scene').innerHTML;", vec![]).await?;
-        let drawn = drawn.as_str().context("the picture's markup")?;
+        // The same nodes, made into a picture the same way (the observer is on this page too).
+        let differs = b
+            .eval(
+                "const drawn = window.__picture(document.querySelector('#boot > .boot-scene').children).innerHTML; \
+                 return window.__firstDifference(drawn, arguments[0]);",
+                vec![json!(live)],
+            )
+            .await?;
+        let differs = differs.as_str().context("the comparison's answer")?;
         ensure!(
-            drawn == live,
-            "index.html's first frame is not the app's: rebuild with `cargo xtask dist` \
-             ({} bytes drawn, {} bytes the app's)",
-            drawn.len(),
-            live.len()
+            differs.is_empty(),
+            "index.html's first frame is not the app's (rebuild with `cargo xtask dist`): {differs}"
         );
         // It is the opening of the default story: nobody holds the post yet, 0.0 s of 90.0.
         let words = b.eval("return document.querySelector('#boot > .boot-scene').textContent;", vec![]).await?;

@@ -158,11 +158,23 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
         // page has brought the reveal into view (300 ms after it is drawn, `Do::ShowReveal`):
         // a click sent while the panel scrolls lands where the summary was.
         tokio::time::sleep(Duration::from_millis(600)).await;
+        // What each click reached, to tell a page that left its contents open from a click that
+        // landed elsewhere.
+        b.eval(
+            "window.__clicked = []; document.addEventListener('click', e => window.__clicked.push( \
+               e.target.closest('[data-testid]')?.dataset.testid || e.target.localName), true);",
+            vec![],
+        )
+        .await?;
         b.click("toc-toggle").await?;
         b.wait_for("toc", |el| el.attr("open").is_some(), SECS(5)).await?;
         b.click(&format!("toc-{}", without + 1)).await?;
         b.at_step(without + 1, "asking", SECS(30)).await?;
-        ensure!(b.attr_of("toc", "open").await?.is_none(), "the contents closed behind the step chosen");
+        let clicked = b.eval("return window.__clicked;", vec![]).await?;
+        ensure!(
+            b.attr_of("toc", "open").await?.is_none(),
+            "the contents closed behind the step chosen (the clicks reached {clicked})"
+        );
         ensure!(b.attr_of("scenario-title", "data-scenario").await?.as_deref() == Some("harbor-no-fencing"), "the step's scenario");
         ensure!(clock(b).await?.1 == start_hash(&plan[without])?, "a step chosen in the contents starts exactly");
         b.click("choice-rocks").await?;
