@@ -256,17 +256,12 @@ impl Coming {
     /// styled by them (the lessons, the lantern) waits for them too. Asks for them if nobody has.
     pub fn styled(self, app: AppState) -> bool {
         self.ask(app);
-        self.parts.with(Option::is_some)
+        self.here()
     }
 
     /// Whether the chunk is here (tracks it), without asking for it.
     pub fn here(self) -> bool {
         self.parts.with(Option::is_some)
-    }
-
-    /// Whether the chunk has been asked for.
-    pub fn asked(self) -> bool {
-        self.asked.get_value()
     }
 
     /// Fetches the chunk, once, trying again while it cannot be fetched (1 s, 2 s, … up to
