@@ -206,6 +206,31 @@ async fn lesson_on_one_screen(
                 .await?;
             let first = first.as_str().context("the question's first choice")?.to_owned();
             b.click(&first).await?;
+            // Answered, the line under the choices ("watch the scene…") is whole inside the
+            // step's panel: the narration gives way, not it (a fresh walkthrough found its last
+            // line under Back and Next).
+            b.wait_until_js(
+                "the answer taken",
+                "return !!document.querySelector('[data-testid=\"lesson-wait\"], [data-testid=\"reveal\"]');",
+                SECS(10),
+            )
+            .await
+            .with_context(|| format!("{lesson} step {n}: answered"))?;
+            let cut = b
+                .eval(
+                    "const w = document.querySelector('[data-testid=\"lesson-wait\"]'); \
+                     if (!w || !w.closest('.lesson-step')) return null; \
+                     const s = w.closest('.lesson-step').getBoundingClientRect(), r = w.getBoundingClientRect(); \
+                     return r.top >= s.top - 1 && r.bottom <= s.bottom + 1 ? null \
+                       : [r.top, r.bottom, s.top, s.bottom].map(Math.round).join(',');",
+                    vec![],
+                )
+                .await?;
+            if let Some(at) = cut.as_str() {
+                faults.push(format!(
+                    "{lesson} step {n}, answered: the line under the choices is cut by its panel ({at})"
+                ));
+            }
             // Played at speed to the moment the question is about.
             b.eval("document.querySelector('[data-testid=\"speed\"]').value = 6; document.querySelector('[data-testid=\"speed\"]').dispatchEvent(new Event('input'));", vec![]).await?;
             b.wait_exists("reveal", SECS(90)).await.with_context(|| format!("{lesson} step {n}: the reveal"))?;
