@@ -872,7 +872,7 @@ impl AppState {
     }
 
     /// The address follows the settings a learner changes (the language, the theme, the speed,
-    /// the pacing), so that a reload keeps them: each is written as `ui::url` reads it, and
+    /// the pacing, presenter mode), so that a reload keeps them: each is written as `ui::url` reads it, and
     /// leaves the address at its default. The first time, only the settings the address already
     /// names are written, as the page read them: a value it could not use (`speed=3`, `lang=fr`)
     /// becomes the one it used instead (`speed=4`, `lang=en`). And once the run moves from the
@@ -883,16 +883,19 @@ impl AppState {
         // What each setting was when the address last followed it: a setting is written only when
         // it changed (a signal told again without a change, as when a telling's words arrive,
         // leaves the address alone).
-        let last: std::cell::RefCell<Option<[String; 4]>> = std::cell::RefCell::new(None);
+        let last: std::cell::RefCell<Option<[String; 5]>> = std::cell::RefCell::new(None);
         super::effect(move || {
             let (lang, theme) = (self.lang.get(), self.theme.get());
             let (speed_log2, true_time) = (self.speed_log2.get(), self.true_time.get());
+            let presenter = self.presenter.get();
             // Each setting's value in the address, and whether it is the default.
             let settings = [
                 ("lang", lang.code().to_owned(), lang == Lang::En),
                 ("theme", theme.code().to_owned(), theme == Theme::Auto),
                 ("speed", files::speed_code(speed_log2), speed_log2 == 0),
                 ("pacing", (if true_time { "true" } else { "story" }).to_owned(), !true_time),
+                // Left, presenter mode leaves the address too: a reload does not bring it back.
+                ("presenter", (if presenter { "1" } else { "0" }).to_owned(), !presenter),
             ];
             let now = settings.clone().map(|(_, value, _)| value);
             let before = last.replace(Some(now.clone()));

@@ -162,6 +162,31 @@ async fn choose_chinese(b: &Browser) -> Result<()> {
     Ok(())
 }
 
+/// Presenter mode is a setting the address keeps (`?presenter=1`); left (Escape, not in full
+/// screen, once the page is whole), it leaves the address too, so a reload does not bring it
+/// back. A fresh walkthrough found `presenter=1` left behind.
+#[tokio::test]
+async fn leaving_presenter_mode_leaves_the_address() -> Result<()> {
+    with_browser("presenter-address", SECS(60), async |b| {
+        b.open("?presenter=1").await?;
+        b.wait_until_js(
+            "presenter mode, with the later parts here",
+            "return !!document.querySelector('.page.presenter') && document.documentElement.dataset.later === 'ready';",
+            SECS(30),
+        )
+        .await?;
+        b.keys(&['\u{E00C}']).await?;
+        b.wait_until_js(
+            "presenter mode left, in the address too",
+            "return !document.querySelector('.page.presenter') && !new URLSearchParams(location.search).has('presenter');",
+            SECS(5),
+        )
+        .await?;
+        b.assert_no_console_errors().await
+    })
+    .await
+}
+
 #[tokio::test]
 async fn lang_toggle_switches_to_chinese() -> Result<()> {
     with_browser("lang-toggle", SECS(60), async |b| {
