@@ -485,9 +485,10 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     let text = step.text.clone();
     let narration =
         move || paragraphs(&pick(&text, app.lang.get())).into_iter().map(|p| view! { <p>{p}</p> }).collect_view();
-    // While a question waits, the narration may scroll in a box of its own above it (see
-    // `later.css`): a keyboard reaches it too.
-    let scrolls = move || (asks && phase.get() == Phase::Asking).then_some("0");
+    // While a question is up (waiting for its answer, or answered while the run plays on), the
+    // narration may scroll in a box of its own above it (`data-asks`, see `later.css`): a
+    // keyboard reaches it too.
+    let scrolls = move || (asks && matches!(phase.get(), Phase::Asking | Phase::Playing)).then_some("0");
     let waiting = Memo::new(move |_| {
         (phase.get() == Phase::Playing).then(|| {
             if app.tutor.0.with(Tour::off_path) {
@@ -560,7 +561,13 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
         })
     };
     view! {
-        <div class="lesson-step" data-testid="lesson-step" data-step=(i + 1).to_string() data-phase=move || phase.get().code()>
+        <div
+            class="lesson-step"
+            data-testid="lesson-step"
+            data-step=(i + 1).to_string()
+            data-phase=move || phase.get().code()
+            data-asks=asks.then_some("")
+        >
             <h3 class="step-title" tabindex="-1">
                 {said_in(app, step.title.clone())}
             </h3>
