@@ -363,6 +363,7 @@ pub fn without_attributes(html: &str, dropped: &[&str]) -> String {
 
 #[cfg(test)]
 mod tests {
+    use super::*;
 
     #[test]
     fn a_picture_keeps_what_draws_and_drops_what_a_page_uses() {
@@ -373,7 +374,6 @@ mod tests {
             r#"<div class="a"><svg viewBox="0 0 2 2"><defs><linearGradient id="sky"/></defs><rect id="r" width="2"/></svg><p data-x="1">a &lt; b</p><input type="range" value="0" disabled></div>"#
         );
     }
-    use super::*;
 
     #[test]
     fn an_option_is_selected_only_when_chosen_and_escaped() {

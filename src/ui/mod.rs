@@ -235,8 +235,8 @@ fn mount(start: url::Start) {
 /// card), as HTML: the page's own views rendered natively, with no browser, for `index.html` to
 /// show while the wasm loads (`leaselab first-frame`, run by `cargo xtask dist`). No effect runs,
 /// so nothing the page measures or asks the browser for is in it; it is a picture
-/// ([`crate::story::markup::PICTURE_DROPPED`] taken out), not a page to use. The browser test `first_scene` checks that
-/// it is the frame the app draws.
+/// ([`crate::story::markup::PICTURE_DROPPED`] taken out), not a page to use. The browser test
+/// `first_scene` checks that it is the frame the app draws.
 #[cfg(not(target_arch = "wasm32"))]
 pub fn first_frame() -> String {
     let owner = Owner::new();

@@ -872,8 +872,8 @@ impl AppState {
     }
 
     /// The address follows the settings a learner changes (the language, the theme, the speed,
-    /// the pacing, presenter mode), so that a reload keeps them: each is written as `ui::url` reads it, and
-    /// leaves the address at its default. The first time, only the settings the address already
+    /// the pacing, presenter mode), so that a reload keeps them: each is written as `ui::url`
+    /// reads it, and leaves the address at its default. The first time, only the settings the address already
     /// names are written, as the page read them: a value it could not use (`speed=3`, `lang=fr`)
     /// becomes the one it used instead (`speed=4`, `lang=en`). And once the run moves from the
     /// moment the address opened it at, `t` goes: a reload starts the run from 0 ms rather than
