@@ -111,6 +111,64 @@ mod cli {
         /// `index.html` to show while the app loads (`cargo xtask dist` runs it). Needs the
         /// `first-frame` feature (`cargo run --features first-frame --bin leaselab -- first-frame`).
         FirstFrame,
+        /// Search a scenario's runs for the shortest one that breaks a safety property or shows
+        /// something worth seeing (breadth first by the number of interventions, each engine
+        /// state once), and print the answer (`leaselab.search/1`, JSON). Goals: stale_write_accepted,
+        /// invalid_token_accepted, token_regression, duplicate_side_effect,
+        /// lock_deleted_by_non_owner, foreign_token_accepted, two_holders,
+        /// write_refused_while_holding (counterexamples); zombie_write_fenced, dual_belief,
+        /// expiry_without_pause, renewal_refused_after_stray_delete (witnesses).
+        Search {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Search a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+            /// What to look for; several (comma-separated or repeated) find any of them.
+            #[arg(long = "property", alias = "goal", alias = "witness", value_delimiter = ',', required = true)]
+            goals: Vec<String>,
+            /// The most interventions in one run (0 ..= 6).
+            #[arg(long)]
+            max_interventions: Option<usize>,
+            /// Interventions happen at multiples of this many virtual ms.
+            #[arg(long)]
+            grid_ms: Option<u64>,
+            /// Pause lengths to try, in ms, comma-separated (empty: no pauses).
+            #[arg(long, value_delimiter = ',', num_args = 0..)]
+            pause_ms: Option<Vec<u64>>,
+            /// How long a node may be cut off from the store, in ms, comma-separated.
+            #[arg(long, value_delimiter = ',', num_args = 0..)]
+            cut_ms: Option<Vec<u64>>,
+            /// How long a node's next write may be held up, in ms, comma-separated.
+            #[arg(long, value_delimiter = ',', num_args = 0..)]
+            delay_write_ms: Option<Vec<u64>>,
+            /// Clock steps to try on each node and the store, in ms (negative: back).
+            #[arg(long, value_delimiter = ',', num_args = 0.., allow_negative_numbers = true)]
+            clock_jump_ms: Option<Vec<i64>>,
+            /// Clock rates to try on each node and the store, in ppm (500000: half speed).
+            #[arg(long, value_delimiter = ',', num_args = 0..)]
+            clock_rate_ppm: Option<Vec<u64>>,
+            /// Do not crash nodes.
+            #[arg(long)]
+            no_crash: bool,
+            /// The operator may revoke the lease.
+            #[arg(long)]
+            revoke: bool,
+            /// The resource's token check may be switched off.
+            #[arg(long)]
+            fencing_off: bool,
+            /// Give up after this many distinct states.
+            #[arg(long)]
+            max_states: Option<usize>,
+            /// Set the scenario's scripted steps for its nodes aside: does anything within the
+            /// bounds break it?
+            #[arg(long)]
+            no_script: bool,
+            /// Print the answer on one line.
+            #[arg(long)]
+            compact: bool,
+        },
         /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
         Lesson {
             /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
@@ -193,6 +251,69 @@ mod cli {
                 Ok(svg) => print(&svg),
                 Err(message) => fail(&message),
             },
+            Cmd::Search {
+                file,
+                builtin,
+                goals,
+                max_interventions,
+                grid_ms,
+                pause_ms,
+                cut_ms,
+                delay_write_ms,
+                clock_jump_ms,
+                clock_rate_ppm,
+                no_crash,
+                revoke,
+                fencing_off,
+                max_states,
+                no_script,
+                compact,
+            } => {
+                use leaselab::engine::search::{Goal, Searcher, Space};
+                let mut space = Space::default();
+                if let Some(n) = max_interventions {
+                    space.max_interventions = n;
+                }
+                if let Some(ms) = grid_ms {
+                    space.grid_ms = ms;
+                }
+                space.pause_ms = pause_ms.unwrap_or(space.pause_ms);
+                space.cut_ms = cut_ms.unwrap_or(space.cut_ms);
+                space.delay_write_ms = delay_write_ms.unwrap_or(space.delay_write_ms);
+                space.clock_jump_ms = clock_jump_ms.unwrap_or(space.clock_jump_ms);
+                space.clock_rate_ppm = clock_rate_ppm.unwrap_or(space.clock_rate_ppm);
+                space.crash = !no_crash;
+                space.revoke = revoke;
+                space.fencing_off = fencing_off;
+                space.scripted = !no_script;
+                if let Some(n) = max_states {
+                    space.max_states = n;
+                }
+                let mut parsed = Vec::new();
+                for code in &goals {
+                    match Goal::from_code(code) {
+                        Some(goal) => parsed.push(goal),
+                        None => {
+                            let all: Vec<&str> = Goal::ALL.iter().map(|g| g.code()).collect();
+                            return fail(&format!("--property {code}: not a goal; there are {}", all.join(", ")));
+                        }
+                    }
+                }
+                let s = match load(file, builtin) {
+                    Ok(s) => s,
+                    Err(message) => return fail(&message),
+                };
+                let outcome = match Searcher::new(s.config, &parsed, &space) {
+                    Ok(mut searcher) => searcher.finish(),
+                    Err(e) => return fail(&format!("cannot search: {e}")),
+                };
+                let answer = scenario::search::Answer::new(&s.id, &parsed, &space, outcome);
+                let json = if compact { serde_json::to_string(&answer) } else { serde_json::to_string_pretty(&answer) };
+                match json {
+                    Ok(text) => print(&format!("{text}\n")),
+                    Err(e) => fail(&format!("could not write the answer: {e}")),
+                }
+            }
             Cmd::Lesson { file, builtin } => match check_lesson(file, builtin) {
                 Ok(text) => print(&text),
                 Err(message) => fail(&message),

@@ -22,7 +22,7 @@ pub const RATE_MAX_PPM: u64 = 10_000_000;
 pub const MAX_CLOCK_SHIFT_MS: i64 = 24 * 60 * 60 * 1000;
 
 /// A clock's start: its offset from true time and its rate.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ClockConfig {
     /// Reading at true time 0, in ms (−24 h ..= 24 h).
     pub offset_ms: i64,
@@ -65,7 +65,7 @@ pub fn check_rate(rate_ppm: u64) -> Result<(), String> {
 }
 
 /// A piecewise-linear local clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Clock {
     /// True time of the last change, in ms.
     base_true_ms: u64,

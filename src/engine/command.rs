@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::token::WireToken;
 
 /// A command to apply at a virtual time.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ScheduledCommand {
     /// When it applies, in ms of virtual time.
     pub at_ms: u64,
@@ -23,7 +23,7 @@ pub const MAX_COMMAND_MS: u64 = 24 * 60 * 60 * 1000;
 pub const STORE: &str = "store";
 
 /// Which of a node's links a partition cuts.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Link {
     /// Every link: it sends and receives nothing.
@@ -44,7 +44,7 @@ pub enum Link {
 }
 
 /// Something done to the world from outside the protocol.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
 pub enum Command {
     /// Freeze a node completely (a stop-the-world GC pause, SIGSTOP): no timers fire and incoming

@@ -129,7 +129,7 @@ pub enum Protocol {
 }
 
 /// Who judges that a lease (or a lock) has expired.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Expiry {
     /// The coordinator, on its own clock (a lock service: etcd leases, Chubby, Consul sessions).
@@ -302,7 +302,7 @@ impl NetworkConfig {
 /// Seed `002`: a leader usually writes many times in one term, so rejecting equal tokens would
 /// let it write only once; deduplication by operation id is a separate, explicit policy (fencing
 /// is not idempotency).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum EqualTokenPolicy {
     /// Accept: the same term may write many times (Kleppmann: reject only lower tokens).
@@ -316,7 +316,7 @@ pub enum EqualTokenPolicy {
 }
 
 /// How the resource compares a token with its high-water mark.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenCheck {
     /// Tokens are ordered: below the mark is stale, above it starts a newer term (Kleppmann).
@@ -350,7 +350,7 @@ pub struct ResourceConfig {
 }
 
 /// Which tokens a resource compares with its mark.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenScope {
     /// Only tokens of the lock that guards it; a token of another lock is refused, however large

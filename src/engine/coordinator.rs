@@ -15,7 +15,7 @@ use super::trace::ReleaseOutcome;
 
 /// The moment a request is handled: true time (for the trace and the picture) and the store's
 /// own clock reading (which alone judges expiry).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct StoreNow {
     pub true_ms: u64,
     pub local_ms: i64,
@@ -29,7 +29,7 @@ impl StoreNow {
 }
 
 /// The Lease record plus the token counter.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Coordinator {
     /// `holderIdentity`: `None` before the first grant, after a revoke or a release.
     pub holder: Option<String>,
@@ -76,7 +76,7 @@ pub struct Coordinator {
 }
 
 /// A holder's lease whose key someone else deleted (etcd: the key is gone, the lease is not).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct DetachedLease {
     pub identity: String,
     pub token: u64,
@@ -85,7 +85,7 @@ pub struct DetachedLease {
 }
 
 /// The answer to an acquire request.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum AcquireResult {
     /// A new term: the lease was free or expired; `token` is fresh.
     Granted { token: u64, lease_transitions: u32 },

@@ -46,6 +46,7 @@ pub(crate) mod queue;
 pub mod resource;
 pub mod rng;
 pub mod script;
+pub mod search;
 pub mod snapshot;
 mod store;
 pub mod timeline;
@@ -89,7 +90,7 @@ pub const MAX_TRACE_ENTRIES: usize = 500_000;
 const LIVE_KEY: u64 = u64::MAX / 2;
 
 /// Something scheduled to happen at a virtual time.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Item {
     Start {
         node: usize,

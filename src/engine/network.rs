@@ -26,7 +26,7 @@ use super::writes::WriteArrival;
 use super::{Endpoint, Item, Link, MessageKind, MessageView, Sim, TraceEvent, WireToken};
 
 /// A message between the actors.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Message {
     pub(super) id: u64,
     pub(super) sent_ms: u64,
@@ -39,7 +39,7 @@ pub(super) struct Message {
 
 /// The network's own faults: their random stream, and which calls were copied and already
 /// answered (kept only for copied messages, so a run without copies keeps none).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct NetFaults {
     /// Derived from the seed, apart from the run's main stream (as `profile::lessor_phase_ms`).
     rng: Rng,
@@ -98,7 +98,7 @@ impl super::Config {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) enum Body {
     /// `observed_expired`: under observer expiry, the record version the candidate saw and
     /// judged expired on its own clock.
@@ -142,7 +142,7 @@ pub(super) enum Body {
 }
 
 /// The parts of the record a reply shows the candidate.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(super) struct Record {
     pub(super) version: u64,
     pub(super) holder: Option<String>,

@@ -13,7 +13,7 @@ use serde::Serialize;
 use super::snapshot::PreparedWrite;
 
 /// The node's periodic timers.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 pub enum TimerKind {
     /// Candidate: send another acquire request.
     Retry,
@@ -45,7 +45,7 @@ impl TimerKind {
 }
 
 /// What a leader believes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Leadership {
     /// The fencing token of its term.
     pub token: u64,
@@ -63,7 +63,7 @@ pub struct Leadership {
 }
 
 /// Observer expiry: the record version a candidate last saw, and when, on its own clock.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Observation {
     pub version: u64,
     pub holder: Option<String>,
@@ -84,14 +84,14 @@ impl Observation {
 }
 
 /// Something that reached a frozen node and waits for it to wake.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) enum Held<M> {
     Timer { kind: TimerKind, generation: u64 },
     Message(M),
 }
 
 /// One node's state. Volatile parts are lost on a crash.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Node<M> {
     pub id: String,
     /// The `holderIdentity` it claims.

@@ -12,7 +12,7 @@ use super::token::WireToken;
 use super::trace::{Violation, WriteOutcome};
 
 /// What the oracle remembers across writes.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
 pub struct Oracle {
     /// The largest valid token the resource ever accepted.
     highest_accepted: u64,
@@ -90,7 +90,7 @@ impl Oracle {
 /// (`work.stops_with_lease: false`, kubernetes/kubernetes#82960) may still be writing with its old
 /// token. Such a gap names those nodes in `stale_work` and counts the writes the resource accepted
 /// meanwhile: the dangerous kind of gap, where old work lands with nobody leading.
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct LeaderGap {
     pub from_ms: u64,
     /// When a running node next believed it led, or the end of the run (`open`).
@@ -136,7 +136,7 @@ impl OpenGap {
 /// A stretch of time in which two or more nodes believed they led at once (a frozen believer
 /// included: it will act on waking). Not a violation by itself: with fencing, the older
 /// believer's writes are refused (seed `000`: Old Chen waking up).
-#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub struct DualBelief {
     pub from_ms: u64,
     pub to_ms: u64,

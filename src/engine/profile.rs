@@ -44,7 +44,7 @@ use serde::{Deserialize, Serialize};
 use super::config::{Expiry, Protocol};
 
 /// What the lock store is (`store.kind`; default [`StoreKind::Redis`]).
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum StoreKind {
     /// Redis 7.0: `SET key value NX PX ttl`, renewal by a compare-and-`PEXPIRE` script, tokens
@@ -66,7 +66,7 @@ pub enum StoreKind {
 }
 
 /// Where fencing tokens come from.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TokenSource {
     /// A counter of this lock's own: each new term takes the next integer (Redis `INCR`,
@@ -83,7 +83,7 @@ pub enum TokenSource {
 }
 
 /// A profile's rules.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct StoreRules {
     /// Whether a key is still live at the very millisecond its TTL runs out (Redis: yes).
     pub live_at_expiry_ms: bool,
@@ -128,7 +128,7 @@ pub struct StoreRules {
 }
 
 /// What a leader does when a renewal is refused.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum RenewPolicy {
     /// The first refusal ends the leadership at once; renewals go every `lease.renew_every_ms`
@@ -146,7 +146,7 @@ pub enum RenewPolicy {
 }
 
 /// Which clock a node's timers, renew deadline and observed expiry run on.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TimerClock {
     /// The wall clock: a `clock_jump` moves every timer (a client measuring with
@@ -161,7 +161,7 @@ pub enum TimerClock {
 /// The client library a run's nodes behave like. Its rules are one row of [`ClientKind::rules`],
 /// the client's table beside the store's ([`StoreKind::rules`]); which row a run has is decided by
 /// [`ClientKind::of`], from its store and who judges expiry.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ClientKind {
     /// client-go's leader election over a Kubernetes Lease (`k8s.io/client-go/tools/leaderelection`,
@@ -187,7 +187,7 @@ pub enum ClientKind {
 
 /// A client library's rules: one row of [`ClientKind::rules`]. `election.rs` reads the row of
 /// the run's client ([`Config::client`](super::Config::client)) and nothing else about clients.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct ClientRules {
     /// How the client judges a lease it observed expired, on its own clock from when it saw the
     /// record change; `None` for a client whose store judges expiry (it never watches the
@@ -209,7 +209,7 @@ pub struct ClientRules {
 }
 
 /// How a client compares the end of a lease it observed with its own clock.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ObservedExpiry {
     /// Expired once `observedTime + leaseDuration` is no longer after now (client-go
@@ -372,7 +372,7 @@ impl StoreKind {
 }
 
 /// Who may judge a lease's expiry on a store ([`StoreRules::expiry_judges`]).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum ExpiryJudges {
     /// Only the store, on its own clock: an etcd lease is expired by etcd itself (its lessor), so
@@ -455,7 +455,7 @@ impl StoreRules {
 
 /// What happens to the lock store's state when its primary (leader) fails and another server
 /// takes over (`{"do": "store_failover"}`), decided for each profile in [`StoreKind::failover`].
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FailoverRule {
     /// Every write survives (Raft commits a write on a quorum before it is applied), and the new

@@ -6,7 +6,7 @@
 //! page (issue 14's budget).
 
 /// Pending items ordered by key, the smallest first. Keys are unique (`seq` grows).
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub(crate) struct Agenda<T> {
     /// Sorted by key, largest first, so that taking the next item pops the end.
     items: Vec<((u64, u64), T)>,
@@ -71,17 +71,43 @@ pub fn sort_by_keys<T>(items: &mut Vec<T>, key: impl Fn(&T) -> (u64, u64)) {
 }
 
 /// A set of names (op ids, node ids), sorted; serialized as the sorted list, as a `BTreeSet`.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
-#[serde(transparent)]
-pub(crate) struct Names(Vec<String>);
+///
+/// Shared between clones until one of them changes it (copy on write), and hashed by a digest
+/// kept as names come and go: the sets of op ids grow with every write a run makes, and a
+/// search (`engine::search`) clones and hashes the whole run at every step it branches.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Names {
+    names: std::sync::Arc<Vec<String>>,
+    /// The wrapping sum of each name's FNV-1a hash: the same for the same set, however built.
+    digest: u64,
+}
+
+/// One name's share of [`Names::digest`].
+fn name_digest(name: &str) -> u64 {
+    name.bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3))
+}
+
+impl std::hash::Hash for Names {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.names.len() as u64);
+        state.write_u64(self.digest);
+    }
+}
+
+impl serde::Serialize for Names {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        self.names.as_slice().serialize(serializer)
+    }
+}
 
 impl Names {
     /// Adds `name`; returns whether it was new.
     pub fn insert(&mut self, name: &str) -> bool {
-        match self.0.binary_search_by(|n| n.as_str().cmp(name)) {
+        match self.names.binary_search_by(|n| n.as_str().cmp(name)) {
             Ok(_) => false,
             Err(i) => {
-                self.0.insert(i, name.to_owned());
+                std::sync::Arc::make_mut(&mut self.names).insert(i, name.to_owned());
+                self.digest = self.digest.wrapping_add(name_digest(name));
                 true
             }
         }
@@ -89,9 +115,10 @@ impl Names {
 
     /// Removes `name`; returns whether it was there.
     pub fn remove(&mut self, name: &str) -> bool {
-        match self.0.binary_search_by(|n| n.as_str().cmp(name)) {
+        match self.names.binary_search_by(|n| n.as_str().cmp(name)) {
             Ok(i) => {
-                self.0.remove(i);
+                std::sync::Arc::make_mut(&mut self.names).remove(i);
+                self.digest = self.digest.wrapping_sub(name_digest(name));
                 true
             }
             Err(_) => false,
@@ -99,16 +126,16 @@ impl Names {
     }
 
     pub fn contains(&self, name: &str) -> bool {
-        self.0.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
+        self.names.binary_search_by(|n| n.as_str().cmp(name)).is_ok()
     }
 
     pub fn clear(&mut self) {
-        self.0.clear();
+        *self = Self::default();
     }
 
     /// The names in order.
     pub fn iter(&self) -> impl Iterator<Item = &String> {
-        self.0.iter()
+        self.names.iter()
     }
 }
 

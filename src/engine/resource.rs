@@ -14,7 +14,7 @@ use super::token::WireToken;
 use super::trace::WriteOutcome;
 
 /// State of the fenced resource.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Resource {
     /// Its name (`resources` in a scenario); `None` for the one unnamed resource of a run that
     /// declares none. Each resource keeps its own mark: what one has seen says nothing to another.
@@ -48,7 +48,7 @@ pub struct Resource {
 }
 
 /// The result of one atomic check-and-write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Judgement {
     pub outcome: WriteOutcome,
     pub high_water_before: u64,

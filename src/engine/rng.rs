@@ -10,6 +10,15 @@ use rand_pcg::Pcg64Mcg;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rng(Pcg64Mcg);
 
+/// Hashes where the generator stands by its next draw (the generator keeps its state private):
+/// two positions with the same next draw hash alike, which only costs a search
+/// (`engine::search`) a state it treats as seen, with a chance of about 2⁻⁶⁴ per pair.
+impl std::hash::Hash for Rng {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        state.write_u64(self.0.clone().next_u64());
+    }
+}
+
 impl Rng {
     /// A generator for `seed`; the same seed always gives the same sequence.
     pub fn new(seed: u64) -> Self {

@@ -195,7 +195,7 @@ pub struct NodeView {
 }
 
 /// A write a paused leader is holding.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PreparedWrite {
     pub op_id: String,
     pub token: u64,

@@ -15,7 +15,7 @@ use super::{profile, Config, Item, Protocol, ReleaseOutcome, Sim, TraceEvent, Vi
 /// The lock store of a run, with all of its state: cloned with the [`Sim`] (a timeline's
 /// checkpoints), and like it deterministic. Its rules are its profile's
 /// ([`Coordinator::rules`], from [`profile::StoreKind::rules`]).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Hash)]
 pub(super) struct Store {
     /// The Lease or lock record and the fencing-token issuer.
     pub(super) coordinator: Coordinator,
@@ -35,6 +35,10 @@ pub(super) struct Store {
     /// ([`Command::StoreFailover`](super::Command::StoreFailover)); kept for
     /// [`profile::MAX_FAILOVER_LAG_MS`].
     history: VecDeque<(u64, Coordinator)>,
+    /// Whether `history` is kept: only a fail-over to an asynchronous replica reads it (Redis,
+    /// [`FailoverRule::AsyncReplica`]), and a search that knows no fail-over can come drops it
+    /// ([`Store::forget_history`]).
+    keeps_history: bool,
 }
 
 impl Store {
@@ -50,6 +54,7 @@ impl Store {
             expiry_check_phase_ms,
             expiry_reported_for: None,
             history: VecDeque::new(),
+            keeps_history: matches!(config.store_kind.failover(), FailoverRule::AsyncReplica),
         }
     }
 
@@ -189,6 +194,9 @@ impl Store {
     /// keeps [`profile::MAX_FAILOVER_LAG_MS`] of history (and the state that was current then),
     /// which is all a replica promoted by [`Store::fail_over`] can lag behind.
     pub(super) fn remember(&mut self, now_ms: u64) {
+        if !self.keeps_history {
+            return;
+        }
         if self.history.back().is_none_or(|(_, c)| *c != self.coordinator) {
             self.history.push_back((now_ms, self.coordinator.clone()));
         }
@@ -196,6 +204,14 @@ impl Store {
         while self.history.get(1).is_some_and(|(t, _)| *t <= horizon) {
             self.history.pop_front();
         }
+    }
+
+    /// Stops keeping the history a fail-over reads, for a run in which none can happen: what a
+    /// search does when neither the scenario nor its choices fail the store over, so that its
+    /// clones neither copy nor hash it. Nothing else reads the history, so the run is the same.
+    pub(super) fn forget_history(&mut self) {
+        self.keeps_history = false;
+        self.history.clear();
     }
 
     /// The store fails over to another server at true time `now_ms` by its profile's `rule`

@@ -7,7 +7,7 @@
 use serde::Serialize;
 
 /// The token field of a write, as received.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case", tag = "kind", content = "raw")]
 pub enum WireToken {
     /// A non-negative integer that fits in `u64`. Only values ≥ 1 are valid tokens.

@@ -86,7 +86,7 @@ pub enum Endpoint {
 }
 
 /// What the resource did with a write.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum WriteOutcome {
     Accepted,

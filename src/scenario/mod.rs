@@ -15,6 +15,7 @@ pub mod library;
 pub mod link;
 pub mod opening;
 pub mod report;
+pub mod search;
 
 use serde::Serialize;
 
