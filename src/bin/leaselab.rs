@@ -169,6 +169,27 @@ mod cli {
             #[arg(long)]
             compact: bool,
         },
+        /// Turn one knob of a scenario through a range, play each setting with many seeds, fencing
+        /// on and off, and print the counts (`leaselab.sweep/1`, JSON): the runs that broke
+        /// safety and the time nobody led, per setting. Knobs: lease_duration_ms, pause_ms,
+        /// clock_rate_ppm, network_delay_ms.
+        Sweep {
+            /// A scenario file (`leaselab.scenario/1`); `-` reads stdin.
+            #[arg(required_unless_present = "builtin")]
+            file: Option<PathBuf>,
+            /// Sweep a built-in scenario instead of a file.
+            #[arg(long, conflicts_with = "file")]
+            builtin: Option<String>,
+            /// `NAME=FROM..TO/POINTS`, e.g. `lease_duration_ms=5000..60000/20`.
+            #[arg(long)]
+            knob: String,
+            /// Seeds per setting: the scenario's own and the ones after it.
+            #[arg(long, default_value_t = 50)]
+            seeds: u32,
+            /// Print the answer on one line.
+            #[arg(long)]
+            compact: bool,
+        },
         /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
         Lesson {
             /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
@@ -308,6 +329,27 @@ mod cli {
                     Err(e) => return fail(&format!("cannot search: {e}")),
                 };
                 let answer = scenario::search::Answer::new(&s.id, &parsed, &space, outcome);
+                let json = if compact { serde_json::to_string(&answer) } else { serde_json::to_string_pretty(&answer) };
+                match json {
+                    Ok(text) => print(&format!("{text}\n")),
+                    Err(e) => fail(&format!("could not write the answer: {e}")),
+                }
+            }
+            Cmd::Sweep { file, builtin, knob, seeds, compact } => {
+                use leaselab::engine::sweep::{sweep, SweepSpec};
+                let spec = match SweepSpec::parse(&knob, seeds) {
+                    Ok(spec) => spec,
+                    Err(e) => return fail(&format!("--{e}")),
+                };
+                let s = match load(file, builtin) {
+                    Ok(s) => s,
+                    Err(message) => return fail(&message),
+                };
+                let points = match sweep(&s.config, &spec, |_| {}) {
+                    Ok(points) => points,
+                    Err(e) => return fail(&format!("cannot sweep: {e}")),
+                };
+                let answer = scenario::search::SweepAnswer::new(&s.id, s.config.seed, spec, points);
                 let json = if compact { serde_json::to_string(&answer) } else { serde_json::to_string_pretty(&answer) };
                 match json {
                     Ok(text) => print(&format!("{text}\n")),

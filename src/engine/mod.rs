@@ -49,6 +49,7 @@ pub mod script;
 pub mod search;
 pub mod snapshot;
 mod store;
+pub mod sweep;
 pub mod timeline;
 pub mod token;
 pub mod trace;

@@ -1,5 +1,6 @@
-//! The answer to a search (`leaselab.search/1`): what `leaselab search` prints and what the
-//! page's search worker posts, one shape for both, so the two can be compared byte for byte.
+//! The answers to the engine's questions: a search (`leaselab.search/1`) and a sweep
+//! (`leaselab.sweep/1`): what `leaselab search` and `leaselab sweep` print and what the page's
+//! search worker posts, one shape for both, so the two can be compared byte for byte.
 //!
 //! ```json
 //! {"format":"leaselab.search/1","scenario":"harbor-no-fencing","goals":["stale_write_accepted"],
@@ -14,6 +15,7 @@
 use serde::Serialize;
 
 use crate::engine::search::{Goal, Outcome, Space};
+use crate::engine::sweep::{Point, SweepSpec};
 
 /// The answer format's name and version.
 pub const SEARCH_FORMAT: &str = "leaselab.search/1";
@@ -49,5 +51,27 @@ impl Answer {
             outcome,
             link,
         }
+    }
+}
+
+/// The sweep format's name and version.
+pub const SWEEP_FORMAT: &str = "leaselab.sweep/1";
+
+/// A sweep's answer: the scenario, what was turned, and one point per setting.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct SweepAnswer {
+    pub format: &'static str,
+    /// The scenario's id.
+    pub scenario: String,
+    /// The scenario's own seed: the first of each point's seeds.
+    pub first_seed: u64,
+    pub spec: SweepSpec,
+    pub points: Vec<Point>,
+}
+
+impl SweepAnswer {
+    /// The answer for a sweep of scenario `scenario` (whose seed is `first_seed`).
+    pub fn new(scenario: &str, first_seed: u64, spec: SweepSpec, points: Vec<Point>) -> Self {
+        Self { format: SWEEP_FORMAT, scenario: scenario.to_owned(), first_seed, spec, points }
     }
 }

@@ -1,0 +1,142 @@
+//! Sweeps (`engine::sweep`): a knob turned through a range, each setting played with many
+//! seeds. The counts agree with the report of each run, follow the seeds' story at the
+//! extremes, and are the same every time.
+
+mod common;
+
+use leaselab::engine::sweep::{sweep, sweep_point, Knob, SweepSpec};
+use leaselab::scenario::Report;
+
+fn spec(knob: Knob, from: u64, to: u64, points: u32, seeds: u32) -> SweepSpec {
+    SweepSpec { knob, from, to, points, seeds }
+}
+
+/// Seed 000: with the plaque checked, Old Chen's flag 7 is ignored however long he sleeps;
+/// without it, a sleep that outlasts his lease (15 s) lets 7 be obeyed after 8, in every run.
+/// A short nap, well inside the lease, breaks nothing either way.
+#[test]
+fn the_harbors_nap_breaks_safety_only_without_fencing_and_only_when_longer_than_the_lease() {
+    let config = common::builtin("harbor-zombie").config;
+    assert_eq!(config.lease.duration_ms, 15_000, "the seed's hourglass");
+    let short = sweep_point(&config, Knob::PauseMs, 1_000, 20).expect("valid");
+    assert_eq!((short.violating_fenced, short.violating_unfenced), (0, 0), "{short:?}");
+    let long = sweep_point(&config, Knob::PauseMs, 40_000, 20).expect("valid");
+    assert_eq!(long.violating_fenced, 0, "fencing holds: {long:?}");
+    assert_eq!(long.violating_unfenced, 20, "every unfenced run obeys the old flag: {long:?}");
+    assert!(long.examples[1].is_some_and(|e| !e.fencing));
+    assert!(long.examples[0].is_none());
+}
+
+/// A longer lease keeps the same nap (40 s, the built-in's) from outliving it: no violation even
+/// without fencing once the lease is longer than the nap; and nobody leads for longer when the
+/// lease that has to run out first is longer.
+#[test]
+fn a_lease_longer_than_the_nap_avoids_the_violation_but_costs_leaderless_time() {
+    let config = common::builtin("harbor-zombie").config;
+    let short = sweep_point(&config, Knob::LeaseDurationMs, 15_000, 10).expect("valid");
+    let long = sweep_point(&config, Knob::LeaseDurationMs, 60_000, 10).expect("valid");
+    assert_eq!(short.violating_unfenced, 10, "{short:?}");
+    assert_eq!(long.violating_unfenced, 0, "{long:?}");
+    // With the long lease nobody takes over: the harbor waits out at least the whole nap (20 s
+    // to 60 s) with its only leader frozen. With the seed's 15 s lease Lin leads within about
+    // 15 s of Chen's last mark, well before he wakes.
+    assert!(long.leaderless_mean_ms >= 40_000, "{long:?}");
+    assert!(short.leaderless_mean_ms < 16_000, "{short:?}");
+}
+
+/// Every count is the reports': each seed's run, built the way the sweep builds it and played
+/// by `Report::run` (what `leaselab run` prints), has violations exactly when the sweep counted it.
+#[test]
+fn a_points_counts_are_what_the_reports_say() {
+    let scenario = common::builtin("harbor-zombie");
+    let seeds = 12;
+    for (knob, value) in [(Knob::PauseMs, 12_000), (Knob::NetworkDelayMs, 3_000), (Knob::ClockRatePpm, 700_000)] {
+        let point = sweep_point(&scenario.config, knob, value, seeds).expect("valid");
+        let mut fenced = 0;
+        let mut unfenced = 0;
+        for i in 0..u64::from(seeds) {
+            for fencing in [true, false] {
+                let mut s = scenario.clone();
+                s.config = knob.apply(&scenario.config, value).expect("valid");
+                s.config.seed = scenario.config.seed + i;
+                s.config.resource.fencing = fencing;
+                let report: Report = common::report(&s);
+                let json = serde_json::to_value(&report).expect("a report");
+                let violated = json["violations"].as_array().is_some_and(|v| !v.is_empty());
+                match (violated, fencing) {
+                    (true, true) => fenced += 1,
+                    (true, false) => unfenced += 1,
+                    _ => {}
+                }
+            }
+        }
+        assert_eq!((point.violating_fenced, point.violating_unfenced), (fenced, unfenced), "{} = {value}", knob.code());
+    }
+}
+
+#[test]
+fn the_same_sweep_gives_the_same_points() {
+    let config = common::builtin("harbor-no-fencing").config;
+    let s = spec(Knob::NetworkDelayMs, 50, 4_000, 5, 8);
+    let a = sweep(&config, &s, |_| {}).expect("valid");
+    let b = sweep(&config, &s, |_| {}).expect("valid");
+    assert_eq!(serde_json::to_string(&a).ok(), serde_json::to_string(&b).ok());
+    assert_eq!(a.iter().map(|p| p.value).collect::<Vec<_>>(), [50, 1_037, 2_025, 3_012, 4_000]);
+}
+
+#[test]
+fn bad_sweeps_are_refused_with_what_and_where() {
+    let parsed = SweepSpec::parse("lease_duration_ms=5000..60000/20", 50).expect("the issue's example");
+    assert_eq!(parsed, spec(Knob::LeaseDurationMs, 5_000, 60_000, 20, 50));
+    for (text, says) in [
+        ("lease=1..2/3", "not a knob"),
+        ("pause_ms=1..2", "FROM..TO/POINTS"),
+        ("pause_ms=1-2/3", "FROM..TO"),
+        ("pause_ms=a..2/3", "not a whole number"),
+        ("pause_ms=5..2/3", "above"),
+        ("pause_ms=1..2/1", "2 ..="),
+    ] {
+        let e = SweepSpec::parse(text, 50).expect_err(text);
+        assert!(e.to_string().contains(says), "{text}: {e}");
+    }
+    // A knob the scenario has nothing to turn, and a setting the configuration refuses.
+    let lantern = common::builtin("lantern-race").config;
+    if !lantern.events.iter().any(|e| matches!(e.command, leaselab::engine::Command::Pause { .. })) {
+        let e = Knob::PauseMs.apply(&lantern, 5_000).expect_err("no pause");
+        assert!(e.path == "pause_ms=5000" && e.message.contains("pauses nobody"), "{e}");
+    }
+    let e = Knob::ClockRatePpm.apply(&common::builtin("harbor-zombie").config, 5).expect_err("too slow");
+    assert!(e.path.starts_with("clock_rate_ppm=5"), "{e}");
+}
+
+/// `leaselab sweep` prints the same answer every time.
+#[test]
+fn the_command_line_sweeps_the_same_every_time() {
+    let run = || {
+        std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
+            .args([
+                "sweep",
+                "--builtin",
+                "harbor-zombie",
+                "--knob",
+                "pause_ms=1000..40000/4",
+                "--seeds",
+                "5",
+                "--compact",
+            ])
+            .output()
+            .expect("runs")
+    };
+    let (a, b) = (run(), run());
+    assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
+    assert_eq!(a.stdout, b.stdout);
+    let answer: serde_json::Value = serde_json::from_slice(&a.stdout).expect("JSON");
+    assert_eq!(answer["format"], "leaselab.sweep/1");
+    assert_eq!(answer["points"].as_array().map(Vec::len), Some(4));
+    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
+        .args(["sweep", "--builtin", "harbor-zombie", "--knob", "pause=1..2/3"])
+        .output()
+        .expect("runs");
+    assert!(!bad.status.success());
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("not a knob"), "{}", String::from_utf8_lossy(&bad.stderr));
+}
