@@ -19,5 +19,5 @@ pub mod scenario;
 pub mod story;
 pub mod vocab;
 
-#[cfg(any(target_arch = "wasm32", feature = "first-frame"))]
+#[cfg(any(all(target_arch = "wasm32", feature = "page"), feature = "first-frame"))]
 pub mod ui;

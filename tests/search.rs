@@ -285,3 +285,65 @@ fn the_command_line_answers_the_same_every_time() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("stale_writes: not a goal"));
 }
+
+/// The worker's protocol (`scenario::search::parse_request`): a bad request names what and where.
+#[test]
+fn a_bad_request_to_the_worker_says_what_and_where() {
+    use leaselab::scenario::search::parse_request;
+    let scenario = std::fs::read_to_string("assets/scenarios/harbor-no-fencing.json").expect("the file");
+    let with = |rest: &str| format!(r#"{{"leaselab":1,"scenario":{scenario},{rest}}}"#);
+    for (text, says) in [
+        ("nonsense".to_owned(), "not JSON"),
+        ("[1]".to_owned(), "a JSON object"),
+        (r#"{"type":"stop"}"#.to_owned(), "leaselab: must be 1"),
+        (r#"{"leaselab":1}"#.to_owned(), "type: missing"),
+        (r#"{"leaselab":1,"type":"dance"}"#.to_owned(), "\"dance\" is not search, sweep or stop"),
+        (with(r#""type":"search""#), "goals: missing"),
+        (with(r#""type":"search","goals":["stale_write_accepted","x"]"#), "goals[1]: \"x\" is not a goal"),
+        (with(r#""type":"search","goals":["dual_belief"],"space":{"grid":5}"#), "space: unknown field `grid`"),
+        (with(r#""type":"search","goals":["dual_belief"],"space":{"grid_ms":0}"#), "space.grid_ms: must be at least 1"),
+        (r#"{"leaselab":1,"type":"search","goals":["dual_belief"]}"#.to_owned(), "scenario: missing"),
+        (with(r#""type":"sweep","knob":"pause_ms","from":1,"to":9,"points":3"#), "seeds: missing"),
+        (with(r#""type":"sweep","knob":"pause","from":1,"to":9,"points":3,"seeds":2"#), "not a knob"),
+    ] {
+        let e = parse_request(&text).expect_err(&text);
+        assert!(e.contains(says), "{text:.80}: {e}");
+    }
+    let bad_scenario = r#"{"leaselab":1,"type":"search","goals":["dual_belief"],"scenario":{"format":"leaselab.scenario/1","nodes":7}}"#;
+    let e = parse_request(bad_scenario).expect_err("a bad scenario");
+    assert!(e.starts_with("scenario: "), "{e}");
+}
+
+/// A job run in the worker's slices answers exactly what the command line prints.
+#[test]
+fn the_workers_job_answers_what_the_command_line_prints() {
+    use leaselab::scenario::search::{parse_request, Job, JobStep};
+    let scenario = std::fs::read_to_string("assets/scenarios/harbor-no-fencing.json").expect("the file");
+    let cli = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().expect("runs");
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        String::from_utf8(out.stdout).expect("text").trim_end().to_owned()
+    };
+    let finish = |request: &str| {
+        let mut job = Job::start(parse_request(request).expect("valid")).expect("starts").expect("a job");
+        loop {
+            match job.step(1_000) {
+                JobStep::Answer { answer } => break serde_json::to_string(&answer).expect("JSON"),
+                JobStep::Swept { answer } => break serde_json::to_string(&answer).expect("JSON"),
+                JobStep::Failed { message } => panic!("{message}"),
+                _ => {}
+            }
+        }
+    };
+    let search = format!(
+        r#"{{"leaselab":1,"type":"search","scenario":{scenario},"goals":["stale_write_accepted"],"space":{{"max_interventions":2,"scripted":false}}}}"#
+    );
+    let args = ["search", "--builtin", "harbor-no-fencing", "--property", "stale_write_accepted"];
+    assert_eq!(finish(&search), cli(&[&args[..], &["--max-interventions", "2", "--no-script", "--compact"]].concat()));
+    let sweep = format!(
+        r#"{{"leaselab":1,"type":"sweep","scenario":{scenario},"knob":"pause_ms","from":1000,"to":40000,"points":4,"seeds":5}}"#
+    );
+    let args =
+        ["sweep", "--builtin", "harbor-no-fencing", "--knob", "pause_ms=1000..40000/4", "--seeds", "5", "--compact"];
+    assert_eq!(finish(&sweep), cli(&args));
+}

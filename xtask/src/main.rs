@@ -594,6 +594,11 @@ fn lint(root: &Path) -> Result<()> {
         .current_dir(root))?;
     run(cargo()
         .args(["clippy", "-p", "leaselab", "--target", WASM_TARGET, "--lib", "--bins", "--", "-D", "warnings"])
+        .current_dir(root))?;
+    // The search worker's build: the library without the page's views.
+    run(cargo()
+        .args(["clippy", "-p", "leaselab", "--target", WASM_TARGET, "--no-default-features", "--lib", "--bins"])
+        .args(["--", "-D", "warnings"])
         .current_dir(root))
 }
 
@@ -719,6 +724,10 @@ fn bench(options: &[String]) -> Result<()> {
     }
     header("LeaseLab beside RaftScope (leaselab-bench)");
     let started = Instant::now();
+    // `--search` times the native search too: the runner, built for release.
+    if options.iter().any(|o| o == "--search") {
+        run(cargo().args(["build", "--release", "--offline", "--bin", "leaselab"]).current_dir(&root))?;
+    }
     run(cargo()
         .args(["run", "-p", "leaselab-browser-tests", "--bin", "leaselab-bench", "--"])
         .args(options)
@@ -781,6 +790,14 @@ fn compile_release_app(root: &Path) -> Result<()> {
             .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
             .arg(&manifest)
             .args(["--release", "--offline", "--bin", "leaselab-web"])
+            .current_dir(root),
+    )?)?;
+    // The search worker, as index.html's link asks for it: without the page's views.
+    run(release_web_env(
+        Command::new("cargo")
+            .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
+            .arg(&manifest)
+            .args(["--release", "--offline", "--no-default-features", "--bin", "leaselab-worker"])
             .current_dir(root),
     )?)
 }
@@ -1299,7 +1316,9 @@ fn check_relative_urls(index: &Path) -> Result<()> {
     for entry in std::fs::read_dir(dir)? {
         let name = entry?.file_name().to_string_lossy().into_owned();
         // Top-level assets; wasm-bindgen snippets live in snippets/ and are imported by the JS.
-        if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) {
+        // The search worker's files are started by the page's code when the engine is first
+        // asked a question, not by index.html.
+        if [".js", ".css", ".wasm"].iter().any(|e| name.ends_with(e)) && !name.starts_with("leaselab-worker") {
             let wanted = format!("./{name}");
             ensure!(refs.contains(&wanted), "{} does not load {wanted} (found references {refs:?})", index.display());
         }
@@ -1337,7 +1356,9 @@ fn size_report(dist_dir: &Path) -> Result<()> {
         // The split's chunks are fetched the first time one of their functions runs, not with
         // the page; their loader (`__wasm_split.js`) is imported by the page's script. The later
         // parts' style sheet and texts are in their chunk (`ui::later`).
-        let later = name.starts_with("lazy-") && name.ends_with(".wasm");
+        // The search worker (`leaselab-worker*`) is fetched the first time the engine is asked
+        // a question.
+        let later = (name.starts_with("lazy-") && name.ends_with(".wasm")) || name.starts_with("leaselab-worker");
         // The page itself (with the first frame drawn into it) is part of the first load too;
         // the scenario it opens with is built into the wasm (`scenario::opening`).
         let in_code = !later

@@ -20,6 +20,11 @@
 //! * Frames: the gaps between animation frames over `--frame-secs` seconds, LeaseLab at 64× on
 //!   `harbor-zombie` stretched to an hour with its space-time diagram on screen, RaftScope at its
 //!   fastest speed with its simulation running; plain and CPU 4×.
+//! * `--search` (alone): the search worker (issue 30) on a fixed question: `harbor-zombie`
+//!   without its script, a goal never met there (`lock_deleted_by_non_owner`, so the whole
+//!   bounded space is walked), two interventions on the default space, [`SEARCH_STATES`] states.
+//!   The same search natively (the release `leaselab search`) in the same run; the page's frames
+//!   while the worker searches, with the harbor playing at 64×, beside its frames just before.
 //! * `--before DIR`: another build of LeaseLab (an earlier commit's `dist/`), served under
 //!   `/before/` and measured in the same run, in the same turns, as a third page: its first scene
 //!   and frames are printed beside this build's, each with its ratio to RaftScope (issue 29:
@@ -36,12 +41,21 @@ use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
 const USAGE: &str = "\
 usage: cargo xtask bench [--runs N] [--frame-secs S] [--raftscope DIR] [--before DIR] [--out FILE]
+       cargo xtask bench --search
 
   --runs N         cold loads per page in each of the four conditions (default 15)
   --frame-secs S   seconds of animation frames collected per page and condition (default 10)
   --raftscope DIR  RaftScope, ready to serve (default ../shared/peers/raftscope beside the repository)
   --before DIR     another LeaseLab build (an earlier commit's dist/), measured beside this one
-  --out FILE       where the JSON goes (default target/bench/bench.json)";
+  --out FILE       where the JSON goes (default target/bench/bench.json)
+  --search         only the search: states per second in the browser's worker and natively, and
+                   the page's frames while it searches";
+
+/// The search benchmark's bound: this many distinct states.
+const SEARCH_STATES: u64 = 1_000_000;
+/// Issue 30's goals: states per second in the browser, and the page's frame p95 meanwhile.
+const SEARCH_STATES_GOAL: f64 = 100_000.0;
+const SEARCH_FRAME_GOAL_MS: f64 = 20.0;
 
 /// Issue 14's goal for LeaseLab's first load (brotli).
 const WEIGHT_GOAL_BYTES: u64 = 150_000;
@@ -186,6 +200,7 @@ const SLOW: Condition = Condition { name: "slow link", key: "slow_link", cpu: 1.
 const BOTH: Condition = Condition { name: "CPU 4× + slow link", key: "cpu4_slow_link", cpu: 4.0, slow_link: true };
 
 struct Options {
+    search: bool,
     runs: usize,
     frame_secs: u64,
     raftscope: PathBuf,
@@ -196,6 +211,7 @@ struct Options {
 fn options() -> Result<Options> {
     let root = workspace_root();
     let mut o = Options {
+        search: false,
         runs: 15,
         frame_secs: 10,
         raftscope: std::env::var_os("LEASELAB_RAFTSCOPE")
@@ -213,6 +229,7 @@ fn options() -> Result<Options> {
             "--raftscope" => o.raftscope = PathBuf::from(value()?),
             "--before" => o.before = Some(PathBuf::from(value()?)),
             "--out" => o.out = PathBuf::from(value()?),
+            "--search" => o.search = true,
             "-h" | "--help" => {
                 println!("{USAGE}");
                 std::process::exit(0);
@@ -237,6 +254,9 @@ async fn main() -> ExitCode {
 
 async fn bench() -> Result<()> {
     let o = options()?;
+    if o.search {
+        return search_bench().await;
+    }
     let started = Instant::now();
     let date = utc_now();
     let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
@@ -854,4 +874,125 @@ fn utc_now() -> String {
     let month = if mp < 10 { mp + 3 } else { mp - 9 };
     let year = yoe + era * 400 + i64::from(month <= 2);
     format!("{year}-{month:02}-{day:02} {:02}:{:02} UTC", rest / 3600, rest % 3600 / 60)
+}
+
+/// The search worker beside the native search, and the page's frames while it works (`--search`).
+async fn search_bench() -> Result<()> {
+    let root = workspace_root();
+    let date = utc_now();
+    let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
+    println!("The search, {date}: {cores} CPU cores, load average at start {}", load_average());
+    let args = [
+        "search",
+        "--builtin",
+        "harbor-zombie",
+        "--property",
+        "lock_deleted_by_non_owner",
+        "--no-script",
+        "--max-interventions",
+        "2",
+        "--compact",
+    ];
+    let max_states = SEARCH_STATES.to_string();
+    let native = root.join("target/release/leaselab");
+    ensure!(native.is_file(), "{} is missing: `cargo xtask bench --search` builds it", native.display());
+    let browser = Browser::start().await.context("starting Chromium")?;
+    let result = async {
+        let b = &browser;
+        b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
+        b.wait_exists("scene-harbor", Duration::from_secs(60)).await?;
+        b.eval(
+            "window.__searchMessages = []; \
+             const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI), { type: 'module' }); \
+             w.onmessage = e => { window.__searchMessages.push(e.data); \
+               if (e.data.includes('\"type\":\"answer\"')) window.__searchAnswered = performance.now(); }; \
+             window.__searchWorker = w; return true;",
+            vec![],
+        )
+        .await?;
+        b.wait_until_js(
+            "the worker is ready",
+            "return window.__searchMessages.some(m => m.includes('\"ready\"'));",
+            Duration::from_secs(30),
+        )
+        .await?;
+        tokio::time::sleep(SETTLE).await;
+        let before = b.client().execute_async(COLLECT_FRAMES, vec![json!(3_000)]).await?;
+        let scenario: Value = serde_json::from_str(
+            leaselab::scenario::library::FILES
+                .iter()
+                .find(|(id, _)| *id == "harbor-zombie")
+                .map(|(_, json)| *json)
+                .context("harbor-zombie")?,
+        )?;
+        let request = json!({
+            "leaselab": 1, "type": "search", "scenario": scenario, "goals": ["lock_deleted_by_non_owner"],
+            "space": { "scripted": false, "max_interventions": 2, "max_states": SEARCH_STATES },
+        });
+        // The frames from the moment the request goes until the answer comes.
+        let during = b
+            .client()
+            .execute_async(
+                "const done = arguments[arguments.length - 1]; const gaps = []; let last = null; \
+                 window.__searchStarted = performance.now(); window.__searchWorker.postMessage(arguments[0]); \
+                 function f(t) { if (last !== null) gaps.push(t - last); last = t; \
+                   if (window.__searchAnswered === undefined) requestAnimationFrame(f); else done(gaps); } \
+                 requestAnimationFrame(f);",
+                vec![json!(request.to_string())],
+            )
+            .await?;
+        let took = b.eval("return window.__searchAnswered - window.__searchStarted;", vec![]).await?;
+        let took_ms = took.as_f64().context("the search's time")?;
+        let answer = b
+            .eval("return window.__searchMessages.find(m => m.includes('\"type\":\"answer\"'));", vec![])
+            .await?;
+        let answer: Value = serde_json::from_str(answer.as_str().context("an answer")?)?;
+        let progress = &answer["answer"]["progress"];
+        let states = progress["states"].as_f64().context("states")?;
+
+        // The same search natively, right after, on the same machine.
+        let t = Instant::now();
+        let out = std::process::Command::new(&native).args(args).args(["--max-states", &max_states]).output()?;
+        let native_s = t.elapsed().as_secs_f64();
+        ensure!(out.status.success(), "leaselab search: {}", String::from_utf8_lossy(&out.stderr));
+        let native_answer: Value = serde_json::from_slice(&out.stdout)?;
+        ensure!(
+            native_answer["progress"] == *progress && native_answer["result"] == answer["answer"]["result"],
+            "the worker and the native search explored the same states: {} and {}",
+            native_answer["progress"],
+            progress
+        );
+        let gaps = |v: &Value| -> Vec<f64> { v.as_array().map(|a| a.iter().filter_map(Value::as_f64).collect()).unwrap_or_default() };
+        let (before, during) = (Stats::of(&gaps(&before)), Stats::of(&gaps(&during)));
+        let in_browser = states * 1000.0 / took_ms;
+        let natively = states / native_s;
+        println!(
+            "search: {:.0} states/s in the browser, {:.0} states/s native ({:.2}× native), {} runs, depth {} ({} states, {:.1} s in the browser, {:.1} s native)",
+            in_browser,
+            natively,
+            in_browser / natively,
+            progress["runs"],
+            progress["depth"],
+            states,
+            took_ms / 1000.0,
+            native_s
+        );
+        println!(
+            "frames while it searches: p95 {:.1} ms, max {:.1} ms over {} frames (just before: p95 {:.1} ms); load average now {}",
+            during.p95,
+            during.max,
+            during.n,
+            before.p95,
+            load_average()
+        );
+        println!(
+            "goals: at least {SEARCH_STATES_GOAL:.0} states/s in the browser: {}; frame p95 at most {SEARCH_FRAME_GOAL_MS:.0} ms while it searches: {}",
+            met(in_browser >= SEARCH_STATES_GOAL),
+            met(during.p95 <= SEARCH_FRAME_GOAL_MS)
+        );
+        Ok(())
+    }
+    .await;
+    browser.close().await;
+    result
 }
