@@ -93,6 +93,13 @@ pub enum Action {
     Help,
     /// Escape: the shortcuts list closed, presenter mode left when not in full screen.
     Close,
+    /// Ask the engine: search this scenario's runs for the question chosen in the Ask panel
+    /// (issue 30; `ui::ask`, the page's search worker).
+    Search,
+    /// Stop the search under way.
+    StopSearch,
+    /// Open the run the search found in the player, at the moment it met the goal.
+    OpenFound,
 }
 
 /// Where the run stands, as [`Action::enabled`] and [`Action::command`] read it.
@@ -252,7 +259,10 @@ impl Action {
             | Action::Presenter
             | Action::Controls
             | Action::Help
-            | Action::Close => true,
+            | Action::Close
+            | Action::Search
+            | Action::StopSearch
+            | Action::OpenFound => true,
         }
     }
 
@@ -311,7 +321,10 @@ impl Action {
             | Action::Presenter
             | Action::Controls
             | Action::Help
-            | Action::Close => return None,
+            | Action::Close
+            | Action::Search
+            | Action::StopSearch
+            | Action::OpenFound => return None,
         })
     }
 
@@ -365,7 +378,10 @@ impl Action {
             | Action::Presenter
             | Action::Controls
             | Action::Help
-            | Action::Close => return None,
+            | Action::Close
+            | Action::Search
+            | Action::StopSearch
+            | Action::OpenFound => return None,
         })
     }
 }

@@ -208,3 +208,17 @@ fn a_button_names_the_key_that_presses_its_action() {
     assert_eq!(Action::Lesson(Input::Back).shortcut().as_deref(), Some("B"));
     assert_eq!(Action::ShareLink.shortcut(), None, "no key shares");
 }
+
+/// Asking the engine (issue 30) acts on the page, not on the run: no engine command, no key,
+/// and it can be asked at any moment, the run's end included (a search starts from 0 s).
+#[test]
+fn asking_the_engine_is_no_command_and_can_be_asked_at_any_moment() {
+    let sim = harbor_at(90_000);
+    let s = sim.snapshot();
+    let end = Moment { snapshot: &s, finished: true, holding: false };
+    for action in [Action::Search, Action::StopSearch, Action::OpenFound] {
+        assert!(action.enabled(at(&s)) && action.enabled(end), "{action:?}");
+        assert!(action.command(at(&s)).is_none(), "{action:?} is the page's, not the engine's");
+        assert!(action.shortcut().is_none(), "{action:?} has no key");
+    }
+}

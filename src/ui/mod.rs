@@ -52,6 +52,7 @@ macro_rules! chunk_fn {
 }
 
 mod act;
+mod ask;
 mod catalog;
 mod compare;
 mod controls;

@@ -25,6 +25,7 @@ fn tab_label(app: AppState, tab: SideTab) -> String {
         SideTab::Log => Later::TabLog.text(lang).to_owned(),
         SideTab::Lease => Later::TabLease.text(lang).to_owned(),
         SideTab::Technical => Later::TabTechnical.text(lang).to_owned(),
+        SideTab::Ask => Later::TabAsk.text(lang).to_owned(),
         SideTab::Problems => {
             let n = app.ledger.with(|l| l.violations_total);
             if n == 0 {
@@ -142,6 +143,9 @@ pub fn Side(app: AppState) -> impl IntoView {
             </div>
             <div class="tab-panel" role="tabpanel" id="panel-problems" aria-labelledby="tab-problems" data-tab-panel="problems">
                 <super::violations::Violations app />
+            </div>
+            <div class="tab-panel" role="tabpanel" id="panel-ask" aria-labelledby="tab-ask" data-tab-panel="ask">
+                <super::ask::Ask app />
             </div>
         </aside>
     }

@@ -194,11 +194,14 @@ pub enum SideTab {
     Technical,
     /// The oracle's findings.
     Problems,
+    /// Ask the engine: search the scenario's runs (issue 30).
+    Ask,
 }
 
 impl SideTab {
     /// Every tab, in the order shown.
-    pub const ALL: [SideTab; 5] = [SideTab::Log, SideTab::Crew, SideTab::Lease, SideTab::Technical, SideTab::Problems];
+    pub const ALL: [SideTab; 6] =
+        [SideTab::Log, SideTab::Crew, SideTab::Lease, SideTab::Technical, SideTab::Problems, SideTab::Ask];
 
     /// The tab's code (`data-tab`, `data-tab-panel`).
     pub fn code(self) -> &'static str {
@@ -208,6 +211,7 @@ impl SideTab {
             SideTab::Lease => "lease",
             SideTab::Technical => "technical",
             SideTab::Problems => "problems",
+            SideTab::Ask => "ask",
         }
     }
 }

@@ -17,12 +17,12 @@ fn builtin_json(id: &str) -> &'static str {
     library::FILES.iter().find(|(i, _)| *i == id).map(|(_, j)| *j).expect("a built-in")
 }
 
-/// Starts the worker from the page, as the page will: a module worker beside index.html. Its
+/// Starts the worker from the page, as the page does: a classic worker beside index.html. Its
 /// messages (JSON texts) collect in `window.__searchMessages`.
 async fn start_worker(b: &Browser) -> Result<()> {
     b.eval(
         "window.__searchMessages = []; \
-         const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI), { type: 'module' }); \
+         const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI)); \
          w.onmessage = e => window.__searchMessages.push(e.data); \
          w.onerror = e => window.__searchMessages.push(JSON.stringify({ type: 'worker_error', message: String(e.message) })); \
          window.__searchWorker = w; return true;",
@@ -161,6 +161,56 @@ async fn the_worker_reports_progress_stops_when_told_and_sweeps() -> Result<()> 
             tokio::time::sleep(Duration::from_millis(50)).await;
         };
         ensure!(error["message"].as_str().is_some_and(|m| m.contains("goals[0]")), "{error}");
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The Ask tab, as a learner uses it: a question, a search, and the shortest run found opened
+/// in the player at its moment; the page's share link then carries the answer's interventions.
+#[tokio::test]
+async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
+    let s = scenario::parse(builtin_json("harbor-no-fencing"))?;
+    let space = Space { scripted: false, max_interventions: 2, ..Space::default() };
+    let goals = [Goal::StaleWriteAccepted];
+    let native = Answer::new(&s.id, &goals, &space, Searcher::new(s.config.clone(), &goals, &space)?.finish());
+    let Outcome::Found { found, .. } = &native.outcome else { anyhow::bail!("the engine finds one") };
+    with_browser("ask-tab", SECS(180), async |b| {
+        b.open("?scenario=harbor-no-fencing").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.click("tab-ask").await?;
+        b.wait_exists("ask-goal", SECS(30)).await?;
+        b.eval(
+            "const g = document.querySelector('[data-testid=\"ask-goal\"]'); g.value = 'stale_write_accepted'; \
+             g.dispatchEvent(new Event('change', { bubbles: true })); \
+             const d = document.querySelector('[data-testid=\"ask-depth\"]'); d.value = '2'; \
+             d.dispatchEvent(new Event('change', { bubbles: true })); return true;",
+            vec![],
+        )
+        .await?;
+        b.click("ask-script").await?;
+        b.click("ask-search").await?;
+        b.wait_exists("ask-open", SECS(60)).await.context("the search finds a run")?;
+        let status = b.text_of("ask-status").await?;
+        let at = format!("{:.1}", found.at_ms as f64 / 1000.0);
+        ensure!(found.depth == 1 && status.contains("one intervention") && status.contains(&at), "{status}");
+        let serious = b.axe_serious("the Ask tab with an answer").await?;
+        ensure!(serious.is_empty(), "axe-core on the Ask tab:\n{}", serious.join("\n"));
+        b.click("ask-open").await?;
+        b.wait_for("sim-time", |el| el.attr("data-ms") == Some(found.at_ms.to_string().as_str()), SECS(30))
+            .await
+            .context("the player is at the moment the goal was met")?;
+        b.click("share").await?;
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
+        let link = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
+        let link = url::Url::parse(link.as_str().context("a link")?)?;
+        let carried = link.query_pairs().find(|(k, _)| k == "do").map(|(_, v)| v.into_owned());
+        ensure!(
+            carried.as_deref() == native.link.as_deref(),
+            "the share link carries {carried:?}, the answer {:?}",
+            native.link
+        );
         b.assert_no_console_errors().await?;
         Ok(())
     })

@@ -903,7 +903,7 @@ async fn search_bench() -> Result<()> {
         b.wait_exists("scene-harbor", Duration::from_secs(60)).await?;
         b.eval(
             "window.__searchMessages = []; \
-             const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI), { type: 'module' }); \
+             const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI)); \
              w.onmessage = e => { window.__searchMessages.push(e.data); \
                if (e.data.includes('\"type\":\"answer\"')) window.__searchAnswered = performance.now(); }; \
              window.__searchWorker = w; return true;",

@@ -1,0 +1,372 @@
+//! Ask the engine (issue 30): the side panel's Ask tab, where a learner picks a question (a
+//! safety property to break, or something to see happen), searches the scenario's runs in the
+//! page's search worker (`src/bin/leaselab-worker.rs`, started the first time), watches the
+//! progress, stops it, and opens the shortest run found in the player at the moment it met the
+//! goal. The actions (`Action::Search`, `StopSearch`, `OpenFound`) come through the registry
+//! like every other; the panel and this glue are in the later parts' chunk.
+//!
+//! The worker speaks the JSON of `scenario::search`; an answer is exactly what `leaselab search`
+//! prints for the same question (`tests/browser/tests/search.rs`).
+
+use std::cell::RefCell;
+
+use leptos::prelude::*;
+use wasm_bindgen::prelude::*;
+use wasm_bindgen::JsCast;
+
+use crate::actions::Action;
+use crate::engine::search::Goal;
+use crate::engine::ScheduledCommand;
+use crate::fables::Said;
+use crate::story::fill;
+use crate::story::i18n::Later;
+
+use super::act::ActButton;
+use super::state::AppState;
+use super::{seconds, tr};
+
+/// Where a search stands, as the panel shows it.
+#[derive(Clone, Debug, PartialEq)]
+enum Status {
+    Idle,
+    Starting,
+    Running {
+        states: u64,
+        runs: u64,
+        depth: u64,
+        rate: u64,
+    },
+    Found {
+        depth: u64,
+        at_ms: u64,
+        states: u64,
+    },
+    NoneFound {
+        states: u64,
+        runs: u64,
+        depth: u64,
+    },
+    Budget {
+        states: u64,
+    },
+    Stopped {
+        states: u64,
+    },
+    /// The worker did not start (it could not be fetched).
+    NoWorker,
+    Failed(String),
+}
+
+/// The Ask panel's state: the question, the search's status and the worker.
+#[derive(Clone, Copy)]
+struct Asking {
+    goal: RwSignal<Goal>,
+    depth: RwSignal<u64>,
+    scripted: RwSignal<bool>,
+    status: RwSignal<Status>,
+    worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
+    /// A request written before the worker said it was ready.
+    pending: StoredValue<Option<String>, LocalStorage>,
+    /// The run found: its scenario, interventions and moment.
+    found: StoredValue<Option<(crate::scenario::Scenario, Vec<ScheduledCommand>, u64)>, LocalStorage>,
+}
+
+thread_local! {
+    // The page's one Ask panel, made the first time it is drawn (the glue's state, not the
+    // engine's).
+    static ASKING: RefCell<Option<Asking>> = const { RefCell::new(None) };
+}
+
+fn asking() -> Asking {
+    ASKING.with(|a| {
+        *a.borrow_mut().get_or_insert_with(|| Asking {
+            goal: RwSignal::new(Goal::StaleWriteAccepted),
+            depth: RwSignal::new(2),
+            scripted: RwSignal::new(true),
+            status: RwSignal::new(Status::Idle),
+            worker: StoredValue::new_local(None),
+            pending: StoredValue::new_local(None),
+            found: StoredValue::new_local(None),
+        })
+    })
+}
+
+/// A goal's name on the page.
+fn goal_words(goal: Goal) -> Later {
+    match goal {
+        Goal::StaleWriteAccepted => Later::GoalStaleWrite,
+        Goal::InvalidTokenAccepted => Later::GoalInvalidToken,
+        Goal::TokenRegression => Later::GoalTokenRegression,
+        Goal::DuplicateSideEffect => Later::GoalDuplicate,
+        Goal::LockDeletedByNonOwner => Later::GoalLockDeleted,
+        Goal::ForeignTokenAccepted => Later::GoalForeignToken,
+        Goal::TwoHolders => Later::GoalTwoHolders,
+        Goal::WriteRefusedWhileHolding => Later::GoalRefusedHolder,
+        Goal::ZombieWriteFenced => Later::GoalZombieFenced,
+        Goal::DualBelief => Later::GoalDualBelief,
+        Goal::ExpiryWithoutPause => Later::GoalExpiryNoPause,
+        Goal::RenewalRefusedAfterStrayDelete => Later::GoalRenewalAfterDelete,
+    }
+}
+
+/// Carries out an Ask action (`ui::act::perform_later` sends them here, in the later parts).
+pub(crate) fn act(app: AppState, action: Action) {
+    let a = asking();
+    match action {
+        Action::Search => search(app, a),
+        Action::StopSearch => {
+            if matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting) {
+                post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
+            }
+        }
+        Action::OpenFound => {
+            if let Some((scenario, interventions, at_ms)) = a.found.get_value() {
+                if let Err(e) = app.restore(scenario, &interventions, at_ms) {
+                    a.status.set(Status::Failed(e));
+                }
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Starts a search of the scenario on screen for the panel's question.
+fn search(app: AppState, a: Asking) {
+    let scenario = app.scenario.get_untracked();
+    let source = app.source.get_untracked();
+    a.status.set(Status::Starting);
+    a.found.set_value(None);
+    let goal = a.goal.get_untracked();
+    let space = serde_json::json!({
+        "max_interventions": a.depth.get_untracked(),
+        "scripted": a.scripted.get_untracked(),
+    });
+    wasm_bindgen_futures::spawn_local(async move {
+        // The scenario's file: the imported text, or the built-in's, fetched (it is cached).
+        let text = match source {
+            Some(text) => Ok(text),
+            None => super::catalog::fetch_text(&format!("scenarios/{}.json", scenario.id)).await,
+        };
+        let file = text.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
+        let file = match file {
+            Ok(file) => file,
+            Err(e) => return a.status.set(Status::Failed(e)),
+        };
+        let request = serde_json::json!({
+            "leaselab": 1, "type": "search", "scenario": file, "goals": [goal.code()], "space": space,
+        });
+        a.found.set_value(Some((scenario, Vec::new(), 0)));
+        post(a, &request.to_string());
+    });
+}
+
+/// Sends a request to the worker, starting it the first time. Until the worker says it is
+/// ready (`pending` holds a request then, or nothing yet), the newest request waits.
+fn post(a: Asking, text: &str) {
+    match a.worker.get_value() {
+        Some(worker) if a.pending.with_value(Option::is_none) => {
+            let _ = worker.post_message(&JsValue::from_str(text));
+        }
+        Some(_) => a.pending.set_value(Some(text.to_owned())),
+        None => {
+            if let Some(worker) = start_worker(a) {
+                a.worker.set_value(Some(worker));
+                a.pending.set_value(Some(text.to_owned()));
+            }
+        }
+    }
+}
+
+/// The worker (a classic worker: its loader imports the glue and starts the wasm), created and
+/// listened to: its messages set the panel's status. One that has not said it is ready after
+/// [`READY_MS`] (it could not be fetched) is reported, and the next search starts another.
+fn start_worker(a: Asking) -> Option<web_sys::Worker> {
+    let worker = match web_sys::Worker::new("./leaselab-worker_loader.js") {
+        Ok(w) => w,
+        Err(e) => {
+            a.status.set(Status::Failed(format!("{e:?}")));
+            return None;
+        }
+    };
+    let on_message = Closure::<dyn FnMut(web_sys::MessageEvent)>::new(move |event: web_sys::MessageEvent| {
+        let text = event.data().as_string().unwrap_or_default();
+        if let Ok(message) = serde_json::from_str::<serde_json::Value>(&text) {
+            heard(a, &message);
+        }
+    });
+    worker.set_onmessage(Some(on_message.as_ref().unchecked_ref()));
+    on_message.forget();
+    wasm_bindgen_futures::spawn_local(async move {
+        gloo_timers::future::TimeoutFuture::new(READY_MS).await;
+        if a.pending.with_value(Option::is_some) {
+            if let Some(worker) = a.worker.get_value() {
+                worker.terminate();
+            }
+            a.worker.set_value(None);
+            a.pending.set_value(None);
+            a.status.set(Status::NoWorker);
+        }
+    });
+    Some(worker)
+}
+
+/// How long the worker may take to say it is ready, in ms of real time.
+const READY_MS: u32 = 20_000;
+
+/// A message from the worker.
+fn heard(a: Asking, message: &serde_json::Value) {
+    let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
+    let states_so_far = || match a.status.get_untracked() {
+        Status::Running { states, .. } => states,
+        _ => 0,
+    };
+    match message["type"].as_str().unwrap_or_default() {
+        "ready" => {
+            let pending = a.pending.get_value();
+            a.pending.set_value(None);
+            if let (Some(text), Some(worker)) = (pending, a.worker.get_value()) {
+                let _ = worker.post_message(&JsValue::from_str(&text));
+            }
+        }
+        "progress" => {
+            let p = &message["progress"];
+            a.status.set(Status::Running {
+                states: n(&p["states"]),
+                runs: n(&p["runs"]),
+                depth: n(&p["depth"]),
+                rate: n(&message["states_per_s"]),
+            });
+        }
+        "answer" => {
+            let answer = &message["answer"];
+            let p = &answer["progress"];
+            let status = match answer["result"].as_str().unwrap_or_default() {
+                "found" => {
+                    let found = &answer["found"];
+                    let at_ms = n(&found["at_ms"]);
+                    let link = answer["link"].as_str().unwrap_or_default();
+                    let interventions = crate::scenario::link::decode(link).unwrap_or_default();
+                    a.found.update_value(|f| {
+                        if let Some(f) = f.as_mut() {
+                            f.1 = interventions;
+                            f.2 = at_ms;
+                        }
+                    });
+                    Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]) }
+                }
+                "none_within_bounds" => Status::NoneFound {
+                    states: n(&p["states"]),
+                    runs: n(&p["runs"]),
+                    depth: n(&answer["space"]["max_interventions"]),
+                },
+                _ => Status::Budget { states: n(&p["states"]) },
+            };
+            a.status.set(status);
+        }
+        "stopped" => a.status.set(Status::Stopped { states: states_so_far() }),
+        "error" => a.status.set(Status::Failed(message["message"].as_str().unwrap_or_default().to_owned())),
+        _ => {}
+    }
+}
+
+/// The Ask tab's panel.
+#[component]
+pub fn Ask(app: AppState) -> impl IntoView {
+    let a = asking();
+    let lang = move || app.lang.get();
+    let option = move |goal: Goal| {
+        view! { <option value=goal.code() selected=move || a.goal.get() == goal>{move || goal_words(goal).text(lang())}</option> }
+    };
+    let breaks = Goal::ALL.into_iter().filter(|g| !g.is_witness()).map(option).collect_view();
+    let shows = Goal::ALL.into_iter().filter(|g| g.is_witness()).map(option).collect_view();
+    let depths = (1..=3u64)
+        .map(|d| {
+            let words = move || match d {
+                1 => Later::AskDepthOne.text(lang()).to_owned(),
+                _ => fill(Later::AskDepthOption.text(lang()), &[("n", &d.to_string())]),
+            };
+            view! { <option value=d.to_string() selected=move || a.depth.get() == d>{words}</option> }
+        })
+        .collect_view();
+    let running = move || matches!(a.status.get(), Status::Running { .. } | Status::Starting);
+    let status = move || {
+        let l = lang();
+        let count = |n: u64| n.to_string();
+        match a.status.get() {
+            Status::Idle => String::new(),
+            Status::Starting => Later::AskStarting.text(l).to_owned(),
+            Status::Running { states, runs, depth, rate } => fill(
+                Later::AskProgress.text(l),
+                &[("states", &count(states)), ("runs", &count(runs)), ("depth", &count(depth)), ("rate", &count(rate))],
+            ),
+            Status::Found { depth: 0, at_ms, states } => {
+                fill(Later::AskFoundScript.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
+            }
+            Status::Found { depth: 1, at_ms, states } => {
+                fill(Later::AskFoundOne.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
+            }
+            Status::Found { depth, at_ms, states } => fill(
+                Later::AskFound.text(l),
+                &[("n", &count(depth)), ("s", &seconds(at_ms)), ("states", &count(states))],
+            ),
+            Status::NoneFound { states, runs, depth } => fill(
+                Later::AskNone.text(l),
+                &[("states", &count(states)), ("runs", &count(runs)), ("n", &count(depth))],
+            ),
+            Status::Budget { states } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
+            Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
+            Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
+            Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
+        }
+    };
+    let found = move || matches!(a.status.get(), Status::Found { .. });
+    view! {
+        <div class="ask" data-testid="ask">
+            <p class="ask-intro">{tr(app, Later::AskIntro)}</p>
+            <label class="ask-field">
+                <span>{tr(app, Later::AskLookFor)}</span>
+                <select data-testid="ask-goal" on:change=move |ev| {
+                    if let Some(goal) = Goal::from_code(&event_target_value(&ev)) {
+                        a.goal.set(goal);
+                    }
+                }>
+                    <optgroup label=tr(app, Later::AskBreaks)>{breaks}</optgroup>
+                    <optgroup label=tr(app, Later::AskShows)>{shows}</optgroup>
+                </select>
+            </label>
+            <label class="ask-field">
+                <span>{tr(app, Later::AskDepth)}</span>
+                <select data-testid="ask-depth" on:change=move |ev| {
+                    if let Ok(d) = event_target_value(&ev).parse::<u64>() {
+                        a.depth.set(d.clamp(1, 3));
+                    }
+                }>
+                    {depths}
+                </select>
+            </label>
+            <label class="ask-check">
+                <input
+                    type="checkbox"
+                    data-testid="ask-script"
+                    prop:checked=move || a.scripted.get()
+                    on:change=move |ev| a.scripted.set(event_target_checked(&ev))
+                />
+                <span>{tr(app, Later::AskScripted)}</span>
+            </label>
+            <div class="ask-buttons">
+                <Show
+                    when=running
+                    fallback=move || view! {
+                        <ActButton app action=Action::Search testid="ask-search" label=Said::Later(Later::AskSearch) />
+                    }
+                >
+                    <ActButton app action=Action::StopSearch testid="ask-stop" label=Said::Later(Later::AskStop) />
+                </Show>
+                <Show when=found>
+                    <ActButton app action=Action::OpenFound testid="ask-open" label=Said::Later(Later::AskOpen) />
+                </Show>
+            </div>
+            <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
+        </div>
+    }
+}
