@@ -2,8 +2,9 @@
 //! instance, loaded the first time the learner asks the engine a question, so the page stays
 //! smooth while it searches or sweeps.
 //!
-//! Trunk builds it (`index.html`: `data-type="worker"`, a classic worker with a loader shim,
-//! `leaselab-worker_loader.js`, that imports the glue and starts the wasm). The messages are JSON texts, both ways; their shapes and the
+//! Trunk builds it (`index.html`: `data-type="worker"`, wasm-bindgen's `no-modules` glue); the
+//! page starts it as a classic worker from `assets/leaselab-worker_loader.js`, which imports the
+//! glue and starts the wasm. The messages are JSON texts, both ways; their shapes and the
 //! jobs are `scenario::search` ([`Request`](leaselab::scenario::search::Request),
 //! [`JobStep`](leaselab::scenario::search::JobStep)), tested natively, so an answer here is the
 //! one `leaselab search` or `leaselab sweep` prints. This file only keeps time: it runs a job in

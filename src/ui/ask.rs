@@ -16,7 +16,7 @@ use wasm_bindgen::JsCast;
 
 use crate::actions::Action;
 use crate::engine::search::Goal;
-use crate::engine::ScheduledCommand;
+use crate::engine::{Command, ScheduledCommand};
 use crate::fables::Said;
 use crate::story::fill;
 use crate::story::i18n::Later;
@@ -36,18 +36,23 @@ enum Status {
         depth: u64,
         rate: u64,
     },
+    /// A run found: how many choices, when, after how many states, and its interventions.
     Found {
         depth: u64,
         at_ms: u64,
         states: u64,
+        steps: Vec<ScheduledCommand>,
     },
     NoneFound {
         states: u64,
         runs: u64,
         depth: u64,
     },
+    /// Gave up at the state budget while walking runs of `depth` interventions (every run of
+    /// fewer was walked).
     Budget {
         states: u64,
+        depth: u64,
     },
     Stopped {
         states: u64,
@@ -81,7 +86,7 @@ fn asking() -> Asking {
     ASKING.with(|a| {
         *a.borrow_mut().get_or_insert_with(|| Asking {
             goal: RwSignal::new(Goal::StaleWriteAccepted),
-            depth: RwSignal::new(2),
+            depth: RwSignal::new(1),
             scripted: RwSignal::new(true),
             status: RwSignal::new(Status::Idle),
             worker: StoredValue::new_local(None),
@@ -113,7 +118,13 @@ fn goal_words(goal: Goal) -> Later {
 pub(crate) fn act(app: AppState, action: Action) {
     let a = asking();
     match action {
-        Action::Search => search(app, a),
+        Action::Search => {
+            let had_focus = focus_in_panel();
+            search(app, a);
+            if had_focus {
+                super::focus::hand_to(&[".asking .ask-stop"]);
+            }
+        }
         Action::StopSearch => {
             if matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting) {
                 post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
@@ -123,7 +134,11 @@ pub(crate) fn act(app: AppState, action: Action) {
             if let Some((scenario, interventions, at_ms)) = a.found.get_value() {
                 if let Err(e) = app.restore(scenario, &interventions, at_ms) {
                     a.status.set(Status::Failed(e));
+                    return;
                 }
+                // The player takes the focus: it is where the run now is (and on a phone, where
+                // the panel is far below the scene, the page scrolls to it).
+                super::focus::hand_now(&[app.anchors.play, app.anchors.step_back]);
             }
         }
         _ => {}
@@ -213,6 +228,25 @@ fn start_worker(a: Asking) -> Option<web_sys::Worker> {
 /// How long the worker may take to say it is ready, in ms of real time.
 const READY_MS: u32 = 20_000;
 
+/// Whether the keyboard's focus is in the Ask panel (on Search or Stop, about to be swapped).
+fn focus_in_panel() -> bool {
+    leptos::prelude::document().active_element().is_some_and(|el| el.closest(".asking").ok().flatten().is_some())
+}
+
+/// Sets a status that ends the search: Stop goes, so a focus on it moves to Open this run (when
+/// a run was found) or Search, at the next frame, once they are drawn.
+fn finish(a: Asking, status: Status) {
+    let had_focus = focus_in_panel();
+    let found = matches!(status, Status::Found { .. });
+    a.status.set(status);
+    if had_focus {
+        match found {
+            true => super::focus::hand_to(&[".asking .ask-open", ".asking .ask-search"]),
+            false => super::focus::hand_to(&[".asking .ask-search"]),
+        }
+    }
+}
+
 /// A message from the worker.
 fn heard(a: Asking, message: &serde_json::Value) {
     let n = |v: &serde_json::Value| v.as_u64().unwrap_or(0);
@@ -220,7 +254,14 @@ fn heard(a: Asking, message: &serde_json::Value) {
         Status::Running { states, .. } => states,
         _ => 0,
     };
-    match message["type"].as_str().unwrap_or_default() {
+    let kind = message["type"].as_str().unwrap_or_default();
+    // What the worker says of a search the page no longer waits for (stopped for another
+    // scenario, its question changed) is not this panel's news.
+    let waiting = matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting);
+    if kind != "ready" && !waiting {
+        return;
+    }
+    match kind {
         "ready" => {
             let pending = a.pending.get_value();
             a.pending.set_value(None);
@@ -234,7 +275,7 @@ fn heard(a: Asking, message: &serde_json::Value) {
                 states: n(&p["states"]),
                 runs: n(&p["runs"]),
                 depth: n(&p["depth"]),
-                rate: n(&message["states_per_s"]),
+                rate: message["states_per_s"].as_f64().map_or(0, |r| r.max(0.0).round() as u64),
             });
         }
         "answer" => {
@@ -248,25 +289,46 @@ fn heard(a: Asking, message: &serde_json::Value) {
                     let interventions = crate::scenario::link::decode(link).unwrap_or_default();
                     a.found.update_value(|f| {
                         if let Some(f) = f.as_mut() {
-                            f.1 = interventions;
+                            f.1 = interventions.clone();
                             f.2 = at_ms;
                         }
                     });
-                    Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]) }
+                    // The scenario's script set aside is the learner's choice, not the run's.
+                    let steps = interventions
+                        .into_iter()
+                        .filter(|i| !matches!(i.command, Command::DropScript { .. }))
+                        .collect();
+                    Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]), steps }
                 }
                 "none_within_bounds" => Status::NoneFound {
                     states: n(&p["states"]),
                     runs: n(&p["runs"]),
                     depth: n(&answer["space"]["max_interventions"]),
                 },
-                _ => Status::Budget { states: n(&p["states"]) },
+                _ => Status::Budget { states: n(&p["states"]), depth: n(&p["depth"]) },
             };
-            a.status.set(status);
+            finish(a, status);
         }
-        "stopped" => a.status.set(Status::Stopped { states: states_so_far() }),
-        "error" => a.status.set(Status::Failed(message["message"].as_str().unwrap_or_default().to_owned())),
+        "stopped" => finish(a, Status::Stopped { states: states_so_far() }),
+        "error" => finish(a, Status::Failed(message["message"].as_str().unwrap_or_default().to_owned())),
         _ => {}
     }
+}
+
+/// `n` as the language writes a count: 2,000,019 in English, 2000019 in Chinese.
+fn count(n: u64, lang: crate::vocab::Lang) -> String {
+    let digits = n.to_string();
+    if lang != crate::vocab::Lang::En {
+        return digits;
+    }
+    let mut out = String::new();
+    for (i, d) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// The Ask tab's panel.
@@ -289,39 +351,101 @@ pub fn Ask(app: AppState) -> impl IntoView {
         })
         .collect_view();
     let running = move || matches!(a.status.get(), Status::Running { .. } | Status::Starting);
-    let status = move || {
+    // The progress while it works (not a live region: it changes five times a second), and the
+    // outcome (a live region: said once when it comes).
+    let progress = move || {
         let l = lang();
-        let count = |n: u64| n.to_string();
         match a.status.get() {
-            Status::Idle => String::new(),
             Status::Starting => Later::AskStarting.text(l).to_owned(),
             Status::Running { states, runs, depth, rate } => fill(
                 Later::AskProgress.text(l),
-                &[("states", &count(states)), ("runs", &count(runs)), ("depth", &count(depth)), ("rate", &count(rate))],
+                &[
+                    ("states", &count(states, l)),
+                    ("runs", &count(runs, l)),
+                    ("depth", &count(depth, l)),
+                    ("rate", &count(rate, l)),
+                ],
             ),
-            Status::Found { depth: 0, at_ms, states } => {
+            _ => String::new(),
+        }
+    };
+    let status = move || {
+        let l = lang();
+        let count = |n: u64| count(n, l);
+        match a.status.get() {
+            Status::Idle | Status::Starting | Status::Running { .. } => String::new(),
+            Status::Found { depth: 0, at_ms, states, .. } => {
                 fill(Later::AskFoundScript.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
             }
-            Status::Found { depth: 1, at_ms, states } => {
+            Status::Found { depth: 1, at_ms, states, .. } => {
                 fill(Later::AskFoundOne.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
             }
-            Status::Found { depth, at_ms, states } => fill(
+            Status::Found { depth, at_ms, states, .. } => fill(
                 Later::AskFound.text(l),
                 &[("n", &count(depth)), ("s", &seconds(at_ms)), ("states", &count(states))],
             ),
+            Status::NoneFound { states, runs, depth: 1 } => {
+                fill(Later::AskNoneOne.text(l), &[("states", &count(states)), ("runs", &count(runs))])
+            }
             Status::NoneFound { states, runs, depth } => fill(
                 Later::AskNone.text(l),
                 &[("states", &count(states)), ("runs", &count(runs)), ("n", &count(depth))],
             ),
-            Status::Budget { states } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
+            Status::Budget { states, depth: 0 | 1 } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
+            Status::Budget { states, depth } => fill(
+                Later::AskBudgetDeeper.text(l),
+                &[("states", &count(states)), ("n", &count(depth)), ("done", &count(depth - 1))],
+            ),
             Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
             Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
             Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
         }
     };
+    // A changed question, or another scenario, and the answer on screen is no longer this
+    // one's: it goes (a search under way for the old scenario is stopped).
+    let question = Memo::new(move |_| (a.goal.get(), a.depth.get(), a.scripted.get()));
+    let scenario = Memo::new(move |_| app.scenario.with(|s| s.id.clone()));
+    let seen = StoredValue::new_local(None::<((Goal, u64, bool), String)>);
+    super::effect(move || {
+        let now = (question.get(), scenario.get());
+        let before = seen.get_value();
+        seen.set_value(Some(now.clone()));
+        let Some(before) = before else { return };
+        let running = matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting);
+        if before.1 != now.1 && running {
+            post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
+            a.status.set(Status::Idle);
+        } else if before != now && !running {
+            a.status.set(Status::Idle);
+        }
+    });
     let found = move || matches!(a.status.get(), Status::Found { .. });
+    // The run found, intervention by intervention, as the script's marks say them.
+    let steps = move || {
+        let Status::Found { steps, .. } = a.status.get() else { return Vec::new() };
+        let l = lang();
+        app.cast.with(|cast| {
+            steps
+                .iter()
+                .map(|step| {
+                    let mut what = super::hands::script_step(&step.command, cast, l);
+                    let lasting = match &step.command {
+                        Command::Pause { for_ms: Some(ms), .. } | Command::DelayNextWrite { by_ms: ms, .. } => {
+                            Some(*ms)
+                        }
+                        _ => None,
+                    };
+                    if let Some(ms) = lasting {
+                        what = fill(Later::AskForLong.text(l), &[("what", &what), ("d", &seconds(ms))]);
+                    }
+                    fill(Later::AskRunStep.text(l), &[("s", &seconds(step.at_ms)), ("what", &what)])
+                })
+                .collect::<Vec<_>>()
+        })
+    };
+    let step_list = move || steps().into_iter().map(|line| view! { <li>{line}</li> }).collect_view();
     view! {
-        <div class="ask" data-testid="ask">
+        <div class="asking" data-testid="asking">
             <p class="ask-intro">{tr(app, Later::AskIntro)}</p>
             <label class="ask-field">
                 <span>{tr(app, Later::AskLookFor)}</span>
@@ -357,16 +481,18 @@ pub fn Ask(app: AppState) -> impl IntoView {
                 <Show
                     when=running
                     fallback=move || view! {
-                        <ActButton app action=Action::Search testid="ask-search" label=Said::Later(Later::AskSearch) />
+                        <ActButton app action=Action::Search testid="ask-search" class="ask-search" label=Said::Later(Later::AskSearch) />
                     }
                 >
-                    <ActButton app action=Action::StopSearch testid="ask-stop" label=Said::Later(Later::AskStop) />
+                    <ActButton app action=Action::StopSearch testid="ask-stop" class="ask-stop" label=Said::Later(Later::AskStop) />
                 </Show>
                 <Show when=found>
-                    <ActButton app action=Action::OpenFound testid="ask-open" label=Said::Later(Later::AskOpen) />
+                    <ActButton app action=Action::OpenFound testid="ask-open" class="ask-open" label=Said::Later(Later::AskOpen) />
                 </Show>
             </div>
+            <p class="ask-progress" data-testid="ask-progress">{progress}</p>
             <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
+            <ol class="ask-steps" data-testid="ask-steps">{step_list}</ol>
         </div>
     }
 }

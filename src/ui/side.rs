@@ -6,7 +6,8 @@
 //!
 //! Every panel is built once and kept up to date while hidden (the log keeps its rows), the
 //! technical panel from the first time its tab is shown (its code is fetched then); a tab only
-//! shows one. Tabs follow the WAI-ARIA tabs pattern: ← → move between them.
+//! shows one. Tabs follow the WAI-ARIA tabs pattern: ← → move between them, Home and End go to
+//! the first and the last.
 
 use leptos::prelude::*;
 
@@ -54,13 +55,20 @@ pub fn Side(app: AppState) -> impl IntoView {
         }
     };
     let on_key = move |ev: leptos::ev::KeyboardEvent| {
+        let all = SideTab::ALL;
         let step: isize = match ev.key().as_str() {
             "ArrowRight" => 1,
             "ArrowLeft" => -1,
+            // The first and the last tab (the WAI-ARIA tabs pattern).
+            "Home" | "End" => {
+                ev.prevent_default();
+                let end = if ev.key() == "Home" { all[0] } else { all[all.len() - 1] };
+                choose(end, true);
+                return;
+            }
             _ => return,
         };
         ev.prevent_default();
-        let all = SideTab::ALL;
         let at = all.iter().position(|t| *t == app.side_tab.get_untracked()).unwrap_or(0) as isize;
         choose(all[(at + step).rem_euclid(all.len() as isize) as usize], true);
     };

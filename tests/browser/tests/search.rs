@@ -195,6 +195,19 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
         let status = b.text_of("ask-status").await?;
         let at = format!("{:.1}", found.at_ms as f64 / 1000.0);
         ensure!(found.depth == 1 && status.contains("one intervention") && status.contains(&at), "{status}");
+        // The run in words: one line per intervention (the script set aside is not one).
+        let steps = b.count("[data-testid=\"ask-steps\"] li").await?;
+        let chosen: Vec<_> = found
+            .interventions
+            .iter()
+            .filter(|i| !matches!(i.command, leaselab::engine::Command::DropScript { .. }))
+            .collect();
+        ensure!(steps == chosen.len(), "{steps} lines for {chosen:?}");
+        let first =
+            b.eval("return document.querySelector('[data-testid=\"ask-steps\"] li').textContent;", vec![]).await?;
+        let first = first.as_str().unwrap_or_default().to_owned();
+        let when = format!("{:.1}", chosen[0].at_ms as f64 / 1000.0);
+        ensure!(first.starts_with(&format!("At {when} s: ")), "{first}");
         let serious = b.axe_serious("the Ask tab with an answer").await?;
         ensure!(serious.is_empty(), "axe-core on the Ask tab:\n{}", serious.join("\n"));
         b.click("ask-open").await?;
@@ -211,6 +224,15 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
             "the share link carries {carried:?}, the answer {:?}",
             native.link
         );
+        // Another scenario: the answer was this one's, and goes with it.
+        b.choose_scenario("lock-late-del").await?;
+        b.wait_until_js(
+            "the answer gone with its scenario",
+            "const s = document.querySelector('[data-testid=\"ask-status\"]'); \
+             return !!s && s.textContent === '' && !document.querySelector('[data-testid=\"ask-open\"]');",
+            SECS(10),
+        )
+        .await?;
         b.assert_no_console_errors().await?;
         Ok(())
     })
