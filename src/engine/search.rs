@@ -411,7 +411,7 @@ impl Searcher {
         if goals.is_empty() {
             return Err(ConfigError { path: "goal".into(), message: "name at least one goal".into() });
         }
-        Sim::new(config.clone())?;
+        config.check()?;
         let allows_pauses = goals.iter().all(|g| g.allows_pauses());
         let choices = space.choices(&config, allows_pauses);
         if choices.len() > usize::from(u16::MAX) {
@@ -490,8 +490,8 @@ impl Searcher {
         self.progress.runs += 1;
         let mut hit = None;
         let mut walker = self.start(self.depth, index, &mut hit);
-        if let Some((at_ms, entry)) = hit {
-            return Some(self.found(walker, at_ms, entry));
+        if let Some(hit) = hit {
+            return Some(self.found(walker, hit));
         }
         if self.depth == 0 {
             visit(&mut self.seen, state_hash(&walker), 0);
@@ -518,8 +518,8 @@ impl Searcher {
             let to = (now / self.grid_ms + 1).saturating_mul(self.grid_ms).min(until);
             let mut hit = None;
             advance(&mut walker, to, Some((&self.goals, &mut hit)));
-            if let Some((at_ms, entry)) = hit {
-                return Some(self.found(walker, at_ms, entry));
+            if let Some(hit) = hit {
+                return Some(self.found(walker, hit));
             }
         }
     }
@@ -550,7 +550,7 @@ impl Searcher {
 
     /// The state at the start of run `index` of depth `depth`: rebuilt from its parent's cursor,
     /// walked to the run's time, with its choice applied. Goals met by applying it go to `hit`.
-    fn start(&mut self, depth: usize, index: usize, hit: &mut Option<(u64, TraceEntry)>) -> Walker {
+    fn start(&mut self, depth: usize, index: usize, hit: &mut Option<Hit>) -> Walker {
         let (Some(up), Some(entry)) = (depth.checked_sub(1), self.levels[depth].get(index).copied()) else {
             let mut sim = Sim::from_checked((*self.config).clone());
             if !self.config.events.iter().any(|e| matches!(e.command, Command::StoreFailover { .. })) {
@@ -585,13 +585,14 @@ impl Searcher {
     /// The answer for a run that met the goal: replayed from scratch with its interventions,
     /// which must meet it again at the same moment (else the search has a bug, reported as
     /// none found rather than a wrong run).
-    fn found(&self, walker: Walker, at_ms: u64, _entry: TraceEntry) -> Outcome {
+    fn found(&self, walker: Walker, hit: Hit) -> Outcome {
         let mut interventions = walker.sim.interventions().to_vec();
         interventions.extend(walker.owed);
         let depth = self.depth;
-        match confirm(&self.config, &self.goals, &interventions, at_ms) {
-            Some((goal, entry, trace_hash)) => Outcome::Found {
-                found: Box::new(Found { goal, interventions, depth, at_ms, entry, trace_hash }),
+        let at_ms = hit.1.at_ms;
+        match confirm(&self.config, &self.goals, &interventions, &hit) {
+            Some((entry, trace_hash)) => Outcome::Found {
+                found: Box::new(Found { goal: hit.0, interventions, depth, at_ms, entry, trace_hash }),
                 progress: self.progress,
             },
             None => Outcome::NoneWithinBounds { progress: self.progress },
@@ -600,28 +601,27 @@ impl Searcher {
 }
 
 /// Replays `config` with `interventions` the way the search walks (so a goal about the state is
-/// judged at the same moments), and finds the first entry meeting one of `goals`, which must
-/// come at `at_ms`: the goal, the entry with its place in the whole run's trace, and the run's
-/// trace hash at its end.
+/// judged at the same moments), and finds the first entry meeting one of `goals`, which must be
+/// the search's `hit`, the same goal met by the same entry: that entry with its place in the
+/// whole run's trace, and the run's trace hash at its end.
 fn confirm(
     config: &Config,
     goals: &[Goal],
     interventions: &[ScheduledCommand],
-    at_ms: u64,
-) -> Option<(Goal, TraceEntry, String)> {
+    hit: &Hit,
+) -> Option<(TraceEntry, String)> {
     let mut walker = Walker { sim: Sim::new(config.clone()).ok()?, owed: interventions.to_vec(), stray_delete: false };
-    let mut hit = None;
-    advance(&mut walker, at_ms, Some((goals, &mut hit)));
-    let (hit_ms, entry) = hit?;
-    if hit_ms != at_ms {
+    let mut again = None;
+    advance(&mut walker, hit.1.at_ms, Some((goals, &mut again)));
+    let (goal, entry) = again?;
+    if goal != hit.0 || entry.at_ms != hit.1.at_ms || entry.event != hit.1.event {
         return None;
     }
-    let goal = goals.iter().copied().find(|g| meets(*g, &entry, &walker.sim, walker.stray_delete))?;
     let mut full = Sim::replay(config.clone(), interventions).ok()?;
     full.run_to_end();
     let seq = full.trace().iter().position(|e| e.at_ms == entry.at_ms && e.event == entry.event)?;
     let entry = TraceEntry { seq: seq as u64, ..entry };
-    Some((goal, entry, full.trace_hash()))
+    Some((entry, full.trace_hash()))
 }
 
 /// Applies a choice now: its command, and its undoing owed for later.
@@ -635,8 +635,11 @@ fn apply(walker: &mut Walker, choice: &Choice) -> Result<(), ConfigError> {
     Ok(())
 }
 
+/// A goal met, and the trace entry that met it (its moment is the entry's `at_ms`).
+type Hit = (Goal, TraceEntry);
+
 /// What a walk that judges the goals carries: the goals, and where the first hit goes.
-type Judge<'a, 'b> = Option<(&'a [Goal], &'b mut Option<(u64, TraceEntry)>)>;
+type Judge<'a, 'b> = Option<(&'a [Goal], &'b mut Option<Hit>)>;
 
 /// Walks to `to_ms`, a millisecond with something due at a time (the engine's items, then the
 /// owed commands one by one), judging each against the goals when asked (the first hit goes to
@@ -705,15 +708,17 @@ fn is_stray_delete(entry: &TraceEntry) -> bool {
 /// Judging a millisecond's entries against the goals.
 struct Scan<'a> {
     goals: &'a [Goal],
-    hit: &'a mut Option<(u64, TraceEntry)>,
+    hit: &'a mut Option<Hit>,
 }
 
 impl Scan<'_> {
     fn entries(&mut self, walker: &mut Walker, from: usize) {
         let Walker { sim, stray_delete, .. } = walker;
         for entry in sim.trace.get(from..).unwrap_or_default() {
-            if self.hit.is_none() && self.goals.iter().any(|g| meets(*g, entry, sim, *stray_delete)) {
-                *self.hit = Some((entry.at_ms, entry.clone()));
+            if self.hit.is_none() {
+                if let Some(goal) = self.goals.iter().copied().find(|g| meets(*g, entry, sim, *stray_delete)) {
+                    *self.hit = Some((goal, entry.clone()));
+                }
             }
             if is_stray_delete(entry) {
                 *stray_delete = true;
