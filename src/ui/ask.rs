@@ -36,7 +36,8 @@ enum Status {
         depth: u64,
         rate: u64,
     },
-    /// A run found: how many choices, when, after how many states, and its interventions.
+    /// A run found: how many choices, when, after how many states, and its interventions (the
+    /// script set aside included, as the share link carries them).
     Found {
         depth: u64,
         at_ms: u64,
@@ -72,8 +73,8 @@ struct Asking {
     worker: StoredValue<Option<web_sys::Worker>, LocalStorage>,
     /// A request written before the worker said it was ready.
     pending: StoredValue<Option<String>, LocalStorage>,
-    /// The run found: its scenario, interventions and moment.
-    found: StoredValue<Option<(crate::scenario::Scenario, Vec<ScheduledCommand>, u64)>, LocalStorage>,
+    /// The scenario searched (the answer's run is of it).
+    searched: StoredValue<Option<crate::scenario::Scenario>, LocalStorage>,
 }
 
 thread_local! {
@@ -91,7 +92,7 @@ fn asking() -> Asking {
             status: RwSignal::new(Status::Idle),
             worker: StoredValue::new_local(None),
             pending: StoredValue::new_local(None),
-            found: StoredValue::new_local(None),
+            searched: StoredValue::new_local(None),
         })
     })
 }
@@ -131,8 +132,9 @@ pub(crate) fn act(app: AppState, action: Action) {
             }
         }
         Action::OpenFound => {
-            if let Some((scenario, interventions, at_ms)) = a.found.get_value() {
-                if let Err(e) = app.restore(scenario, &interventions, at_ms) {
+            let found = (a.status.get_untracked(), a.searched.get_value());
+            if let (Status::Found { at_ms, steps, .. }, Some(scenario)) = found {
+                if let Err(e) = app.restore(scenario, &steps, at_ms) {
                     a.status.set(Status::Failed(e));
                     return;
                 }
@@ -150,7 +152,7 @@ fn search(app: AppState, a: Asking) {
     let scenario = app.scenario.get_untracked();
     let source = app.source.get_untracked();
     a.status.set(Status::Starting);
-    a.found.set_value(None);
+    a.searched.set_value(None);
     let goal = a.goal.get_untracked();
     let space = serde_json::json!({
         "max_interventions": a.depth.get_untracked(),
@@ -170,7 +172,7 @@ fn search(app: AppState, a: Asking) {
         let request = serde_json::json!({
             "leaselab": 1, "type": "search", "scenario": file, "goals": [goal.code()], "space": space,
         });
-        a.found.set_value(Some((scenario, Vec::new(), 0)));
+        a.searched.set_value(Some(scenario));
         post(a, &request.to_string());
     });
 }
@@ -286,18 +288,7 @@ fn heard(a: Asking, message: &serde_json::Value) {
                     let found = &answer["found"];
                     let at_ms = n(&found["at_ms"]);
                     let link = answer["link"].as_str().unwrap_or_default();
-                    let interventions = crate::scenario::link::decode(link).unwrap_or_default();
-                    a.found.update_value(|f| {
-                        if let Some(f) = f.as_mut() {
-                            f.1 = interventions.clone();
-                            f.2 = at_ms;
-                        }
-                    });
-                    // The scenario's script set aside is the learner's choice, not the run's.
-                    let steps = interventions
-                        .into_iter()
-                        .filter(|i| !matches!(i.command, Command::DropScript { .. }))
-                        .collect();
+                    let steps = crate::scenario::link::decode(link).unwrap_or_default();
                     Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]), steps }
                 }
                 "none_within_bounds" => Status::NoneFound {
@@ -427,6 +418,8 @@ pub fn Ask(app: AppState) -> impl IntoView {
         app.cast.with(|cast| {
             steps
                 .iter()
+                // The scenario's script set aside is the learner's choice, not the run's.
+                .filter(|step| !matches!(step.command, Command::DropScript { .. }))
                 .map(|step| {
                     let mut what = super::hands::script_step(&step.command, cast, l);
                     let lasting = match &step.command {
