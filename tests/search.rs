@@ -264,11 +264,8 @@ fn bad_bounds_are_refused_with_the_field() {
 #[test]
 fn the_command_line_answers_the_same_every_time() {
     let run = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
-            .args(["search", "--builtin", "harbor-no-fencing", "--property", "stale_write_accepted"])
-            .args(["--max-interventions", "2", "--no-script", "--compact"])
-            .output()
-            .expect("runs")
+        let args = ["search", "--builtin", "harbor-no-fencing", "--property", "stale_write_accepted"];
+        common::runner(&[&args[..], &["--max-interventions", "2", "--no-script", "--compact"]].concat(), "")
     };
     let (a, b) = (run(), run());
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
@@ -278,10 +275,7 @@ fn the_command_line_answers_the_same_every_time() {
     assert_eq!(answer["result"], "found");
     assert_eq!(answer["found"]["depth"], 1);
     assert!(answer["link"].as_str().is_some_and(|l| l.starts_with("0.o.")), "{answer}");
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
-        .args(["search", "--builtin", "harbor-no-fencing", "--property", "stale_writes"])
-        .output()
-        .expect("runs");
+    let bad = common::runner(&["search", "--builtin", "harbor-no-fencing", "--property", "stale_writes"], "");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("stale_writes: not a goal"));
 }
@@ -320,7 +314,7 @@ fn the_workers_job_answers_what_the_command_line_prints() {
     use leaselab::scenario::search::{parse_request, Job, JobStep};
     let scenario = std::fs::read_to_string("assets/scenarios/harbor-no-fencing.json").expect("the file");
     let cli = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_leaselab")).args(args).output().expect("runs");
+        let out = common::runner(args, "");
         assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
         String::from_utf8(out.stdout).expect("text").trim_end().to_owned()
     };

@@ -113,19 +113,9 @@ fn bad_sweeps_are_refused_with_what_and_where() {
 #[test]
 fn the_command_line_sweeps_the_same_every_time() {
     let run = || {
-        std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
-            .args([
-                "sweep",
-                "--builtin",
-                "harbor-zombie",
-                "--knob",
-                "pause_ms=1000..40000/4",
-                "--seeds",
-                "5",
-                "--compact",
-            ])
-            .output()
-            .expect("runs")
+        let args =
+            ["sweep", "--builtin", "harbor-zombie", "--knob", "pause_ms=1000..40000/4", "--seeds", "5", "--compact"];
+        common::runner(&args, "")
     };
     let (a, b) = (run(), run());
     assert!(a.status.success(), "{}", String::from_utf8_lossy(&a.stderr));
@@ -133,10 +123,7 @@ fn the_command_line_sweeps_the_same_every_time() {
     let answer: serde_json::Value = serde_json::from_slice(&a.stdout).expect("JSON");
     assert_eq!(answer["format"], "leaselab.sweep/1");
     assert_eq!(answer["points"].as_array().map(Vec::len), Some(4));
-    let bad = std::process::Command::new(env!("CARGO_BIN_EXE_leaselab"))
-        .args(["sweep", "--builtin", "harbor-zombie", "--knob", "pause=1..2/3"])
-        .output()
-        .expect("runs");
+    let bad = common::runner(&["sweep", "--builtin", "harbor-zombie", "--knob", "pause=1..2/3"], "");
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a knob"), "{}", String::from_utf8_lossy(&bad.stderr));
 }

@@ -785,21 +785,19 @@ fn build_dist(root: &Path) -> Result<PathBuf> {
 /// Trunk itself is being installed.
 fn compile_release_app(root: &Path) -> Result<()> {
     let manifest = root.join("Cargo.toml");
-    run(release_web_env(
-        Command::new("cargo")
-            .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
-            .arg(&manifest)
-            .args(["--release", "--offline", "--bin", "leaselab-web"])
-            .current_dir(root),
-    )?)?;
-    // The search worker, as index.html's link asks for it: without the page's views.
-    run(release_web_env(
-        Command::new("cargo")
-            .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
-            .arg(&manifest)
-            .args(["--release", "--offline", "--no-default-features", "--bin", "leaselab-worker"])
-            .current_dir(root),
-    )?)
+    // The app, and the search worker as index.html's link asks for it: without the page's views.
+    for (bin, features) in [("leaselab-web", &[][..]), ("leaselab-worker", &["--no-default-features"][..])] {
+        run(release_web_env(
+            Command::new("cargo")
+                .args(["build", &format!("--target={WASM_TARGET}"), "--manifest-path"])
+                .arg(&manifest)
+                .args(["--release", "--offline"])
+                .args(features)
+                .args(["--bin", bin])
+                .current_dir(root),
+        )?)?;
+    }
+    Ok(())
 }
 
 /// The release build's last steps: the app's first frame drawn into index.html

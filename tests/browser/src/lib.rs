@@ -135,6 +135,33 @@ pub fn first_frame_observer() -> String {
     )
 }
 
+/// Starts the page's search worker from the page open in `b`, as its Ask tab does (a classic
+/// worker beside index.html), and waits for its `ready`. Its messages (JSON texts) collect in
+/// `window.__searchMessages`, the moment each came (`performance.now()`) at the same index of
+/// `window.__searchTimes`; an error loading it comes as a message of type `worker_error`.
+/// `window.__searchWorker` is the worker.
+pub async fn start_search_worker(b: &Browser) -> Result<()> {
+    b.eval(
+        "window.__searchMessages = []; window.__searchTimes = []; \
+         const heard = text => { window.__searchMessages.push(text); window.__searchTimes.push(performance.now()); }; \
+         const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI)); \
+         w.onmessage = e => heard(e.data); \
+         w.onerror = e => heard(JSON.stringify({ type: 'worker_error', message: String(e.message) })); \
+         window.__searchWorker = w; return true;",
+        vec![],
+    )
+    .await?;
+    b.wait_until_js(
+        "the search worker's ready",
+        "return window.__searchMessages.some(m => m.includes('\"ready\"') || m.includes('worker_error'));",
+        Duration::from_secs(30),
+    )
+    .await?;
+    let error = b.eval("return window.__searchMessages.find(m => m.includes('worker_error')) || null;", vec![]).await?;
+    ensure!(error.is_null(), "the search worker did not start: {error}");
+    Ok(())
+}
+
 /// Waits (at most `limit`) for [`first_frame_observer`]'s markup in the page `b` has open.
 pub async fn first_frame_markup(b: &Browser, limit: Duration) -> Result<String> {
     let deadline = Instant::now() + limit;

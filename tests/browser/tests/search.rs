@@ -7,7 +7,7 @@ use leaselab::engine::search::{Goal, Outcome, Searcher, Space};
 use leaselab::engine::sweep::{sweep, Knob, SweepSpec};
 use leaselab::scenario::search::{Answer, SweepAnswer};
 use leaselab::scenario::{self, library};
-use leaselab_browser_tests::{with_browser, Browser};
+use leaselab_browser_tests::{start_search_worker, with_browser, Browser};
 use serde_json::{json, Value};
 use std::time::{Duration, Instant};
 
@@ -15,22 +15,6 @@ const SECS: fn(u64) -> Duration = Duration::from_secs;
 
 fn builtin_json(id: &str) -> &'static str {
     library::FILES.iter().find(|(i, _)| *i == id).map(|(_, j)| *j).expect("a built-in")
-}
-
-/// Starts the worker from the page, as the page does: a classic worker beside index.html. Its
-/// messages (JSON texts) collect in `window.__searchMessages`.
-async fn start_worker(b: &Browser) -> Result<()> {
-    b.eval(
-        "window.__searchMessages = []; \
-         const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI)); \
-         w.onmessage = e => window.__searchMessages.push(e.data); \
-         w.onerror = e => window.__searchMessages.push(JSON.stringify({ type: 'worker_error', message: String(e.message) })); \
-         window.__searchWorker = w; return true;",
-        vec![],
-    )
-    .await?;
-    wait_message(b, "ready", SECS(30)).await?;
-    Ok(())
 }
 
 async fn post(b: &Browser, request: &Value) -> Result<()> {
@@ -80,7 +64,7 @@ async fn the_worker_finds_the_shortest_stale_write_and_it_replays() -> Result<()
     with_browser("search-worker", SECS(180), async |b| {
         b.open("?scenario=harbor-no-fencing").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        start_worker(b).await?;
+        start_search_worker(b).await?;
         let request = json!({
             "leaselab": 1, "type": "search", "scenario": serde_json::from_str::<Value>(source)?,
             "goals": ["stale_write_accepted"], "space": { "scripted": false, "max_interventions": 2 },
@@ -114,7 +98,7 @@ async fn the_worker_reports_progress_stops_when_told_and_sweeps() -> Result<()> 
     with_browser("search-stop", SECS(180), async |b| {
         b.open("?scenario=harbor-zombie").await?;
         b.wait_exists("scene-harbor", SECS(30)).await?;
-        start_worker(b).await?;
+        start_search_worker(b).await?;
         // Never met on the harbor (it has no lock to delete), so the whole space would be walked.
         let request = json!({
             "leaselab": 1, "type": "search", "scenario": serde_json::from_str::<Value>(zombie)?,

@@ -31,7 +31,9 @@
 //!   before and after, side by side in one run).
 
 use anyhow::{bail, ensure, Context, Result};
-use leaselab_browser_tests::{dist_dir, hour_link, workspace_root, Browser, Precompressed, Served, StaticServer};
+use leaselab_browser_tests::{
+    dist_dir, hour_link, start_search_worker, workspace_root, Browser, Precompressed, Served, StaticServer,
+};
 use serde_json::{json, Value};
 use std::fmt::Write as _;
 use std::path::PathBuf;
@@ -901,21 +903,7 @@ async fn search_bench() -> Result<()> {
         let b = &browser;
         b.open("?scenario=harbor-zombie&speed=64&autoplay=1").await?;
         b.wait_exists("scene-harbor", Duration::from_secs(60)).await?;
-        b.eval(
-            "window.__searchMessages = []; \
-             const w = new Worker(new URL('./leaselab-worker_loader.js', document.baseURI)); \
-             w.onmessage = e => { window.__searchMessages.push(e.data); \
-               if (e.data.includes('\"type\":\"answer\"')) window.__searchAnswered = performance.now(); }; \
-             window.__searchWorker = w; return true;",
-            vec![],
-        )
-        .await?;
-        b.wait_until_js(
-            "the worker is ready",
-            "return window.__searchMessages.some(m => m.includes('\"ready\"'));",
-            Duration::from_secs(30),
-        )
-        .await?;
+        start_search_worker(b).await?;
         tokio::time::sleep(SETTLE).await;
         let before = b.client().execute_async(COLLECT_FRAMES, vec![json!(3_000)]).await?;
         let scenario: Value = serde_json::from_str(
@@ -936,12 +924,19 @@ async fn search_bench() -> Result<()> {
                 "const done = arguments[arguments.length - 1]; const gaps = []; let last = null; \
                  window.__searchStarted = performance.now(); window.__searchWorker.postMessage(arguments[0]); \
                  function f(t) { if (last !== null) gaps.push(t - last); last = t; \
-                   if (window.__searchAnswered === undefined) requestAnimationFrame(f); else done(gaps); } \
+                   if (window.__searchMessages.some(m => m.includes('\"type\":\"answer\"'))) done(gaps); \
+                   else requestAnimationFrame(f); } \
                  requestAnimationFrame(f);",
                 vec![json!(request.to_string())],
             )
             .await?;
-        let took = b.eval("return window.__searchAnswered - window.__searchStarted;", vec![]).await?;
+        let took = b
+            .eval(
+                "const i = window.__searchMessages.findIndex(m => m.includes('\"type\":\"answer\"')); \
+                 return window.__searchTimes[i] - window.__searchStarted;",
+                vec![],
+            )
+            .await?;
         let took_ms = took.as_f64().context("the search's time")?;
         let answer = b
             .eval("return window.__searchMessages.find(m => m.includes('\"type\":\"answer\"'));", vec![])
