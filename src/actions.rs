@@ -100,6 +100,15 @@ pub enum Action {
     StopSearch,
     /// Open the run the search found in the player, at the moment it met the goal.
     OpenFound,
+    /// The lesson step's witness question asked ("show me a run where …"): the engine searches
+    /// the step's scenario for the shortest such run and the player opens it at its moment.
+    Witness,
+    /// Sweep a knob of this scenario (the Ask tab's knob and range): the worker plays every
+    /// setting with many seeds, fencing on and off, and the page plots the outcomes.
+    Sweep,
+    /// Open the run a sweep's point stands for: the point (from 0) and the class of run
+    /// (`draw::plot::CLASSES`: violating with fencing, without, safe, safe without fencing).
+    OpenSwept(usize, usize),
 }
 
 /// Where the run stands, as [`Action::enabled`] and [`Action::command`] read it.
@@ -262,7 +271,10 @@ impl Action {
             | Action::Close
             | Action::Search
             | Action::StopSearch
-            | Action::OpenFound => true,
+            | Action::OpenFound
+            | Action::Witness
+            | Action::Sweep
+            | Action::OpenSwept(..) => true,
         }
     }
 
@@ -324,7 +336,10 @@ impl Action {
             | Action::Close
             | Action::Search
             | Action::StopSearch
-            | Action::OpenFound => return None,
+            | Action::OpenFound
+            | Action::Witness
+            | Action::Sweep
+            | Action::OpenSwept(..) => return None,
         })
     }
 
@@ -381,7 +396,10 @@ impl Action {
             | Action::Close
             | Action::Search
             | Action::StopSearch
-            | Action::OpenFound => return None,
+            | Action::OpenFound
+            | Action::Witness
+            | Action::Sweep
+            | Action::OpenSwept(..) => return None,
         })
     }
 }

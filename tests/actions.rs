@@ -216,7 +216,9 @@ fn asking_the_engine_is_no_command_and_can_be_asked_at_any_moment() {
     let sim = harbor_at(90_000);
     let s = sim.snapshot();
     let end = Moment { snapshot: &s, finished: true, holding: false };
-    for action in [Action::Search, Action::StopSearch, Action::OpenFound] {
+    for action in
+        [Action::Search, Action::StopSearch, Action::OpenFound, Action::Witness, Action::Sweep, Action::OpenSwept(0, 1)]
+    {
         assert!(action.enabled(at(&s)) && action.enabled(end), "{action:?}");
         assert!(action.command(at(&s)).is_none(), "{action:?} is the page's, not the engine's");
         assert!(action.shortcut().is_none(), "{action:?} has no key");

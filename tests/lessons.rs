@@ -34,7 +34,11 @@ fn every_builtin_lesson_is_valid_and_its_awaited_events_happen() {
         assert!(out.status.success(), "{}: {}", entry.id, String::from_utf8_lossy(&out.stderr));
         let text = String::from_utf8_lossy(&out.stdout);
         assert!(text.contains("every awaited event happens"), "{text}");
-        assert_eq!(text.lines().count(), lesson.steps.len() + 1, "{text}");
+        let witnesses = lesson.steps.iter().filter(|s| s.witness.is_some()).count();
+        let live = lesson.steps.iter().filter(|s| !s.live.is_empty()).count();
+        assert_eq!(text.lines().count(), lesson.steps.len() + 1 + witnesses + live, "{text}");
+        assert_eq!(text.matches("witness at step").count(), witnesses, "{text}");
+        assert_eq!(text.matches("live numbers at step").count(), live, "{text}");
     }
 }
 
@@ -237,6 +241,21 @@ fn broken_lesson_files_name_the_field() {
         assert_eq!(error.path, *path, "{json}\n{error}");
         assert!(error.message.contains(words), "{json}\n{error}");
     }
+    // A witness question: a goal of the search, 1 to 3 interventions, its own fields only.
+    let witness_cases = [
+        (r#"{"goal": "zombie_fenced"}"#, "steps[0].witness.goal", "is not a goal of the search"),
+        (r#"{"goal": "dual_belief", "max_interventions": 4}"#, "steps[0].witness.max_interventions", "1 to 3"),
+        (r#"{"goal": "dual_belief", "max_interventions": 0}"#, "steps[0].witness.max_interventions", "1 to 3"),
+        (r#"{"goal": "dual_belief", "depth": 1}"#, "steps[0].witness.depth", "unknown field"),
+        (r#"{"goal": "dual_belief", "label": {"en": "Show me"}}"#, "steps[0].witness.label.zh", ""),
+        (r#"{"max_interventions": 1}"#, "steps[0].witness.goal", ""),
+    ];
+    for (witness, path, words) in witness_cases {
+        let json = with(&format!(r#""witness": {witness}"#));
+        let error = lesson::parse(&json).expect_err(&json);
+        assert_eq!(error.path, path, "{json}\n{error}");
+        assert!(error.message.contains(words), "{json}\n{error}");
+    }
     // What only playing it shows: an unknown scenario or node, an event that never happens.
     let plan_error = |json: String| {
         let parsed = lesson::parse(&json).unwrap_or_else(|e| panic!("{json}\n{e}"));
@@ -338,4 +357,51 @@ fn a_step_chooses_its_pacing() {
     let lesson = lesson::parse(&json).expect("valid");
     let pacings: Vec<Option<Pacing>> = lesson.steps.iter().map(|s| s.pacing).collect();
     assert_eq!(pacings, [None, Some(Pacing::True), Some(Pacing::Story), Some(Pacing::True)]);
+}
+
+/// Every built-in lesson asks the engine at least one witness question (issue 30), and what the
+/// search finds for it really shows it: replayed from its interventions alone, the run's trace
+/// holds the witnessed event at the moment found, with fewer interventions than the bound.
+#[test]
+fn every_lesson_has_a_witness_question_and_its_run_shows_it() {
+    use leaselab::engine::search::Goal;
+    for entry in library::lessons::MENU {
+        let lesson = library::lessons::get(entry.id).expect("listed").expect("valid");
+        let plan = lesson::plan(&lesson, library::get).expect("plays");
+        let found =
+            lesson::find_witnesses(&lesson, &plan, library::get).unwrap_or_else(|e| panic!("{}: {e}", entry.id));
+        assert!(!found.is_empty(), "{} asks no witness question", entry.id);
+        for w in found {
+            let asked = lesson.steps[w.step].witness.as_ref().expect("the step asks it");
+            assert!((1..=asked.max_interventions).contains(&w.found.depth), "{}: {:?}", entry.id, w.found);
+            let scenario = library::get(&plan[w.step].start.scenario).expect("built-in").expect("valid");
+            let mut sim = Sim::replay(scenario.config, &w.found.interventions).expect("replays");
+            sim.advance_to(w.found.at_ms);
+            let trace = sim.trace();
+            let entry_found = trace.iter().find(|e| e.seq == w.found.entry.seq).expect("the entry is in the replay");
+            assert_eq!((entry_found.at_ms, &entry_found.event), (w.found.at_ms, &w.found.entry.event));
+            // The event is the one the goal names, read here from the trace, not from the search.
+            match (w.goal, &entry_found.event) {
+                (Goal::ZombieWriteFenced, TraceEvent::WriteJudged { outcome, from: Some(from), .. }) => {
+                    assert_eq!(*outcome, WriteOutcome::RejectedStale, "{}", entry.id);
+                    // Its writer had been replaced: someone else was granted the lease before.
+                    let replaced = trace.iter().any(|e| {
+                        matches!(&e.event, TraceEvent::LeaseGranted { node, .. } if node != from)
+                            && e.at_ms <= w.found.at_ms
+                    });
+                    assert!(replaced, "{}: {from}'s write was fenced, but nobody replaced it", entry.id);
+                }
+                (Goal::ExpiryWithoutPause, TraceEvent::LeaseExpired { .. }) => {
+                    let slept =
+                        trace.iter().any(|e| matches!(e.event, TraceEvent::Paused { .. } | TraceEvent::Crashed { .. }));
+                    assert!(!slept, "{}: the lease ran out after a pause or a crash", entry.id);
+                }
+                (Goal::DualBelief, _) => {
+                    let leaders = sim.snapshot().nodes.iter().filter(|n| n.believes_leader).count();
+                    assert!(leaders >= 2, "{}: {leaders} nodes believe they lead at {} ms", entry.id, w.found.at_ms);
+                }
+                (goal, event) => panic!("{}: add a check of {goal:?} (found {event:?})", entry.id),
+            }
+        }
+    }
 }

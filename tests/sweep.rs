@@ -127,3 +127,67 @@ fn the_command_line_sweeps_the_same_every_time() {
     assert!(!bad.status.success());
     assert!(String::from_utf8_lossy(&bad.stderr).contains("not a knob"), "{}", String::from_utf8_lossy(&bad.stderr));
 }
+
+/// The plot the page draws (`draw::plot`): a button for every point of its four curves, each
+/// opening the class of run its counts say (a violating run where there is one), its numbers in
+/// words in both languages, and the same markup for the same sweep.
+#[test]
+fn the_plot_has_a_button_per_point_that_opens_a_run_of_its_class() {
+    use leaselab::draw::plot::{sweep_plot, CLASSES};
+    use leaselab::vocab::Lang;
+    let config = common::builtin("harbor-no-fencing").config;
+    let spec = spec(Knob::PauseMs, 1_000, 40_000, 20, 4);
+    let points = sweep(&config, &spec, |_| {}).expect("sweeps");
+    let svg = sweep_plot(&spec, &points, Lang::En);
+    assert_eq!(svg, sweep_plot(&spec, &points, Lang::En), "the same sweep, the same plot");
+    assert_eq!(svg.matches("data-point=").count(), 4 * points.len(), "four curves of {} points", points.len());
+    for (k, p) in points.iter().enumerate() {
+        let fenced = if p.violating_fenced > 0 { CLASSES[0] } else { CLASSES[2] };
+        let unfenced = if p.violating_unfenced > 0 { CLASSES[1] } else { CLASSES[3] };
+        for (series, class) in [("s-fenced", fenced), ("s-unfenced", unfenced)] {
+            let button = format!(
+                "class=\"pt {series}\" tabindex=\"0\" role=\"button\" data-point=\"{k}\" data-class=\"{class}\""
+            );
+            assert!(svg.contains(&button), "point {k} of {series}: {button}");
+        }
+    }
+    // A short nap breaks nothing; the longest lets every unfenced run through (seed 000).
+    assert_eq!(points[0].violating_unfenced, 0);
+    assert_eq!(points[19].violating_unfenced, 4);
+    assert!(svg.contains("Pause length (s) 40: 4 of 4 runs without fencing break safety"), "{svg}");
+    let zh = sweep_plot(&spec, &points, Lang::Zh);
+    assert!(zh.contains("出现安全违规的运行") && zh.contains("暂停时长（秒） 40"), "{zh}");
+    // Progressive: with the first points only, the curves stop there.
+    assert_eq!(sweep_plot(&spec, &points[..3], Lang::En).matches("data-point=").count(), 12);
+}
+
+/// A scenario file's `knobs` are the sweep's own rule: the file with `knobs` plays the run a
+/// sweep plays at that setting; an unknown knob or one the scenario cannot turn names the field.
+#[test]
+fn a_scenario_files_knobs_turn_it_as_a_sweep_does() {
+    use leaselab::scenario::{library, parse};
+    let file = library::FILES.iter().find(|(id, _)| *id == "harbor-no-fencing").map(|(_, j)| *j).expect("built-in");
+    let mut value: serde_json::Value = serde_json::from_str(file).expect("json");
+    value["knobs"] = serde_json::json!({ "lease_duration_ms": 30_000, "pause_ms": 12_000 });
+    value["seed"] = serde_json::json!(9);
+    let turned = parse(&value.to_string()).expect("valid");
+    let base = common::builtin("harbor-no-fencing").config;
+    let mut expected =
+        Knob::PauseMs.apply(&Knob::LeaseDurationMs.apply(&base, 30_000).expect("ok"), 12_000).expect("ok");
+    expected.seed = 9;
+    assert_eq!(turned.config, expected);
+    for (knobs, path) in [
+        (serde_json::json!({ "lease_ms": 1 }), "knobs.lease_ms"),
+        (serde_json::json!({ "pause_ms": "long" }), "knobs.pause_ms"),
+    ] {
+        value["knobs"] = knobs;
+        let e = parse(&value.to_string()).expect_err("refused");
+        assert_eq!(e.path, path, "{e}");
+    }
+    // lantern-race has no scripted pause to lengthen.
+    let race = library::FILES.iter().find(|(id, _)| *id == "lantern-race").map(|(_, j)| *j).expect("built-in");
+    let mut race: serde_json::Value = serde_json::from_str(race).expect("json");
+    race["knobs"] = serde_json::json!({ "pause_ms": 5_000 });
+    let e = parse(&race.to_string()).expect_err("no pause");
+    assert_eq!(e.path, "knobs.pause_ms", "{e}");
+}

@@ -48,6 +48,11 @@ mod cli {
             /// Print the report on one line.
             #[arg(long)]
             compact: bool,
+            /// Set a knob first, as a sweep or a lesson's live number does: `lease_duration_ms`,
+            /// `pause_ms`, `clock_rate_ppm` or `network_delay_ms`, `=` a whole number in its
+            /// unit (`--set lease_duration_ms=20000`). May be given more than once.
+            #[arg(long = "set", value_name = "KNOB=VALUE")]
+            set: Vec<String>,
         },
         /// Play a scenario to its end and print its trace, one JSON entry per line.
         Trace {
@@ -190,7 +195,8 @@ mod cli {
             #[arg(long)]
             compact: bool,
         },
-        /// Check a lesson: valid, and every step's awaited event happens. Prints each step.
+        /// Check a lesson: valid, every step's awaited event happens, and every witness question finds
+        /// a run. Prints each step and each witness found.
         Lesson {
             /// A lesson file (`leaselab.lesson/1`); `-` reads stdin.
             #[arg(required_unless_present = "builtin")]
@@ -397,7 +403,7 @@ mod cli {
                 },
                 Err(message) => fail(&message),
             },
-            Cmd::Run { file, builtin, compact } => match load(file, builtin) {
+            Cmd::Run { file, builtin, compact, set } => match load(file, builtin).and_then(|s| set_knobs(s, &set)) {
                 Ok(s) => match Report::run(&s) {
                     Ok(report) => {
                         let json = if compact {
@@ -444,6 +450,21 @@ mod cli {
 
     /// Parses and plays a lesson: one line per step (its number, scenario, start and what it
     /// waits for, with when that happens), or what is wrong and where.
+    /// `scenario` with every `KNOB=VALUE` of `--set` applied, in order.
+    fn set_knobs(mut scenario: scenario::Scenario, set: &[String]) -> Result<scenario::Scenario, String> {
+        use leaselab::engine::sweep::Knob;
+        for item in set {
+            let (name, value) = item.split_once('=').ok_or_else(|| format!("--set {item}: write KNOB=VALUE"))?;
+            let knob = Knob::from_code(name).ok_or_else(|| {
+                let all: Vec<&str> = Knob::ALL.iter().map(|k| k.code()).collect();
+                format!("--set {item}: \"{name}\" is not a knob; there are {}", all.join(", "))
+            })?;
+            let value: u64 = value.parse().map_err(|_| format!("--set {item}: \"{value}\" is not a whole number"))?;
+            scenario.config = knob.apply(&scenario.config, value).map_err(|e| format!("--set {item}: {e}"))?;
+        }
+        Ok(scenario)
+    }
+
     fn check_lesson(file: Option<PathBuf>, builtin: Option<String>) -> Result<String, String> {
         let (name, parsed) = match (builtin, file) {
             (Some(id), _) => match library::lessons::get(&id) {
@@ -470,6 +491,32 @@ mod cli {
                 planned.start.scenario,
                 planned.start.at_ms,
                 step.title.en
+            ));
+        }
+        let witnesses =
+            scenario::lesson::find_witnesses(&lesson, &plan, library::get).map_err(|e| format!("{name}: {e}"))?;
+        for w in witnesses {
+            let chosen = match w.found.depth {
+                1 => "1 intervention".to_owned(),
+                n => format!("{n} interventions"),
+            };
+            text.push_str(&format!(
+                "witness at step {}: {} found with {chosen}, met at {} ms ({} states explored)\n",
+                w.step + 1,
+                w.goal.code(),
+                w.found.at_ms,
+                w.states
+            ));
+        }
+        for live in scenario::lesson::check_live(&lesson, &plan, library::get).map_err(|e| format!("{name}: {e}"))? {
+            let bounds: Vec<String> =
+                lesson.steps[live.step].live.iter().map(|b| format!("{}={}", b.knob.code(), b.value)).collect();
+            let figures: Vec<String> = live.figures.iter().map(|(f, v)| format!("{} {v}", f.code())).collect();
+            text.push_str(&format!(
+                "live numbers at step {}: {} gives {}\n",
+                live.step + 1,
+                bounds.join(", "),
+                figures.join(", ")
             ));
         }
         Ok(text)

@@ -8,6 +8,8 @@
 //! What the drawings share is here too: text set to fit its room (shrunk or on two lines, never
 //! cut), signs, messages in flight on their curves, the resource's recent verdicts.
 
+pub mod plot;
+
 use crate::fables::{Fable, Word};
 use crate::scenario::lesson::Element;
 use crate::story::i18n::{fill, Ui};

@@ -47,6 +47,12 @@ impl Knob {
         Knob::ALL.into_iter().find(|k| k.code() == code)
     }
 
+    /// Whether a person sees it in seconds (a time, kept in ms) rather than in its own unit
+    /// (`scenario::live::shown`).
+    pub fn in_seconds(self) -> bool {
+        !matches!(self, Knob::ClockRatePpm)
+    }
+
     /// `config` with this knob set to `value`.
     ///
     /// # Errors

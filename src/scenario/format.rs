@@ -356,6 +356,7 @@ const FILE_FIELDS: &[&str] = &[
     "issuer",
     "events",
     "interventions",
+    "knobs",
 ];
 const CLOCK_FIELDS: &[&str] = &["offset_ms", "rate"];
 
@@ -378,6 +379,8 @@ fn names(o: &Obj, key: &str) -> Result<Option<Vec<String>>, ScenarioError> {
     }
     Ok(Some(out))
 }
+
+use crate::engine::sweep::Knob;
 
 /// Parse and validate a scenario file.
 ///
@@ -594,7 +597,7 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
     };
     let events = list("events", raw_events)?;
     let interventions = list("interventions", raw_interventions)?;
-    let config = Config {
+    let mut config = Config {
         seed,
         protocol,
         store_kind,
@@ -612,6 +615,16 @@ pub fn parse(json: &str) -> Result<Scenario, ScenarioError> {
         interventions,
     };
     config.check().map_err(|e| error(e.path, e.message))?;
+    // Knobs turned after the rest is read, by the sweeps' own rule (`Knob::apply`): a swept run
+    // opened from the page is its built-in file with these set, so its share link replays it.
+    let knob_names: Vec<&str> = Knob::ALL.iter().map(|k| k.code()).collect();
+    if let Some(knobs) = file.obj("knobs", &knob_names)? {
+        for knob in Knob::ALL {
+            if let Some(value) = knobs.u64(knob.code())? {
+                config = knob.apply(&config, value).map_err(|e| error(knobs.at(knob.code()), e.message))?;
+            }
+        }
+    }
     Ok(Scenario { id, fable, title, summary, node_names, config })
 }
 

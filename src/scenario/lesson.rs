@@ -16,7 +16,10 @@
 use serde_json::{Map, Value};
 
 use super::format::{error, event, read, EventFile, Obj};
+use super::live::{Bound, Piece, MAX_BOUNDS};
 use super::{Localized, Pacing, Scenario, ScenarioError};
+use crate::engine::search::{Goal, Space};
+use crate::engine::sweep::Knob;
 use crate::engine::{ScheduledCommand, Sim, TraceEntry, TraceEvent};
 use crate::vocab::Fable;
 
@@ -214,6 +217,43 @@ pub struct Step {
     pub point: Vec<Element>,
     /// Whether the step shows the lesson's metaphor table.
     pub metaphors: bool,
+    /// A "show me a run where …" button: the engine searches for the shortest such run.
+    pub witness: Option<Witness>,
+    /// The numbers the reader sets in the text (`{name}`), whose outcome numbers (`{=figure}`)
+    /// the engine computes ([`super::live`]) from a whole run of the step's scenario, from 0 ms
+    /// with its own script (the lesson's `do` left out); empty: the text is plain.
+    pub live: Vec<Bound>,
+}
+
+/// A witness question (issue 30): a button at the step that has the engine search the runs of
+/// the step's scenario, from 0 ms, for the shortest one that meets `goal`, and opens it in the
+/// player at the moment it does. The search is [`crate::engine::search`] (breadth first by the
+/// number of interventions, so the run shown uses as few as any run can); its bounds come from
+/// [`Witness::space`] only, the same in the page and in `leaselab lesson`, which checks that a
+/// run is found.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Witness {
+    /// What the run must show: any goal of the search, a witness (`zombie_write_fenced`, …) or
+    /// a counterexample (`stale_write_accepted`, …).
+    pub goal: Goal,
+    /// The most interventions the engine may choose: 1 to [`MAX_WITNESS_INTERVENTIONS`].
+    pub max_interventions: usize,
+    /// Whether the scenario's own script still happens; `false` (the default): every node's
+    /// script is set aside and the engine chooses all that happens to the nodes.
+    pub scripted: bool,
+    /// The button's words; `None`: "Show me a run: " and the goal's name.
+    pub label: Option<Localized>,
+}
+
+/// Most interventions a lesson's witness may ask for (the Ask tab offers as many).
+pub const MAX_WITNESS_INTERVENTIONS: usize = 3;
+
+impl Witness {
+    /// The search's bounds: the default [`Space`] (a 1 s grid; pauses of 5, 10 and 20 s, a 10 s
+    /// cut, a 10 s held-up write, crashes) with this witness's depth and script.
+    pub fn space(&self) -> Space {
+        Space { max_interventions: self.max_interventions, scripted: self.scripted, ..Space::default() }
+    }
 }
 
 /// A question asked before the run shows the answer ("Will the boat obey Chen's flag?").
@@ -308,8 +348,23 @@ fn element(value: &Value, path: String) -> Result<Element, ScenarioError> {
 }
 
 const LESSON_FIELDS: &[&str] = &["format", "id", "title", "summary", "fable", "steps", "metaphors"];
-const STEP_FIELDS: &[&str] =
-    &["title", "text", "scenario", "do", "speed", "pacing", "until", "hold", "ask", "point", "metaphors"];
+const STEP_FIELDS: &[&str] = &[
+    "title",
+    "text",
+    "scenario",
+    "do",
+    "speed",
+    "pacing",
+    "until",
+    "hold",
+    "ask",
+    "point",
+    "metaphors",
+    "witness",
+    "live",
+];
+const BOUND_FIELDS: &[&str] = &["name", "knob", "value", "min", "max", "step", "label"];
+const WITNESS_FIELDS: &[&str] = &["goal", "max_interventions", "script", "label"];
 const ASK_FIELDS: &[&str] = &["question", "choices", "answer", "why", "countdown_s"];
 
 /// Parse and validate a lesson file. Scenario ids, node ids and whether every awaited event
@@ -448,7 +503,95 @@ fn step(raw: &Value, i: usize) -> Result<Step, ScenarioError> {
         point.push(element(code, format!("{}[{k}]", s.at("point")))?);
     }
     let metaphors = s.bool("metaphors", false)?;
-    Ok(Step { title, text, scenario, actions, speed_log2, pacing, until, hold, ask, point, metaphors })
+    let witness = match s.get("witness") {
+        None => None,
+        Some(raw) => Some(witness(&Obj::new(raw, s.at("witness"), WITNESS_FIELDS)?)?),
+    };
+    let mut live = Vec::new();
+    for (k, raw) in s.array("live")?.iter().enumerate() {
+        let bound = bound(&Obj::new(raw, format!("{}[{k}]", s.at("live")), BOUND_FIELDS)?)?;
+        if live.iter().any(|b: &Bound| b.name == bound.name) {
+            return Err(error(
+                format!("{}[{k}].name", s.at("live")),
+                format!("\"{}\" is used by another bound number", bound.name),
+            ));
+        }
+        live.push(bound);
+    }
+    if live.len() > MAX_BOUNDS {
+        return Err(error(
+            s.at("live"),
+            format!("holds {} bound numbers; at most {MAX_BOUNDS} are accepted", live.len()),
+        ));
+    }
+    if !live.is_empty() {
+        for (lang, said) in [("en", &text.en), ("zh", &text.zh)] {
+            let at = format!("{}.{lang}", s.at("text"));
+            let pieces = super::live::pieces(said, &live).map_err(|e| error(at.clone(), e))?;
+            for (k, b) in live.iter().enumerate() {
+                if !pieces.contains(&Piece::Bound(k)) {
+                    return Err(error(
+                        at.clone(),
+                        format!("does not hold {{{}}}: every bound number is in the text", b.name),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(Step { title, text, scenario, actions, speed_log2, pacing, until, hold, ask, point, metaphors, witness, live })
+}
+
+/// A bound number of a step's `live`.
+fn bound(b: &Obj) -> Result<Bound, ScenarioError> {
+    let name = id(b, "name")?;
+    let code = b.required_str("knob")?;
+    let knob = Knob::from_code(code).ok_or_else(|| {
+        let all: Vec<&str> = Knob::ALL.iter().map(|k| k.code()).collect();
+        error(b.at("knob"), format!("\"{code}\" is not a knob: {}", all.join(", ")))
+    })?;
+    let number = |key: &str| {
+        b.required(key)?
+            .as_u64()
+            .ok_or_else(|| error(b.at(key), "must be a whole number, in the knob's unit (ms, or ppm)"))
+    };
+    let (value, min, max, step) = (number("value")?, number("min")?, number("max")?, number("step")?);
+    if step == 0 || min > max {
+        return Err(error(b.at("step"), format!("must be at least 1, with min ≤ max (min {min}, max {max})")));
+    }
+    if !(min..=max).contains(&value) || (value - min) % step != 0 {
+        return Err(error(
+            b.at("value"),
+            format!("must be min plus a whole number of steps, up to max ({min} + k × {step} ≤ {max})"),
+        ));
+    }
+    if knob != Knob::ClockRatePpm && (min % 100 != 0 || step % 100 != 0) {
+        return Err(error(
+            b.at("step"),
+            "a time is shown in seconds: min and step must be whole tenths of a second (multiples of 100 ms)",
+        ));
+    }
+    let label = required_text(b, "label")?;
+    Ok(Bound { name, knob, value, min, max, step, label })
+}
+
+/// A step's witness question.
+fn witness(w: &Obj) -> Result<Witness, ScenarioError> {
+    let code = w.required_str("goal")?;
+    let goal = Goal::from_code(code).ok_or_else(|| {
+        let all: Vec<&str> = Goal::ALL.iter().map(|g| g.code()).collect();
+        error(w.at("goal"), format!("\"{code}\" is not a goal of the search: {}", all.join(", ")))
+    })?;
+    let max_interventions = match w.get("max_interventions") {
+        None => 2,
+        Some(v) => v
+            .as_u64()
+            .and_then(|n| usize::try_from(n).ok())
+            .filter(|n| (1..=MAX_WITNESS_INTERVENTIONS).contains(n))
+            .ok_or_else(|| error(w.at("max_interventions"), format!("must be 1 to {MAX_WITNESS_INTERVENTIONS}")))?,
+    };
+    let scripted = w.bool("script", false)?;
+    let label = text(w, "label")?;
+    Ok(Witness { goal, max_interventions, scripted, label })
 }
 
 /// A step's question.
@@ -597,6 +740,122 @@ pub fn plan(
                 ));
             }
         }
+    }
+    Ok(out)
+}
+
+/// A witness question's answer, as `leaselab lesson` reports it: the step (from 0) and what
+/// the search found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WitnessFound {
+    pub step: usize,
+    pub goal: Goal,
+    pub found: crate::engine::search::Found,
+    /// Distinct engine states the search explored.
+    pub states: u64,
+}
+
+/// Searches every step's witness question on the step's scenario (`plan` gives each step's)
+/// and gives what each found, in step order.
+///
+/// # Errors
+/// A [`ScenarioError`] naming `steps[i].witness`: the scenario does not load, the search is
+/// refused, or no run within its bounds meets the goal (the count of states said).
+pub fn find_witnesses(
+    lesson: &Lesson,
+    plan: &[PlannedStep],
+    mut scenario: impl FnMut(&str) -> Option<Result<Scenario, ScenarioError>>,
+) -> Result<Vec<WitnessFound>, ScenarioError> {
+    use crate::engine::search::{Outcome, Searcher};
+    let mut out = Vec::new();
+    for (i, (step, planned)) in lesson.steps.iter().zip(plan).enumerate() {
+        let Some(w) = &step.witness else { continue };
+        let at = format!("steps[{i}].witness");
+        let id = &planned.start.scenario;
+        let loaded = match scenario(id) {
+            Some(Ok(s)) => s,
+            _ => return Err(error(at, format!("\"{id}\" does not load"))),
+        };
+        let mut searcher = Searcher::new(loaded.config, &[w.goal], &w.space())
+            .map_err(|e| error(at.clone(), format!("the search is refused: {e}")))?;
+        match searcher.finish() {
+            Outcome::Found { found, progress } => {
+                out.push(WitnessFound { step: i, goal: w.goal, found: *found, states: progress.states })
+            }
+            Outcome::NoneWithinBounds { progress } | Outcome::BudgetSpent { progress } => {
+                return Err(error(
+                    at,
+                    format!(
+                        "no run of \"{id}\" with at most {} interventions meets {} ({} states explored)",
+                        w.max_interventions,
+                        w.goal.code(),
+                        progress.states
+                    ),
+                ))
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A step's live numbers as `leaselab lesson` reports them: the step (from 0) and the outcome
+/// numbers of the scenario's own settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LiveChecked {
+    pub step: usize,
+    /// Every outcome number its text shows (English), with its value, in order.
+    pub figures: Vec<(super::live::Figure, String)>,
+}
+
+/// Checks every step's live numbers (played on the step's scenario, `plan` gives it, from 0 ms
+/// with its own script and none of the lesson's `do`): each bound's `value` is the scenario's own setting (setting
+/// it changes nothing in the run), and the engine accepts the knob at `min` and at `max`.
+///
+/// # Errors
+/// A [`ScenarioError`] naming `steps[i].live[k]`.
+pub fn check_live(
+    lesson: &Lesson,
+    plan: &[PlannedStep],
+    mut scenario: impl FnMut(&str) -> Option<Result<Scenario, ScenarioError>>,
+) -> Result<Vec<LiveChecked>, ScenarioError> {
+    use super::live::{self, Figure};
+    let mut out = Vec::new();
+    for (i, (step, planned)) in lesson.steps.iter().zip(plan).enumerate() {
+        if step.live.is_empty() {
+            continue;
+        }
+        let id = planned.start.scenario.as_str();
+        let Some(Ok(loaded)) = scenario(id) else {
+            return Err(error(format!("steps[{i}].scenario"), format!("\"{id}\" does not load")));
+        };
+        let own =
+            super::report::Report::run(&loaded).map_err(|e| error(format!("steps[{i}].scenario"), e.to_string()))?;
+        let values: Vec<u64> = step.live.iter().map(|b| b.value).collect();
+        for (k, b) in step.live.iter().enumerate() {
+            let at = format!("steps[{i}].live[{k}]");
+            for v in [b.min, b.max] {
+                let mut set = values.clone();
+                set[k] = v;
+                live::report(&loaded, &step.live, &set).map_err(|e| error(at.clone(), format!("at {v}: {e}")))?;
+            }
+        }
+        let report =
+            live::report(&loaded, &step.live, &values).map_err(|e| error(format!("steps[{i}].live"), e.to_string()))?;
+        if report.trace_hash != own.trace_hash {
+            return Err(error(
+                format!("steps[{i}].live"),
+                format!("the values given change the run of \"{id}\": each must be the scenario's own setting"),
+            ));
+        }
+        let pieces = live::pieces(&step.text.en, &step.live).map_err(|e| error(format!("steps[{i}].text.en"), e))?;
+        let figures = pieces
+            .iter()
+            .filter_map(|p| match p {
+                live::Piece::Figure(f) => Some((*f, f.of(&report))),
+                _ => None,
+            })
+            .collect::<Vec<(Figure, String)>>();
+        out.push(LiveChecked { step: i, figures });
     }
     Ok(out)
 }

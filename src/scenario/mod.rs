@@ -13,6 +13,7 @@ pub mod interop;
 pub mod lesson;
 pub mod library;
 pub mod link;
+pub mod live;
 pub mod opening;
 pub mod report;
 pub mod search;

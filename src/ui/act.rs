@@ -131,7 +131,8 @@ pub(crate) fn perform_later(app: AppState, action: Action) {
             app.recap_put_away.set(true);
         }
         Action::ShareLink => share(app, false),
-        Action::Search | Action::StopSearch | Action::OpenFound => super::ask::act(app, action),
+        Action::Search | Action::StopSearch | Action::OpenFound | Action::Witness => super::ask::act(app, action),
+        Action::Sweep | Action::OpenSwept(..) => super::sweep::act(app, action),
         Action::EmbedCode => share(app, true),
         Action::Close => {
             app.help.set(false);

@@ -63,7 +63,9 @@ enum Status {
     Failed(String),
 }
 
-/// The Ask panel's state: the question, the search's status and the worker.
+/// The Ask panel's state: the question, the search's status and the worker. A lesson's witness
+/// question (`Action::Witness`) asks through the same state: it sets the question, and says whose
+/// it is in `asked_by`.
 #[derive(Clone, Copy)]
 struct Asking {
     goal: RwSignal<Goal>,
@@ -75,6 +77,11 @@ struct Asking {
     pending: StoredValue<Option<String>, LocalStorage>,
     /// The scenario searched (the answer's run is of it).
     searched: StoredValue<Option<crate::scenario::Scenario>, LocalStorage>,
+    /// The lesson (its id) and step (from 0) whose witness question the search answers; `None`:
+    /// the Ask tab's own.
+    asked_by: RwSignal<Option<(String, usize)>>,
+    /// A witness question's page: the run found opens in its player at once.
+    open_when_found: StoredValue<Option<AppState>, LocalStorage>,
 }
 
 thread_local! {
@@ -93,6 +100,8 @@ fn asking() -> Asking {
             worker: StoredValue::new_local(None),
             pending: StoredValue::new_local(None),
             searched: StoredValue::new_local(None),
+            asked_by: RwSignal::new(None),
+            open_when_found: StoredValue::new_local(None),
         })
     })
 }
@@ -119,17 +128,23 @@ fn goal_words(goal: Goal) -> Later {
 pub(crate) fn act(app: AppState, action: Action) {
     let a = asking();
     match action {
+        Action::Search if super::sweep::running() => {}
         Action::Search => {
             let had_focus = focus_in_panel();
-            search(app, a);
+            a.asked_by.set(None);
+            a.open_when_found.set_value(None);
+            let space = serde_json::json!({
+                "max_interventions": a.depth.get_untracked(),
+                "scripted": a.scripted.get_untracked(),
+            });
+            search(app, a, a.goal.get_untracked(), space);
             if had_focus {
                 super::focus::hand_to(&[".asking .ask-stop"]);
             }
         }
-        Action::StopSearch => {
-            if matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting) {
-                post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
-            }
+        Action::Witness => witness(app, a),
+        Action::StopSearch if searching() || super::sweep::running() => {
+            post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
         }
         Action::OpenFound => {
             let found = (a.status.get_untracked(), a.searched.get_value());
@@ -147,17 +162,40 @@ pub(crate) fn act(app: AppState, action: Action) {
     }
 }
 
-/// Starts a search of the scenario on screen for the panel's question.
-fn search(app: AppState, a: Asking) {
+/// Asks the lesson step's witness question: the Ask panel takes the question (so its tab shows
+/// it too), and the shortest run found opens in the player. Nothing is asked while a search is
+/// under way, or when the run on screen is not the step's scenario.
+fn witness(app: AppState, a: Asking) {
+    if matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting) {
+        return;
+    }
+    let asked = app.tutor.0.with_untracked(|t| {
+        let (step, planned) = t.current()?;
+        Some((t.lesson()?.id.clone(), t.step(), step.witness.clone()?, planned.start.scenario.clone()))
+    });
+    let Some((lesson, i, w, scenario)) = asked else { return };
+    if app.source.with_untracked(Option::is_some) || app.scenario.with_untracked(|s| s.id != scenario) {
+        return;
+    }
+    a.goal.set(w.goal);
+    a.depth.set(w.max_interventions as u64);
+    a.scripted.set(w.scripted);
+    a.asked_by.set(Some((lesson, i)));
+    a.open_when_found.set_value(Some(app));
+    // The bounds are the lesson checker's (`Witness::space`), whole.
+    let space = serde_json::to_value(w.space()).unwrap_or_default();
+    search(app, a, w.goal, space);
+}
+
+/// Starts a search of the scenario on screen for `goal` within `space` (a [`Space`]'s fields as
+/// JSON; the ones missing default).
+///
+/// [`Space`]: crate::engine::search::Space
+fn search(app: AppState, a: Asking, goal: Goal, space: serde_json::Value) {
     let scenario = app.scenario.get_untracked();
     let source = app.source.get_untracked();
     a.status.set(Status::Starting);
     a.searched.set_value(None);
-    let goal = a.goal.get_untracked();
-    let space = serde_json::json!({
-        "max_interventions": a.depth.get_untracked(),
-        "scripted": a.scripted.get_untracked(),
-    });
     wasm_bindgen_futures::spawn_local(async move {
         // The scenario's file: the imported text, or the built-in's, fetched (it is cached).
         let text = match source {
@@ -175,6 +213,20 @@ fn search(app: AppState, a: Asking) {
         a.searched.set_value(Some(scenario));
         post(a, &request.to_string());
     });
+}
+
+/// Whether a search is under way (the worker does one job at a time).
+pub(super) fn searching() -> bool {
+    ASKING.with(|a| {
+        a.borrow()
+            .as_ref()
+            .is_some_and(|a| matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting))
+    })
+}
+
+/// Sends a request to the worker (a sweep's, `ui::sweep`), starting it the first time.
+pub(super) fn post_request(text: &str) {
+    post(asking(), text);
 }
 
 /// Sends a request to the worker, starting it the first time. Until the worker says it is
@@ -257,6 +309,10 @@ fn heard(a: Asking, message: &serde_json::Value) {
         _ => 0,
     };
     let kind = message["type"].as_str().unwrap_or_default();
+    // A sweep's news is the sweep panel's.
+    if kind != "ready" && super::sweep::heard(message) {
+        return;
+    }
     // What the worker says of a search the page no longer waits for (stopped for another
     // scenario, its question changed) is not this panel's news.
     let waiting = matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting);
@@ -298,7 +354,14 @@ fn heard(a: Asking, message: &serde_json::Value) {
                 },
                 _ => Status::Budget { states: n(&p["states"]), depth: n(&p["depth"]) },
             };
+            let found = matches!(status, Status::Found { .. });
             finish(a, status);
+            // A witness question's run opens at once.
+            let opener = a.open_when_found.get_value();
+            a.open_when_found.set_value(None);
+            if let (true, Some(app)) = (found, opener) {
+                act(app, Action::OpenFound);
+            }
         }
         "stopped" => finish(a, Status::Stopped { states: states_so_far() }),
         "error" => finish(a, Status::Failed(message["message"].as_str().unwrap_or_default().to_owned())),
@@ -320,6 +383,91 @@ fn count(n: u64, lang: crate::vocab::Lang) -> String {
         out.push(d);
     }
     out
+}
+
+/// Where a search under way stands, in words (empty once it has ended).
+fn progress_words(status: &Status, l: crate::vocab::Lang) -> String {
+    match status {
+        Status::Starting => Later::AskStarting.text(l).to_owned(),
+        Status::Running { states, runs, depth, rate } => fill(
+            Later::AskProgress.text(l),
+            &[
+                ("states", &count(*states, l)),
+                ("runs", &count(*runs, l)),
+                ("depth", &count(*depth, l)),
+                ("rate", &count(*rate, l)),
+            ],
+        ),
+        _ => String::new(),
+    }
+}
+
+/// How a search ended, in words (empty while it works).
+fn status_words(status: &Status, l: crate::vocab::Lang) -> String {
+    let count = |n: u64| count(n, l);
+    match status.clone() {
+        Status::Idle | Status::Starting | Status::Running { .. } => String::new(),
+        Status::Found { depth: 0, at_ms, states, .. } => {
+            fill(Later::AskFoundScript.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
+        }
+        Status::Found { depth: 1, at_ms, states, .. } => {
+            fill(Later::AskFoundOne.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
+        }
+        Status::Found { depth, at_ms, states, .. } => {
+            fill(Later::AskFound.text(l), &[("n", &count(depth)), ("s", &seconds(at_ms)), ("states", &count(states))])
+        }
+        Status::NoneFound { states, runs, depth: 1 } => {
+            fill(Later::AskNoneOne.text(l), &[("states", &count(states)), ("runs", &count(runs))])
+        }
+        Status::NoneFound { states, runs, depth } => {
+            fill(Later::AskNone.text(l), &[("states", &count(states)), ("runs", &count(runs)), ("n", &count(depth))])
+        }
+        Status::Budget { states, depth: 0 | 1 } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
+        Status::Budget { states, depth } => fill(
+            Later::AskBudgetDeeper.text(l),
+            &[("states", &count(states)), ("n", &count(depth)), ("done", &count(depth - 1))],
+        ),
+        Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
+        Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
+        Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
+    }
+}
+
+/// The run found, choice by choice, as the script's marks say them (none until one is found): a
+/// pause or a held-up write with how long it lasts, and a cut from the store with its heal as one
+/// line, for as long as it lasted (the search's one choice).
+fn run_lines(app: AppState, status: &Status, l: crate::vocab::Lang) -> Vec<String> {
+    let Status::Found { steps, .. } = status else { return Vec::new() };
+    // The heals that end a cut: said with it.
+    let mut healed = vec![false; steps.len()];
+    let mut lines = Vec::new();
+    app.cast.with(|cast| {
+        for (k, step) in steps.iter().enumerate() {
+            let lasting = match &step.command {
+                // The scenario's script set aside is the learner's choice, not the run's.
+                Command::DropScript { .. } => continue,
+                Command::Heal { .. } if healed[k] => continue,
+                Command::Pause { for_ms: Some(ms), .. } | Command::DelayNextWrite { by_ms: ms, .. } => Some(*ms),
+                Command::Partition { node, .. } => steps.iter().enumerate().skip(k + 1).find_map(|(j, later)| {
+                    let heals = match &later.command {
+                        Command::Heal { node: n } => n == node,
+                        _ => false,
+                    };
+                    heals.then(|| {
+                        healed[j] = true;
+                        later.at_ms.saturating_sub(step.at_ms)
+                    })
+                }),
+                _ => None,
+            };
+            let mut what = super::hands::script_step(&step.command, cast, l);
+            if let Some(ms) = lasting {
+                what = fill(Later::AskForLong.text(l), &[("what", &what), ("d", &seconds(ms))]);
+            }
+            lines.push(fill(Later::AskRunStep.text(l), &[("s", &seconds(step.at_ms)), ("what", &what)]));
+        }
+    });
+    lines
 }
 
 /// The Ask tab's panel.
@@ -344,54 +492,8 @@ pub fn Ask(app: AppState) -> impl IntoView {
     let running = move || matches!(a.status.get(), Status::Running { .. } | Status::Starting);
     // The progress while it works (not a live region: it changes five times a second), and the
     // outcome (a live region: said once when it comes).
-    let progress = move || {
-        let l = lang();
-        match a.status.get() {
-            Status::Starting => Later::AskStarting.text(l).to_owned(),
-            Status::Running { states, runs, depth, rate } => fill(
-                Later::AskProgress.text(l),
-                &[
-                    ("states", &count(states, l)),
-                    ("runs", &count(runs, l)),
-                    ("depth", &count(depth, l)),
-                    ("rate", &count(rate, l)),
-                ],
-            ),
-            _ => String::new(),
-        }
-    };
-    let status = move || {
-        let l = lang();
-        let count = |n: u64| count(n, l);
-        match a.status.get() {
-            Status::Idle | Status::Starting | Status::Running { .. } => String::new(),
-            Status::Found { depth: 0, at_ms, states, .. } => {
-                fill(Later::AskFoundScript.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
-            }
-            Status::Found { depth: 1, at_ms, states, .. } => {
-                fill(Later::AskFoundOne.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
-            }
-            Status::Found { depth, at_ms, states, .. } => fill(
-                Later::AskFound.text(l),
-                &[("n", &count(depth)), ("s", &seconds(at_ms)), ("states", &count(states))],
-            ),
-            Status::NoneFound { states, runs, depth: 1 } => {
-                fill(Later::AskNoneOne.text(l), &[("states", &count(states)), ("runs", &count(runs))])
-            }
-            Status::NoneFound { states, runs, depth } => fill(
-                Later::AskNone.text(l),
-                &[("states", &count(states)), ("runs", &count(runs)), ("n", &count(depth))],
-            ),
-            Status::Budget { states, depth: 0 | 1 } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
-            Status::Budget { states, depth } => fill(
-                Later::AskBudgetDeeper.text(l),
-                &[("states", &count(states)), ("n", &count(depth)), ("done", &count(depth - 1))],
-            ),
-            Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
-            Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
-            Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
-        }
-    };
+    let progress = move || a.status.with(|status| progress_words(status, lang()));
+    let status = move || a.status.with(|status| status_words(status, lang()));
     // A changed question, or another scenario, and the answer on screen is no longer this
     // one's: it goes (a search under way for the old scenario is stopped).
     let question = Memo::new(move |_| (a.goal.get(), a.depth.get(), a.scripted.get()));
@@ -411,31 +513,7 @@ pub fn Ask(app: AppState) -> impl IntoView {
         }
     });
     let found = move || matches!(a.status.get(), Status::Found { .. });
-    // The run found, intervention by intervention, as the script's marks say them.
-    let steps = move || {
-        let Status::Found { steps, .. } = a.status.get() else { return Vec::new() };
-        let l = lang();
-        app.cast.with(|cast| {
-            steps
-                .iter()
-                // The scenario's script set aside is the learner's choice, not the run's.
-                .filter(|step| !matches!(step.command, Command::DropScript { .. }))
-                .map(|step| {
-                    let mut what = super::hands::script_step(&step.command, cast, l);
-                    let lasting = match &step.command {
-                        Command::Pause { for_ms: Some(ms), .. } | Command::DelayNextWrite { by_ms: ms, .. } => {
-                            Some(*ms)
-                        }
-                        _ => None,
-                    };
-                    if let Some(ms) = lasting {
-                        what = fill(Later::AskForLong.text(l), &[("what", &what), ("d", &seconds(ms))]);
-                    }
-                    fill(Later::AskRunStep.text(l), &[("s", &seconds(step.at_ms)), ("what", &what)])
-                })
-                .collect::<Vec<_>>()
-        })
-    };
+    let steps = move || a.status.with(|status| run_lines(app, status, lang()));
     let step_list = move || steps().into_iter().map(|line| view! { <li>{line}</li> }).collect_view();
     view! {
         <div class="asking" data-testid="asking">
@@ -486,6 +564,71 @@ pub fn Ask(app: AppState) -> impl IntoView {
             <p class="ask-progress" data-testid="ask-progress">{progress}</p>
             <p class="ask-status" data-testid="ask-status" role="status" aria-live="polite">{status}</p>
             <ol class="ask-steps" data-testid="ask-steps">{step_list}</ol>
+            <super::sweep::SweepPanel app />
+        </div>
+    }
+}
+
+/// A lesson step's witness question (`witness` in the lesson file): its button, which asks the
+/// engine for the shortest run of the step's scenario that shows it (`Action::Witness`), Stop
+/// while it searches, and the answer under it: the sentence and the run, intervention by
+/// intervention, as the Ask tab says them. The run itself opens in the player.
+#[component]
+pub fn WitnessAsk(
+    app: AppState,
+    lesson: String,
+    step: usize,
+    witness: crate::scenario::lesson::Witness,
+) -> impl IntoView {
+    let a = asking();
+    let lang = move || app.lang.get();
+    // The search on show is this step's question's (another step's, or the Ask tab's, is not).
+    let mine = Memo::new(move |_| a.asked_by.with(|by| by.as_ref().is_some_and(|(l, s)| *l == lesson && *s == step)));
+    let running = move || mine.get() && matches!(a.status.get(), Status::Running { .. } | Status::Starting);
+    let goal = witness.goal;
+    let label = witness.label.clone();
+    let words = move || match &label {
+        Some(text) => match lang() {
+            crate::vocab::Lang::En => text.en.clone(),
+            crate::vocab::Lang::Zh => text.zh.clone(),
+        },
+        None => fill(Later::WitnessDefault.text(lang()), &[("goal", goal_words(goal).text(lang()))]),
+    };
+    let progress = move || if mine.get() { a.status.with(|s| progress_words(s, lang())) } else { String::new() };
+    let status = move || {
+        if !mine.get() {
+            return String::new();
+        }
+        a.status.with(|s| {
+            let said = status_words(s, lang());
+            match s {
+                Status::Found { .. } => format!("{said} {}", Later::WitnessOpened.text(lang())),
+                _ => said,
+            }
+        })
+    };
+    let lines = move || {
+        let lines = if mine.get() { a.status.with(|s| run_lines(app, s, lang())) } else { Vec::new() };
+        lines.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()
+    };
+    view! {
+        <div class="witness" data-testid="witness">
+            <Show
+                when=running
+                fallback=move || {
+                    let words = words.clone();
+                    view! {
+                        <button class="witness-ask" data-testid="witness-ask" on:click=super::act::on_click(app, Action::Witness)>
+                            {words}
+                        </button>
+                    }
+                }
+            >
+                <ActButton app action=Action::StopSearch testid="witness-stop" class="witness-stop" label=Said::Later(Later::AskStop) />
+            </Show>
+            <p class="ask-progress" data-testid="witness-progress">{progress}</p>
+            <p class="ask-status" data-testid="witness-status" role="status" aria-live="polite">{status}</p>
+            <ol class="ask-steps" data-testid="witness-steps">{lines}</ol>
         </div>
     }
 }

@@ -483,8 +483,19 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     let step = &lesson.steps[i];
     let (asks, last) = (step.ask.is_some(), i + 1 == lesson.steps.len());
     let text = step.text.clone();
-    let narration =
-        move || paragraphs(&pick(&text, app.lang.get())).into_iter().map(|p| view! { <p>{p}</p> }).collect_view();
+    // Live numbers: the narration's own component; the run they are of is the step's scenario.
+    let live = (!step.live.is_empty())
+        .then(|| app.tutor.0.with_untracked(|t| t.current().map(|(_, planned)| planned.start.scenario.clone())))
+        .flatten()
+        .map(|scenario| (step.live.clone(), scenario));
+    let narration = move || match live.clone() {
+        Some((bounds, scenario)) => {
+            view! { <super::live::LiveNarration app text=text.clone() bounds scenario /> }.into_any()
+        }
+        None => {
+            paragraphs(&pick(&text, app.lang.get())).into_iter().map(|p| view! { <p>{p}</p> }).collect_view().into_any()
+        }
+    };
     // While a question is up (waiting for its answer, or answered while the run plays on), the
     // narration may scroll in a box of its own above it (`data-asks`, see `later.css`): a
     // keyboard reaches it too.
@@ -577,6 +588,9 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
             {step.ask.clone().map(|ask| view! { <Question app ask i phase /> })}
             {waiting}
             {reached}
+            {step.witness.clone().map(|witness| {
+                view! { <super::ask::WitnessAsk app lesson=lesson.id.clone() step=i witness /> }
+            })}
             {step.metaphors.then(|| view! { <Metaphors app rows=lesson.metaphors.clone() /> })}
             {done}
         </div>

@@ -673,6 +673,24 @@ impl Browser {
         }
     }
 
+    /// Drags `[data-testid=<testid>]` sideways by `dx` CSS pixels with the mouse, as a user
+    /// would: pointer down on its centre, moved in four steps, pointer up.
+    pub async fn drag(&self, testid: &str, dx: f64) -> Result<()> {
+        use fantoccini::actions::{InputSource, MouseActions, PointerAction, MOUSE_BUTTON_LEFT};
+        let el = self.find(testid, "drag it").await?;
+        let mut mouse = MouseActions::new("mouse".into())
+            .then(PointerAction::MoveToElement { element: el, duration: None, x: 0.0, y: 0.0 })
+            .then(PointerAction::Down { button: MOUSE_BUTTON_LEFT });
+        for _ in 0..4 {
+            mouse =
+                mouse.then(PointerAction::MoveBy { duration: Some(Duration::from_millis(50)), x: dx / 4.0, y: 0.0 });
+        }
+        mouse = mouse.then(PointerAction::Up { button: MOUSE_BUTTON_LEFT });
+        self.client.perform_actions(mouse).await.with_context(|| format!("dragging [data-testid={testid}]"))?;
+        self.client.release_actions().await.context("releasing the mouse")?;
+        Ok(())
+    }
+
     /// Number of elements matching a CSS selector.
     pub async fn count(&self, css: &str) -> Result<usize> {
         let v = self.eval("return document.querySelectorAll(arguments[0]).length;", vec![json!(css)]).await?;

@@ -179,7 +179,7 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
         let status = b.text_of("ask-status").await?;
         let at = format!("{:.1}", found.at_ms as f64 / 1000.0);
         ensure!(found.depth == 1 && status.contains("one intervention") && status.contains(&at), "{status}");
-        // The run in words: one line per intervention (the script set aside is not one).
+        // The run in words: one line per choice (the script set aside is not one).
         let steps = b.count("[data-testid=\"ask-steps\"] li").await?;
         let chosen: Vec<_> = found
             .interventions
@@ -217,6 +217,235 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
             SECS(10),
         )
         .await?;
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The trace hash so far of the run a lesson's witness found, at the moment found, as the page's
+/// player has it: its interventions on the engine's timeline (a cut's heal after the moment is
+/// not reached yet), then a seek there.
+fn replay_hash(id: &str, w: &leaselab::scenario::lesson::WitnessFound) -> Result<String> {
+    let l = library::lessons::get(id).context("built-in")??;
+    let plan = leaselab::scenario::lesson::plan(&l, library::get)?;
+    let scenario = library::get(&plan[w.step].start.scenario).context("built-in")??;
+    let mut timeline = leaselab::engine::timeline::Timeline::new(scenario.config)?;
+    for i in &w.found.interventions {
+        timeline.intervene(i.at_ms, i.command.clone())?;
+    }
+    Ok(timeline.seek(w.found.at_ms).trace_hash())
+}
+
+/// Every lesson's witness buttons (issue 30): at its step, the button has the worker search the
+/// step's scenario, and the player opens the run the native engine finds for the same question
+/// (`lesson::find_witnesses`, which `leaselab lesson` runs), at its moment: the same run so far
+/// as the native replay of its interventions (`tests/lessons.rs` checks that the replay holds
+/// the witnessed event). The answer is said under the button, intervention by
+/// intervention.
+#[tokio::test]
+async fn every_lessons_witness_button_opens_the_shortest_run() -> Result<()> {
+    use leaselab::scenario::lesson;
+    let mut asked = Vec::new();
+    for entry in library::lessons::MENU {
+        let l = library::lessons::get(entry.id).context("listed")??;
+        let plan = lesson::plan(&l, library::get)?;
+        for w in lesson::find_witnesses(&l, &plan, library::get)? {
+            asked.push((entry.id, w));
+        }
+    }
+    ensure!(asked.len() >= library::lessons::MENU.len(), "every lesson asks one: {}", asked.len());
+    with_browser("witness", SECS(300), async |b| {
+        for (k, (id, w)) in asked.iter().enumerate() {
+            // The first in Chinese: the words under the button are the tables' too.
+            let lang = if k == 0 { "zh" } else { "en" };
+            b.open(&format!("?lesson={id}&step={}&lang={lang}", w.step + 1)).await?;
+            b.wait_exists("witness-ask", SECS(30)).await.with_context(|| format!("{id}: the button"))?;
+            b.click("witness-ask").await?;
+            // The player stands at the moment found: the run so far is the native replay's.
+            let hash = replay_hash(id, w)?;
+            b.wait_for("sim-time", |el| el.attr("data-hash") == Some(hash.as_str()), SECS(60))
+                .await
+                .with_context(|| format!("{id} step {}: the run found opens", w.step + 1))?;
+            let at = b.wait_exists("sim-time", SECS(5)).await?;
+            ensure!(
+                at.attr("data-ms") == Some(w.found.at_ms.to_string().as_str()),
+                "{id}: at {:?}",
+                at.attr("data-ms")
+            );
+            let status = b.text_of("witness-status").await?;
+            let seconds = format!("{:.1}", w.found.at_ms as f64 / 1000.0);
+            ensure!(status.contains(&seconds), "{id}: {status}");
+            let lines = b.count("[data-testid=\"witness-steps\"] li").await?;
+            ensure!(lines == w.found.depth, "{id}: {lines} lines for {} interventions", w.found.depth);
+            if k == 0 {
+                ensure!(status.contains("秒"), "the status in Chinese: {status}");
+                let serious = b.axe_serious("a lesson step with its witness found").await?;
+                ensure!(serious.is_empty(), "axe-core:\n{}", serious.join("\n"));
+            }
+        }
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// Numbers in the prose (issue 30): at the harbor lesson's last step, typing a bound number and
+/// dragging another changes the sentence's outcome numbers to the report `leaselab run --set`
+/// gives for those settings (`live::report`, the same run; `tests/live.rs` compares the two).
+#[tokio::test]
+async fn a_live_number_typed_or_dragged_gives_the_engines_outcome() -> Result<()> {
+    use leaselab::scenario::lesson;
+    use leaselab::scenario::live::{self, Figure};
+    let l = library::lessons::get("harbor-replaced").context("built-in")??;
+    let i = l.steps.iter().position(|s| !s.live.is_empty()).context("a live step")?;
+    let bounds = l.steps[i].live.clone();
+    let plan = lesson::plan(&l, library::get)?;
+    let s = scenario::parse(builtin_json(&plan[i].start.scenario))?;
+    let outcome = |values: &[u64]| -> Result<(String, String)> {
+        let report = live::report(&s, &bounds, values)?;
+        Ok((Figure::StaleWrites.of(&report), Figure::LeaderlessS.of(&report)))
+    };
+    let shown = async |b: &Browser| -> Result<(String, String)> {
+        let v = b
+            .eval(
+                "const f = k => document.querySelector(`[data-testid=\"live\"] output[data-figure=\"${k}\"]`).textContent; \
+                 return [f('stale_writes'), f('leaderless_s')];",
+                vec![],
+            )
+            .await?;
+        Ok((v[0].as_str().unwrap_or_default().to_owned(), v[1].as_str().unwrap_or_default().to_owned()))
+    };
+    with_browser("live-numbers", SECS(120), async |b| {
+        b.open(&format!("?lesson=harbor-replaced&step={}", i + 1)).await?;
+        b.wait_exists("live-pause", SECS(30)).await?;
+        let own: Vec<u64> = bounds.iter().map(|b| b.value).collect();
+        let first = outcome(&own)?;
+        ensure!(first.0 == "1", "the harbor as told: one stale flag obeyed, {first:?}");
+        ensure!(shown(b).await? == first, "at the scenario's own settings: {:?} vs {first:?}", shown(b).await?);
+        // Typed: a nap of 5 s, within the 15 s hourglass.
+        b.eval(
+            "const i = document.querySelector('[data-testid=\"live-pause\"]'); i.focus(); i.select(); return true;",
+            vec![],
+        )
+        .await?;
+        b.press("live-pause", "5\u{E007}").await?;
+        let typed = outcome(&[own[0], 5_000])?;
+        ensure!(typed.0 == "0", "a nap within the hourglass lets nothing stale through: {typed:?}");
+        b.wait_until_js(
+            "the sentence after typing",
+            &format!(
+                "return document.querySelector('[data-testid=\"live\"] output[data-figure=\"leaderless_s\"]').textContent === '{}';",
+                typed.1
+            ),
+            SECS(10),
+        )
+        .await?;
+        ensure!(shown(b).await? == typed, "typed 5: {:?} vs {typed:?}", shown(b).await?);
+        // Dragged: the hourglass's slider, with the mouse, to the right.
+        b.drag("live-slider-lease", 40.0).await?;
+        let value = b.eval("return document.querySelector('[data-testid=\"live-lease\"]').value;", vec![]).await?;
+        let lease_s: u64 = value.as_str().unwrap_or_default().parse().context("a whole number of seconds")?;
+        ensure!(lease_s > 15, "the drag raised the hourglass: {value}");
+        let dragged = outcome(&[lease_s * 1000, 5_000])?;
+        b.wait_until_js(
+            "the sentence after dragging",
+            &format!(
+                "return document.querySelector('[data-testid=\"live\"] output[data-figure=\"leaderless_s\"]').textContent === '{}';",
+                dragged.1
+            ),
+            SECS(10),
+        )
+        .await?;
+        ensure!(shown(b).await? == dragged, "dragged to {lease_s}: {:?} vs {dragged:?}", shown(b).await?);
+        // In Chinese the same numbers stand in the Chinese sentence.
+        b.open(&format!("?lesson=harbor-replaced&step={}&lang=zh", i + 1)).await?;
+        b.wait_exists("live-pause", SECS(30)).await?;
+        let text = b.text_of("live").await?;
+        ensure!(text.contains("渔船听从的过期旗语") && shown(b).await? == first, "{text}");
+        let serious = b.axe_serious("a lesson step with live numbers").await?;
+        ensure!(serious.is_empty(), "axe-core:\n{}", serious.join("\n"));
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// A sweep in the Ask tab (issue 30): 20 settings × 50 seeds of the harbor's nap, computed in
+/// the worker, plotted with a button per point; pressing the longest nap's point on the curve
+/// without fencing opens a seeded run of its class (the first that broke safety), at its
+/// violation, and the share link of that run replays it.
+#[tokio::test]
+async fn a_sweeps_point_opens_a_run_of_its_class() -> Result<()> {
+    let s = scenario::parse(builtin_json("harbor-no-fencing"))?;
+    let spec = SweepSpec { knob: Knob::PauseMs, from: 1_000, to: 40_000, points: 20, seeds: 50 };
+    let native = sweep(&s.config, &spec, |_| {})?;
+    let last = native.last().context("points")?;
+    ensure!(last.violating_unfenced == 50, "seed 000: a 40 s nap breaks every unfenced run: {last:?}");
+    let example = last.examples[1].context("a violating run")?;
+    let mut config = Knob::PauseMs.apply(&s.config, last.value)?;
+    config.seed = example.seed;
+    config.resource.fencing = example.fencing;
+    let mut sim = leaselab::engine::Sim::new(config.clone())?;
+    sim.run_to_end();
+    let at = sim
+        .trace()
+        .iter()
+        .find(|e| matches!(e.event, leaselab::engine::TraceEvent::ViolationFound { .. }))
+        .map(|e| e.at_ms)
+        .context("it broke safety")?;
+    // The player stands at the violation: its hash is the run's so far.
+    let mut sim = leaselab::engine::Sim::new(config)?;
+    sim.advance_to(at);
+    let hash = sim.trace_hash();
+    with_browser("sweep-plot", SECS(400), async |b| {
+        b.open("?scenario=harbor-no-fencing").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.click("tab-ask").await?;
+        b.wait_exists("sweep-knob", SECS(30)).await?;
+        b.eval(
+            "const k = document.querySelector('[data-testid=\"sweep-knob\"]'); k.value = 'pause_ms'; \
+             k.dispatchEvent(new Event('change', { bubbles: true })); return true;",
+            vec![],
+        )
+        .await?;
+        b.wait_for("sweep-to", |el| el.value.as_deref() == Some("40"), SECS(10)).await.context("the nap's range")?;
+        b.click("sweep-run").await?;
+        b.wait_for("sweep-status", |el| el.text.contains("Swept 20 settings × 50 seeds"), SECS(300))
+            .await
+            .context("the sweep ends")?;
+        ensure!(b.count("[data-testid=\"sweep-plot\"] [data-point]").await? == 80, "four curves of 20 points");
+        let said = b
+            .eval(
+                "return document.querySelector('[data-testid=\"sweep-plot\"] .pt.s-unfenced[data-point=\"19\"]').getAttribute('aria-label');",
+                vec![],
+            )
+            .await?;
+        ensure!(said.as_str().is_some_and(|t| t.contains("50 of 50 runs without fencing")), "{said}");
+        let serious = b.axe_serious("the Ask tab with a sweep's plot").await?;
+        ensure!(serious.is_empty(), "axe-core on the plot:\n{}", serious.join("\n"));
+        // The point pressed from the keyboard: focus on it, Enter.
+        b.eval(
+            "document.querySelector('[data-testid=\"sweep-plot\"] .pt.s-unfenced[data-point=\"19\"]').focus(); return true;",
+            vec![],
+        )
+        .await?;
+        b.keys(&['\u{E007}']).await?;
+        b.wait_for("sim-time", |el| el.attr("data-hash") == Some(hash.as_str()), SECS(30))
+            .await
+            .context("the run of the point's class opens")?;
+        let time = b.wait_exists("sim-time", SECS(5)).await?;
+        ensure!(time.attr("data-ms") == Some(at.to_string().as_str()), "at the violation: {:?} vs {at}", time.attr("data-ms"));
+        // Its share link carries the scenario with its knob, seed and fencing, and replays it.
+        b.click("share").await?;
+        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
+        let link = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
+        let link = url::Url::parse(link.as_str().context("a link")?)?;
+        ensure!(link.query_pairs().any(|(k, _)| k == "s"), "the scenario is in the link: {link}");
+        b.open(&format!("?{}", link.query().unwrap_or_default())).await?;
+        b.wait_for("sim-time", |el| el.attr("data-hash") == Some(hash.as_str()), SECS(30))
+            .await
+            .context("the link replays the run")?;
         b.assert_no_console_errors().await?;
         Ok(())
     })
