@@ -571,6 +571,15 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
             view! { <p class="lesson-done" data-testid="lesson-done">{tr(app, Later::LessonDone)}</p> }
         })
     };
+    // The witness question: after a question's reveal only (its words would give the answer
+    // away before).
+    let shown_witness = step.witness.clone();
+    let lesson_id = lesson.id.clone();
+    let witness = move || {
+        let w = shown_witness.clone()?;
+        (!asks || phase.get() == Phase::Reached)
+            .then(|| view! { <super::ask::WitnessAsk app lesson=lesson_id.clone() step=i witness=w /> })
+    };
     view! {
         <div
             class="lesson-step"
@@ -588,9 +597,7 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
             {step.ask.clone().map(|ask| view! { <Question app ask i phase /> })}
             {waiting}
             {reached}
-            {step.witness.clone().map(|witness| {
-                view! { <super::ask::WitnessAsk app lesson=lesson.id.clone() step=i witness /> }
-            })}
+            {witness}
             {step.metaphors.then(|| view! { <Metaphors app rows=lesson.metaphors.clone() /> })}
             {done}
         </div>

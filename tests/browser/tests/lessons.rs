@@ -142,7 +142,10 @@ async fn the_harbor_lesson_end_to_end_with_predictions_and_back() -> Result<()> 
 
         // Back: the previous step plays again from its start and, entered by Back, waits at its
         // moment for Next; the answered question then plays on to its reveal: the very same run,
-        // to the same moment.
+        // to the same moment. A learner reaches for Back once the page has brought the reveal
+        // into view (300 ms after it is drawn, `Do::ShowReveal`): a click sent while the panel
+        // scrolls lands on what scrolled under it (the step's witness button, just above).
+        tokio::time::sleep(Duration::from_millis(600)).await;
         b.click("lesson-back").await?;
         b.at_step(wakes, "reached", SECS(60)).await?;
         b.wait_exists("lesson-reached", SECS(5)).await?;
