@@ -57,6 +57,7 @@ fn a_bound_number_is_shown_in_seconds_and_held_to_its_steps() {
     assert_eq!(lease.read("20"), Some(20_000));
     assert_eq!(lease.read(" 20.4 "), Some(20_000), "the nearest step");
     assert_eq!(lease.read("2"), Some(5_000), "held to min");
+    assert_eq!(lease.read("-5"), Some(5_000), "a negative number held to min too");
     assert_eq!(lease.read("900"), Some(60_000), "held to max");
     assert_eq!(lease.read("fifteen"), None);
     assert_eq!(lease.read("NaN"), None);

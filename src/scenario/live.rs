@@ -48,9 +48,9 @@ pub fn shown(knob: Knob, value: u64) -> String {
 }
 
 /// A number a person typed in the unit [`shown`], as the knob's value (rounded to a whole ms or
-/// ppm; `None`: not a finite number at or above 0).
+/// ppm, and 0 for a number below it; `None`: not a finite number).
 pub fn read(knob: Knob, text: &str) -> Option<f64> {
-    let x: f64 = text.trim().parse().ok().filter(|x: &f64| x.is_finite() && *x >= 0.0)?;
+    let x: f64 = text.trim().parse::<f64>().ok().filter(|x| x.is_finite())?.max(0.0);
     Some(if knob.in_seconds() { (x * 1000.0).round() } else { x.round() })
 }
 

@@ -582,6 +582,13 @@ pub fn WitnessAsk(
 ) -> impl IntoView {
     let a = asking();
     let lang = move || app.lang.get();
+    // The step drawn again (entered anew by Back, Next or the contents): an answer it showed
+    // before is of a run the lesson has since left, and goes (a search under way stays).
+    let searching_now = matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting);
+    let ours = a.asked_by.with_untracked(|by| by.as_ref().is_some_and(|(l, s)| *l == lesson && *s == step));
+    if ours && !searching_now {
+        a.asked_by.set(None);
+    }
     // The search on show is this step's question's (another step's, or the Ask tab's, is not).
     let mine = Memo::new(move |_| a.asked_by.with(|by| by.as_ref().is_some_and(|(l, s)| *l == lesson && *s == step)));
     let running = move || mine.get() && matches!(a.status.get(), Status::Running { .. } | Status::Starting);

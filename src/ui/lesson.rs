@@ -575,10 +575,10 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     // away before).
     let shown_witness = step.witness.clone();
     let lesson_id = lesson.id.clone();
+    let revealed = Memo::new(move |_| !asks || phase.get() == Phase::Reached);
     let witness = move || {
         let w = shown_witness.clone()?;
-        (!asks || phase.get() == Phase::Reached)
-            .then(|| view! { <super::ask::WitnessAsk app lesson=lesson_id.clone() step=i witness=w /> })
+        revealed.get().then(|| view! { <super::ask::WitnessAsk app lesson=lesson_id.clone() step=i witness=w /> })
     };
     view! {
         <div

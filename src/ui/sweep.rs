@@ -109,6 +109,11 @@ fn start(app: AppState, s: Sweeping) {
         points: POINTS,
         seeds: SEEDS,
     };
+    // The range in the learner's own words and units (the engine's check names ms).
+    if spec.to <= spec.from {
+        s.state.set(State::Failed(Later::SweepRangeBackwards.text(app.lang.get_untracked()).to_owned()));
+        return;
+    }
     if let Err(e) = spec.check() {
         s.state.set(State::Failed(format!("{}: {}", e.path, e.message)));
         return;

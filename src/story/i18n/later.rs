@@ -390,6 +390,7 @@ text_table! {
     SweepRunning => ["Sweeping: {k} of {n} settings played…", "扫描中：{n} 个取值已完成 {k} 个……"],
     SweepDone => ["Swept {n} settings × {seeds} seeds: {runs} runs in all.", "已扫描 {n} 个取值 × {seeds} 个种子：共 {runs} 次运行。"],
     SweepStopped => ["Stopped after {k} of {n} settings.", "已停止，完成了 {n} 个取值中的 {k} 个。"],
+    SweepRangeBackwards => ["“To” must be above “From”.", "“到”必须大于“从”。"],
     SweepFailed => ["The sweep could not run: {message}", "无法扫描：{message}"],
     KnobLease => ["Lease duration (s)", "租约时长（秒）"],
     KnobPause => ["Pause length (s)", "暂停时长（秒）"],
