@@ -187,6 +187,16 @@ fn witness(app: AppState, a: Asking) {
     search(app, a, w.goal, space);
 }
 
+/// The file of the scenario on screen, as the worker reads it: the imported text (`source`), or
+/// built-in `id`'s, fetched (it is cached). A search and a sweep both send it.
+pub(super) async fn scenario_file(id: &str, source: Option<String>) -> Result<serde_json::Value, String> {
+    let text = match source {
+        Some(text) => Ok(text),
+        None => super::catalog::fetch_text(&format!("scenarios/{id}.json")).await,
+    };
+    text.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()))
+}
+
 /// Starts a search of the scenario on screen for `goal` within `space` (a [`Space`]'s fields as
 /// JSON; the ones missing default).
 ///
@@ -197,13 +207,7 @@ fn search(app: AppState, a: Asking, goal: Goal, space: serde_json::Value) {
     a.status.set(Status::Starting);
     a.searched.set_value(None);
     wasm_bindgen_futures::spawn_local(async move {
-        // The scenario's file: the imported text, or the built-in's, fetched (it is cached).
-        let text = match source {
-            Some(text) => Ok(text),
-            None => super::catalog::fetch_text(&format!("scenarios/{}.json", scenario.id)).await,
-        };
-        let file = text.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
-        let file = match file {
+        let file = match scenario_file(&scenario.id, source).await {
             Ok(file) => file,
             Err(e) => return a.status.set(Status::Failed(e)),
         };
@@ -595,10 +599,7 @@ pub fn WitnessAsk(
     let goal = witness.goal;
     let label = witness.label.clone();
     let words = move || match &label {
-        Some(text) => match lang() {
-            crate::vocab::Lang::En => text.en.clone(),
-            crate::vocab::Lang::Zh => text.zh.clone(),
-        },
+        Some(text) => crate::story::tour::pick(text, lang()).to_owned(),
         None => fill(Later::WitnessDefault.text(lang()), &[("goal", goal_words(goal).text(lang()))]),
     };
     let progress = move || if mine.get() { a.status.with(|s| progress_words(s, lang())) } else { String::new() };

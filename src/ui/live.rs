@@ -10,7 +10,6 @@ use leptos::prelude::*;
 
 use crate::scenario::live::{self, Bound, Figure, Piece};
 use crate::scenario::Localized;
-use crate::vocab::Lang;
 
 use super::state::AppState;
 
@@ -38,10 +37,7 @@ pub fn LiveNarration(app: AppState, text: Localized, bounds: Vec<Bound>, scenari
     };
     let paragraphs = move || {
         let lang = app.lang.get();
-        let said = match lang {
-            Lang::En => text.en.clone(),
-            Lang::Zh => text.zh.clone(),
-        };
+        let said = crate::story::tour::pick(&text, lang).to_owned();
         said.split('\n')
             .map(str::trim)
             .filter(|p| !p.is_empty())
@@ -133,10 +129,7 @@ fn BoundNumber(app: AppState, bound: Bound, k: usize, values: RwSignal<Vec<u64>>
     };
     let raw = move || values.with(|vs| vs.get(k).copied().unwrap_or_default().to_string());
     let label = bound.label.clone();
-    let label = move || match app.lang.get() {
-        Lang::En => label.en.clone(),
-        Lang::Zh => label.zh.clone(),
-    };
+    let label = move || crate::story::tour::pick(&label, app.lang.get()).to_owned();
     let label2 = label.clone();
     view! {
         <span class="live-bound">

@@ -125,12 +125,7 @@ fn start(app: AppState, s: Sweeping) {
     s.points.set(Vec::new());
     s.swept.set_value(None);
     wasm_bindgen_futures::spawn_local(async move {
-        let text = match source {
-            Some(text) => Ok(text),
-            None => super::catalog::fetch_text(&format!("scenarios/{}.json", scenario.id)).await,
-        };
-        let file = text.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()));
-        let file = match file {
+        let file = match super::ask::scenario_file(&scenario.id, source).await {
             Ok(file) => file,
             Err(e) => return s.state.set(State::Failed(e)),
         };
