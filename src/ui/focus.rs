@@ -2,7 +2,8 @@
 //!
 //! A dialog opening or closing (the shortcuts list, the audience question), a lesson's step
 //! asking for its title, a redrawn control, a figure's menu opening: each asks here, and every
-//! hand-over is carried out by one animation-frame callback ([`settle`]) in one fixed order:
+//! hand-over is carried out by one animation-frame callback ([`settle`]), or sooner by the next
+//! key pressed if that comes first ([`flush`]), in one fixed order:
 //!
 //! 1. the page behind an open dialog is made inert, or no longer inert;
 //! 2. the first of these that is on the page, can take the focus and is inside the open dialog
@@ -209,7 +210,32 @@ fn schedule() {
     if with(|h| std::mem::replace(&mut h.scheduled, true)) {
         return;
     }
-    request_animation_frame(settle);
+    request_animation_frame(flush);
+}
+
+/// Carries out now a hand-over still waiting for its frame, if any. A key pressed between a
+/// dialog opening and the next frame would otherwise act on the page behind it: Tab would walk
+/// the page (the dialog has not yet taken the focus, nor made the page inert), Enter would press
+/// the control behind. The frame can be late on a busy machine, and keys come faster than
+/// frames from a presenter's remote or a test's keyboard. Called by [`listen`] before each key
+/// reaches anything; the markup asked for is drawn by then (the effects that draw it ran after
+/// the event that asked).
+fn flush() {
+    if with(|h| h.scheduled) {
+        settle();
+    }
+}
+
+/// Listens, for the life of the page, for keys: before any of them acts (in the capture phase,
+/// ahead of every other listener and of the browser's own Tab), a hand-over still waiting for
+/// its frame is carried out ([`flush`]).
+pub(crate) fn listen() {
+    let before_key = wasm_bindgen::closure::Closure::<dyn Fn()>::new(flush);
+    if let Some(w) = crate::ui::window() {
+        let _ = w.add_event_listener_with_callback_and_bool("keydown", before_key.as_ref().unchecked_ref(), true);
+    }
+    // The listener lives as long as the page does.
+    before_key.forget();
 }
 
 /// Whether `el` can take the focus now: on the page, not in an inert part, and inside the layer

@@ -157,6 +157,7 @@ const PARTS: Parts = Parts {
     install: |app, keys| {
         app.refresh_trace_hash();
         super::lesson::keep_focus(app);
+        super::focus::listen();
         app.address_follows_settings();
         if keys {
             super::keys::listen(app);
