@@ -72,6 +72,7 @@ fn main() {
     table("lessons", LESSONS, "lessons.rs", true);
     opening_words();
     pack_stamp();
+    fable_later();
 }
 
 /// Writes `$OUT_DIR/opening.rs`: the words of the default scenario (its title, its summary and
@@ -98,6 +99,30 @@ fn opening_words() {
         names.join(", ")
     );
     let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("opening.rs");
+    std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
+}
+
+/// Writes `$OUT_DIR/fable_later.rs`: `FABLE_LATER`, the later part of every fable's pack
+/// (`assets/i18n/<fable>.en.later.json` and `….zh.later.json`), compiled into the page's later
+/// parts' chunk (`ui::later`), so a new telling's pack needs no line of code there.
+fn fable_later() {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("assets").join("i18n");
+    let mut codes: Vec<String> = std::fs::read_dir(&dir)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", dir.display()))
+        .filter_map(|e| e.ok())
+        .filter_map(|e| e.file_name().to_str().and_then(|n| n.strip_suffix(".en.later.json")).map(str::to_owned))
+        .collect();
+    codes.sort();
+    let mut text = String::from(
+        "/// `(fable code, [English, Chinese])`: the later part of each fable's pack, as its files hold it.\n\
+         const FABLE_LATER: &[(&str, [&str; 2])] = &[\n",
+    );
+    for code in codes {
+        let file = |lang: &str| dir.join(format!("{code}.{lang}.later.json")).display().to_string();
+        text += &format!("    ({code:?}, [include_str!({:?}), include_str!({:?})]),\n", file("en"), file("zh"));
+    }
+    text += "];\n";
+    let out = Path::new(&std::env::var("OUT_DIR").expect("cargo sets OUT_DIR")).join("fable_later.rs");
     std::fs::write(&out, text).unwrap_or_else(|e| panic!("writing {}: {e}", out.display()));
 }
 

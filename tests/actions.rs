@@ -167,7 +167,17 @@ fn the_page_builds_no_command_of_its_own() {
                 let name_len = after.find(|c: char| !c.is_alphanumeric()).unwrap_or(after.len());
                 let mut tail = after[name_len..].trim_start();
                 if tail.starts_with('{') {
-                    match tail.find('}') {
+                    // The brace that closes this one (a pattern may hold another's braces).
+                    let mut depth = 0usize;
+                    let close = tail.char_indices().find_map(|(i, c)| {
+                        match c {
+                            '{' => depth += 1,
+                            '}' => depth -= 1,
+                            _ => {}
+                        }
+                        (depth == 0).then_some(i)
+                    });
+                    match close {
                         Some(end) if tail[1..end].trim() == ".." => continue,
                         Some(end) => tail = tail[end + 1..].trim_start(),
                         None => tail = "",

@@ -6,7 +6,7 @@ mod common;
 
 use common::*;
 use leaselab::engine::timeline::Timeline;
-use leaselab::engine::{Command, Link, Sim, TraceEvent};
+use leaselab::engine::{Command, Link, MessageFault, MessageKind, Sim, TraceEvent};
 use leaselab::scenario::export::with_interventions;
 use leaselab::scenario::library;
 
@@ -27,6 +27,19 @@ fn intervene(timeline: &mut Timeline) {
         (at(4), Command::Heal { node: last.clone() }),
         (at(4), Command::RevokeLease),
         (at(5), Command::DelayNextWrite { node: last.clone(), by_ms: 900 }),
+        (
+            at(5),
+            Command::NextMessage {
+                node: first.clone(),
+                kind: MessageKind::RenewRequest,
+                fault: MessageFault::Hold { by_ms: 1_500 },
+            },
+        ),
+        (at(5), Command::NextMessage { node: last.clone(), kind: MessageKind::Write, fault: MessageFault::Copy }),
+        (
+            at(6),
+            Command::NextMessage { node: last.clone(), kind: MessageKind::AcquireReply, fault: MessageFault::Lose },
+        ),
         (at(6), Command::ClockJump { target: "store".into(), by_ms: 4_000 }),
         (at(7), Command::ClockRate { target: first.clone(), rate_ppm: 1_500_000 }),
         (at(8), Command::Crash { node: first.clone() }),

@@ -4,7 +4,7 @@
 use leaselab::scenario::library;
 use leaselab::story::i18n::{Later, Ui};
 use leaselab::story::narrate::Line;
-use leaselab::story::packs;
+use leaselab::story::packs::{self, Part};
 use leaselab::vocab::{Fable, Lang};
 
 #[test]
@@ -26,15 +26,30 @@ fn the_committed_packs_are_the_tables() {
         assert_eq!(whole.len(), packs::COUNT);
         assert_eq!(whole, packs::texts(lang));
         for fable in Fable::all() {
-            let path = format!("{}/assets/i18n/{}", env!("CARGO_MANIFEST_DIR"), packs::fable_file_name(fable, lang));
-            let committed = std::fs::read_to_string(&path).unwrap_or_default();
-            assert!(
-                committed == packs::fable_file(fable, lang),
-                "{path} is not {fable:?}'s texts: after changing a text, run `cargo run --bin leaselab -- packs` \
-                 and commit the packs"
+            let mut own = Vec::new();
+            for part in Part::ALL {
+                let name = packs::fable_file_name(fable, lang, part);
+                let path = format!("{}/assets/i18n/{name}", env!("CARGO_MANIFEST_DIR"));
+                let committed = std::fs::read_to_string(&path).unwrap_or_default();
+                assert!(
+                    committed == packs::fable_file(fable, lang, part),
+                    "{path} is not {fable:?}'s texts: after changing a text, run `cargo run --bin leaselab -- packs` \
+                     and commit the packs"
+                );
+                let texts: Vec<String> = serde_json::from_str(&committed).expect("a JSON array of strings");
+                assert_eq!(texts.len(), fable.pack_len(part), "{path}");
+                own.extend(texts);
+            }
+            // The two parts are the fable's texts but its introduction, in order; the first holds
+            // its words and drawing's own, the later its story lines and legend.
+            let all = fable.texts(lang);
+            assert_eq!(own, all[leaselab::fables::Word::INTRODUCTION..]);
+            // The later part begins with the first line the first part does not hold.
+            let later = &own[fable.pack_len(Part::First)..];
+            assert_eq!(
+                later.first().map(String::as_str),
+                Some(fable.line(Line::pack_order()[Line::FIRST_PART.len()], lang))
             );
-            let texts: Vec<String> = serde_json::from_str(&committed).expect("a JSON array of strings");
-            assert_eq!(texts.len(), fable.pack_len(), "{path}");
         }
     }
 }
@@ -48,7 +63,7 @@ fn a_fables_pack_is_read_as_it_is_written() {
     for fable in Fable::all() {
         for lang in [Lang::En, Lang::Zh] {
             let texts = fable.texts(lang);
-            assert_eq!(texts.len(), Word::INTRODUCTION + fable.pack_len());
+            assert_eq!(texts.len(), Word::INTRODUCTION + fable.pack_len(Part::First) + fable.pack_len(Part::Later));
             assert_eq!(texts[Word::Name as usize], fable.word(Word::Name, lang));
             let last = *Line::ALL.last().expect("lines");
             assert!(texts.contains(&fable.line(last, lang)));
@@ -163,4 +178,34 @@ fn the_committed_lesson_bundles_are_the_lessons_and_their_scenarios() {
             assert_eq!(text.as_str(), Some(file.as_str()), "{path}: {id}'s own file");
         }
     }
+}
+
+/// Every scene a landing card opens (and the page's opening scene) is told, line by line, from
+/// the first part of its telling's pack: the page draws its first scene before the later part
+/// has come (`story::packs`), and the caption tells the run as it plays.
+#[test]
+fn the_opening_scenes_are_told_from_the_first_part() {
+    use leaselab::engine::Sim;
+    use leaselab::story::{narrate, Cast};
+    let mut ids = vec![leaselab::build_facts::DEFAULT_SCENARIO];
+    for fable in Fable::all() {
+        ids.push(fable.def().landing.story);
+    }
+    let mut told = 0;
+    for id in ids {
+        let Some(s) = library::get(id).and_then(Result::ok) else { continue };
+        for fable in Fable::all() {
+            let mut s = s.clone();
+            s.fable = fable;
+            let cast = Cast::new(&s);
+            let mut sim = Sim::new(s.config.clone()).expect("a built-in plays");
+            sim.run_to_end();
+            for entry in sim.trace() {
+                let Some(n) = narrate::narrate(entry, &cast, Lang::En) else { continue };
+                told += 1;
+                assert!(n.line.in_first_part(), "{id} told as {fable:?}: {:?} is in the later part", n.line);
+            }
+        }
+    }
+    assert!(told > 100, "{told} lines told");
 }

@@ -157,6 +157,16 @@ mod cli {
             /// Do not crash nodes.
             #[arg(long)]
             no_crash: bool,
+            /// The network may lose a node's next message of a kind (each node, each kind).
+            #[arg(long)]
+            lose_message: bool,
+            /// How long the network may hold back a node's next message of a kind, in ms,
+            /// comma-separated.
+            #[arg(long, value_delimiter = ',', num_args = 0..)]
+            hold_message_ms: Option<Vec<u64>>,
+            /// The network may deliver a node's next message of a kind twice.
+            #[arg(long)]
+            copy_message: bool,
             /// The operator may revoke the lease.
             #[arg(long)]
             revoke: bool,
@@ -237,11 +247,13 @@ mod cli {
                         files.push((packs::file_name(lang, part), packs::file(lang, part), part.range().len()));
                     }
                     for fable in leaselab::vocab::Fable::all() {
-                        files.push((
-                            packs::fable_file_name(fable, lang),
-                            packs::fable_file(fable, lang),
-                            fable.pack_len(),
-                        ));
+                        for part in packs::Part::ALL {
+                            files.push((
+                                packs::fable_file_name(fable, lang, part),
+                                packs::fable_file(fable, lang, part),
+                                fable.pack_len(part),
+                            ));
+                        }
                     }
                 }
                 let mut files: Vec<(PathBuf, String, String)> = files
@@ -290,6 +302,9 @@ mod cli {
                 clock_jump_ms,
                 clock_rate_ppm,
                 no_crash,
+                lose_message,
+                hold_message_ms,
+                copy_message,
                 revoke,
                 fencing_off,
                 max_states,
@@ -310,6 +325,9 @@ mod cli {
                 space.clock_jump_ms = clock_jump_ms.unwrap_or(space.clock_jump_ms);
                 space.clock_rate_ppm = clock_rate_ppm.unwrap_or(space.clock_rate_ppm);
                 space.crash = !no_crash;
+                space.lose_message = lose_message;
+                space.hold_message_ms = hold_message_ms.unwrap_or_default();
+                space.copy_message = copy_message;
                 space.revoke = revoke;
                 space.fencing_off = fencing_off;
                 space.scripted = !no_script;

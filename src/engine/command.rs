@@ -7,6 +7,7 @@
 use serde::{Deserialize, Serialize};
 
 use super::token::WireToken;
+use super::trace::MessageKind;
 
 /// A command to apply at a virtual time.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
@@ -43,6 +44,20 @@ pub enum Link {
     CoordinatorRequests,
 }
 
+/// What the network does to one message ([`Command::NextMessage`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MessageFault {
+    /// It never arrives (recorded as dropped when sent).
+    Lose,
+    /// It arrives `by_ms` later than its drawn latency (1 ..= 86 400 000), so later messages
+    /// may overtake it.
+    Hold { by_ms: u64 },
+    /// It arrives twice: the copy gets its own id and latency. The store and the resource act
+    /// on both; the node takes the first reply to a call.
+    Copy,
+}
+
 /// Something done to the world from outside the protocol.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(tag = "do", rename_all = "snake_case")]
@@ -72,6 +87,13 @@ pub enum Command {
     SetFencing { on: bool },
     /// The next write this node sends is held up for `by_ms` more than its drawn latency.
     DelayNextWrite { node: String, by_ms: u64 },
+    /// The network loses, holds back or copies the next message of `kind` between `node` and
+    /// the store or the resource (sent by the node, or a reply sent to it), whenever that is
+    /// sent: one message, chosen by what it is rather than by its id, so a learner or a search
+    /// can say "Lin's next renewal reply is lost". The faults a network may do to any message
+    /// (Jepsen's nemeses; the random copies and hold-backs of [`super::NetworkConfig`] are the
+    /// same faults drawn from the seed). A later fault for the same node and kind replaces it.
+    NextMessage { node: String, kind: MessageKind, fault: MessageFault },
     /// A write injected from outside, straight into the resource (arrives at once); how the
     /// checks of seed `002` are replayed. The token may be anything a JSON field can hold.
     /// `lock` names the lock that issued the token (`None`: the lock guarding the resource), so
@@ -139,6 +161,7 @@ impl Command {
             | Command::Partition { node, .. }
             | Command::Heal { node }
             | Command::DelayNextWrite { node, .. }
+            | Command::NextMessage { node, .. }
             | Command::DropScript { node } => Some(node),
             Command::ClockJump { target, .. } | Command::ClockRate { target, .. } => {
                 (target != STORE).then_some(target.as_str())
@@ -173,7 +196,10 @@ impl Command {
             Command::Pause { for_ms: Some(ms), .. } if *ms == 0 || *ms > MAX_COMMAND_MS => {
                 Err(("for_ms", "must be between 1 and 86400000 (24 h)".into()))
             }
-            Command::DelayNextWrite { by_ms, .. } if *by_ms == 0 || *by_ms > MAX_COMMAND_MS => {
+            Command::DelayNextWrite { by_ms, .. }
+            | Command::NextMessage { fault: MessageFault::Hold { by_ms }, .. }
+                if *by_ms == 0 || *by_ms > MAX_COMMAND_MS =>
+            {
                 Err(("by_ms", "must be between 1 and 86400000 (24 h)".into()))
             }
             Command::StoreFailover { lag_ms } if *lag_ms > super::profile::MAX_FAILOVER_LAG_MS => {

@@ -80,6 +80,11 @@ impl Sim {
                 let id = self.nodes[node].id.clone();
                 self.record(TraceEvent::WriteDelayArmed { node: id, by_ms: *by_ms });
             }
+            (Command::NextMessage { kind, fault, .. }, Some(node)) => {
+                self.net.arm(node, *kind, *fault);
+                let id = self.nodes[node].id.clone();
+                self.record(TraceEvent::MessageFaultArmed { node: id, kind: *kind, fault: *fault });
+            }
             (Command::RevokeLease, _) => {
                 let token = self.store.coordinator.token.unwrap_or(0);
                 let holder = self.store.revoke(self.now_ms);

@@ -58,7 +58,7 @@ mod writes;
 use std::sync::Arc;
 
 pub use clock::{ClockConfig, RATE_ONE_PPM};
-pub use command::{Command, Link, ScheduledCommand};
+pub use command::{Command, Link, MessageFault, ScheduledCommand};
 pub use config::{
     Config, ConfigError, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, LockConfig, NetworkConfig, NodeConfig,
     NodeLease, ObserverDuration, Protocol, ReleaseCheck, ResourceConfig, TokenCheck, TokenScope, WorkConfig, MAX_NODES,

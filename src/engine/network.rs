@@ -10,6 +10,9 @@
 //! twice (the copy gets its own id and latency, and is not copied or held back again), and a
 //! message held back so later ones overtake it. Their draws come from a stream of their own
 //! ([`NetFaults::rng`]), so a run without them draws the same latencies as before they existed.
+//! The same faults, and a lost message, can be asked for one message at a time
+//! ([`super::Command::NextMessage`]: [`NetFaults::arm`]); the draws are made all the same, so
+//! the messages after it keep their latencies.
 //! A node takes the first reply to each request and ignores any later one (a client matches a
 //! response to its pending call; a response to a call that already returned is dropped): every
 //! reply handler then sees each request answered at most once, whatever the network copied. The
@@ -23,7 +26,7 @@ use super::config::NetworkConfig;
 use super::node::Held;
 use super::rng::Rng;
 use super::writes::WriteArrival;
-use super::{Endpoint, Item, Link, MessageKind, MessageView, Sim, TraceEvent, WireToken};
+use super::{Endpoint, Item, Link, MessageFault, MessageKind, MessageView, Sim, TraceEvent, WireToken};
 
 /// A message between the actors.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -50,6 +53,9 @@ pub(super) struct NetFaults {
     copied_calls: Vec<u64>,
     /// Of those, the ones whose first reply has reached the node, sorted.
     answered: Vec<u64>,
+    /// Faults asked for the next message of a kind between a node (by index) and the store or
+    /// the resource, in the order asked; one per node and kind.
+    armed: Vec<(usize, MessageKind, MessageFault)>,
 }
 
 impl NetFaults {
@@ -60,7 +66,21 @@ impl NetFaults {
             copies: Vec::new(),
             copied_calls: Vec::new(),
             answered: Vec::new(),
+            armed: Vec::new(),
         }
+    }
+
+    /// Asks for `fault` on the next message of `kind` between node `node` and the store or the
+    /// resource, replacing one asked before for the same node and kind.
+    pub(super) fn arm(&mut self, node: usize, kind: MessageKind, fault: MessageFault) {
+        self.armed.retain(|a| (a.0, a.1) != (node, kind));
+        self.armed.push((node, kind, fault));
+    }
+
+    /// The fault asked for this message, if any; it is then used up.
+    fn take_armed(&mut self, node: usize, kind: MessageKind) -> Option<MessageFault> {
+        let at = self.armed.iter().position(|a| (a.0, a.1) == (node, kind))?;
+        Some(self.armed.remove(at).2)
     }
 
     /// The original of message `id` when it is a copy, else `id`.
@@ -213,7 +233,17 @@ impl Sim {
         }
         let net = self.config.network;
         let latency = self.rng.range_inclusive(net.latency_min_ms, net.latency_max_ms);
-        let held_ms = if self.net.chance(net.reorder_percent) { net.reorder_hold_ms } else { 0 };
+        let drawn_hold_ms = if self.net.chance(net.reorder_percent) { net.reorder_hold_ms } else { 0 };
+        let drawn_copy = self.net.chance(net.duplicate_percent);
+        let asked = self.net.take_armed(node, kind);
+        if asked == Some(MessageFault::Lose) {
+            self.record(TraceEvent::MessageDropped { id, kind });
+            return;
+        }
+        let held_ms = match asked {
+            Some(MessageFault::Hold { by_ms }) => drawn_hold_ms.saturating_add(by_ms),
+            _ => drawn_hold_ms,
+        };
         let arrive_ms = self.now_ms.saturating_add(latency).saturating_add(extra_delay_ms).saturating_add(held_ms);
         let (from, to) = self.endpoints(&body);
         let token = body.token();
@@ -232,7 +262,7 @@ impl Sim {
         // Both copies of a copied request answer one call: the original's.
         let answers = reply_to.map(|r| self.net.original(r));
         let message = Message { id, sent_ms: self.now_ms, arrive_ms, body, answers };
-        if self.net.chance(net.duplicate_percent) {
+        if drawn_copy || asked == Some(MessageFault::Copy) {
             let copy = self.next_message_id;
             self.next_message_id += 1;
             let latency = self.net.rng.range_inclusive(net.latency_min_ms, net.latency_max_ms);

@@ -28,7 +28,10 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Command, Config, ConfigError, Link, ScheduledCommand, Sim, TraceEntry, TraceEvent, WriteOutcome};
+use super::{
+    Command, Config, ConfigError, Link, MessageFault, MessageKind, ScheduledCommand, Sim, TraceEntry, TraceEvent,
+    WriteOutcome,
+};
 
 /// What a search looks for. Counterexamples break a safety property; witnesses show something
 /// worth seeing. Named in `snake_case` on the command line, in the worker's messages and in
@@ -153,6 +156,15 @@ pub struct Space {
     pub clock_rate_ppm: Vec<u64>,
     /// Whether a node may crash (and stay down).
     pub crash: bool,
+    /// Whether the network may lose a node's next message of one kind (to or from it:
+    /// [`Command::NextMessage`] with [`MessageFault::Lose`]), for each node and each kind.
+    pub lose_message: bool,
+    /// How much to hold back a node's next message of one kind, in ms ([`MessageFault::Hold`]),
+    /// for each node and each kind.
+    pub hold_message_ms: Vec<u64>,
+    /// Whether the network may deliver a node's next message of one kind twice
+    /// ([`MessageFault::Copy`]), for each node and each kind.
+    pub copy_message: bool,
     /// Whether the operator may strike the holder ([`Command::RevokeLease`]).
     pub revoke: bool,
     /// Whether the resource's token check may be switched off ([`Command::SetFencing`]).
@@ -180,6 +192,9 @@ impl Default for Space {
             clock_jump_ms: Vec::new(),
             clock_rate_ppm: Vec::new(),
             crash: true,
+            lose_message: false,
+            hold_message_ms: Vec::new(),
+            copy_message: false,
             revoke: false,
             fencing_off: false,
             max_states: 2_000_000,
@@ -188,10 +203,112 @@ impl Default for Space {
     }
 }
 
+/// A kind of intervention a search may make, as the page offers them: each sets its field of
+/// [`Space`] to the page's values, or empties it ([`Space::allow`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Lever {
+    /// Pauses of 5, 10 and 20 s ([`Space::pause_ms`]).
+    Pause,
+    /// A 10 s cut from the store ([`Space::cut_ms`]).
+    Cut,
+    /// A write held up 10 s ([`Space::delay_write_ms`]).
+    DelayWrite,
+    /// A crash ([`Space::crash`]).
+    Crash,
+    /// A message lost ([`Space::lose_message`]).
+    LoseMessage,
+    /// A message held back 10 s ([`Space::hold_message_ms`]).
+    HoldMessage,
+    /// A message delivered twice ([`Space::copy_message`]).
+    CopyMessage,
+    /// A clock stepped 10 s forward or back ([`Space::clock_jump_ms`]).
+    ClockJump,
+    /// A clock running at half or double speed ([`Space::clock_rate_ppm`]).
+    ClockRate,
+    /// The operator strikes the holder ([`Space::revoke`]).
+    Revoke,
+    /// The resource's token check switched off ([`Space::fencing_off`]).
+    FencingOff,
+}
+
+impl Lever {
+    /// Every lever, in the order the page lists them.
+    pub const ALL: [Lever; 11] = [
+        Lever::Pause,
+        Lever::Cut,
+        Lever::DelayWrite,
+        Lever::Crash,
+        Lever::LoseMessage,
+        Lever::HoldMessage,
+        Lever::CopyMessage,
+        Lever::ClockJump,
+        Lever::ClockRate,
+        Lever::Revoke,
+        Lever::FencingOff,
+    ];
+
+    /// Its name in the page's markup and in requests: `pause`, `lose_message`, ….
+    pub fn code(self) -> &'static str {
+        match self {
+            Lever::Pause => "pause",
+            Lever::Cut => "cut",
+            Lever::DelayWrite => "delay_write",
+            Lever::Crash => "crash",
+            Lever::LoseMessage => "lose_message",
+            Lever::HoldMessage => "hold_message",
+            Lever::CopyMessage => "copy_message",
+            Lever::ClockJump => "clock_jump",
+            Lever::ClockRate => "clock_rate",
+            Lever::Revoke => "revoke",
+            Lever::FencingOff => "fencing_off",
+        }
+    }
+
+    /// Whether [`Space::default`] pulls it.
+    pub fn default_on(self) -> bool {
+        Space::default().pulls(self)
+    }
+}
+
 /// Deepest search allowed ([`Space::max_interventions`]).
 pub const MAX_INTERVENTIONS: usize = 6;
 
 impl Space {
+    /// Lets the search pull `lever` (with the values [`Lever`] gives), or not.
+    pub fn allow(&mut self, lever: Lever, on: bool) {
+        let list = |values: &[u64]| if on { values.to_vec() } else { Vec::new() };
+        match lever {
+            Lever::Pause => self.pause_ms = list(&[5_000, 10_000, 20_000]),
+            Lever::Cut => self.cut_ms = list(&[10_000]),
+            Lever::DelayWrite => self.delay_write_ms = list(&[10_000]),
+            Lever::Crash => self.crash = on,
+            Lever::LoseMessage => self.lose_message = on,
+            Lever::HoldMessage => self.hold_message_ms = list(&[10_000]),
+            Lever::CopyMessage => self.copy_message = on,
+            Lever::ClockJump => self.clock_jump_ms = if on { vec![-10_000, 10_000] } else { Vec::new() },
+            Lever::ClockRate => self.clock_rate_ppm = list(&[500_000, 2_000_000]),
+            Lever::Revoke => self.revoke = on,
+            Lever::FencingOff => self.fencing_off = on,
+        }
+    }
+
+    /// Whether the search may pull `lever` (with any values).
+    pub fn pulls(&self, lever: Lever) -> bool {
+        match lever {
+            Lever::Pause => !self.pause_ms.is_empty(),
+            Lever::Cut => !self.cut_ms.is_empty(),
+            Lever::DelayWrite => !self.delay_write_ms.is_empty(),
+            Lever::Crash => self.crash,
+            Lever::LoseMessage => self.lose_message,
+            Lever::HoldMessage => !self.hold_message_ms.is_empty(),
+            Lever::CopyMessage => self.copy_message,
+            Lever::ClockJump => !self.clock_jump_ms.is_empty(),
+            Lever::ClockRate => !self.clock_rate_ppm.is_empty(),
+            Lever::Revoke => self.revoke,
+            Lever::FencingOff => self.fencing_off,
+        }
+    }
+
     /// Checks the bounds.
     ///
     /// # Errors
@@ -204,9 +321,12 @@ impl Space {
         if self.max_interventions > MAX_INTERVENTIONS {
             return bad("max_interventions", &format!("at most {MAX_INTERVENTIONS}"));
         }
-        for (path, ms) in
-            [("pause_ms", &self.pause_ms), ("cut_ms", &self.cut_ms), ("delay_write_ms", &self.delay_write_ms)]
-        {
+        for (path, ms) in [
+            ("pause_ms", &self.pause_ms),
+            ("cut_ms", &self.cut_ms),
+            ("delay_write_ms", &self.delay_write_ms),
+            ("hold_message_ms", &self.hold_message_ms),
+        ] {
             if ms.iter().any(|&m| m == 0 || m > super::command::MAX_COMMAND_MS) {
                 return bad(path, "each length must be 1 ..= 86 400 000 ms");
             }
@@ -221,8 +341,9 @@ impl Space {
     }
 
     /// The choices at each grid point, in the order the search tries them: per node, its
-    /// pauses, cuts, held-up writes, crash; then clock steps and rates per node and the store;
-    /// then revoke and fencing off.
+    /// pauses, cuts, held-up writes, crash, then its next message of each kind lost, held back
+    /// or copied; then clock steps and rates per node and the store; then revoke and fencing
+    /// off.
     fn choices(&self, config: &Config, goal_allows_pauses: bool) -> Vec<Choice> {
         let mut out = Vec::new();
         for node in &config.nodes {
@@ -243,6 +364,16 @@ impl Space {
             }
             if self.crash && goal_allows_pauses {
                 out.push(Choice::now(Command::Crash { node: id.clone() }));
+            }
+            let holds = self.hold_message_ms.iter().map(|&by_ms| MessageFault::Hold { by_ms });
+            let faults: Vec<MessageFault> = (self.lose_message.then_some(MessageFault::Lose).into_iter())
+                .chain(holds)
+                .chain(self.copy_message.then_some(MessageFault::Copy))
+                .collect();
+            for kind in MessageKind::ALL {
+                for &fault in &faults {
+                    out.push(Choice::now(Command::NextMessage { node: id.clone(), kind, fault }));
+                }
             }
         }
         let targets = config.nodes.iter().map(|n| n.id.clone()).chain([super::command::STORE.to_owned()]);

@@ -48,7 +48,7 @@ pub enum ReleaseOutcome {
 }
 
 /// Kinds of protocol message.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "snake_case")]
 pub enum MessageKind {
     AcquireRequest,
@@ -61,6 +61,21 @@ pub enum MessageKind {
 }
 
 impl MessageKind {
+    /// Every kind, in the order the search tries them.
+    pub const ALL: [MessageKind; 6] = [
+        MessageKind::AcquireRequest,
+        MessageKind::AcquireReply,
+        MessageKind::RenewRequest,
+        MessageKind::RenewReply,
+        MessageKind::Write,
+        MessageKind::ReleaseRequest,
+    ];
+
+    /// The kind named `code` ([`MessageKind::code`]), if any.
+    pub fn from_code(code: &str) -> Option<MessageKind> {
+        MessageKind::ALL.into_iter().find(|k| k.code() == code)
+    }
+
     /// The kind's name as the trace writes it (snake_case): `acquire_request`, `write`, ….
     pub fn code(self) -> &'static str {
         match self {
@@ -497,6 +512,13 @@ pub enum TraceEvent {
         node: String,
         by_ms: u64,
     },
+    /// The network will lose, hold back or copy the next message of `kind` between `node` and
+    /// the store or the resource ([`super::Command::NextMessage`]).
+    MessageFaultArmed {
+        node: String,
+        kind: MessageKind,
+        fault: super::command::MessageFault,
+    },
     /// The scenario's scripted steps still ahead for `node` were set aside
     /// ([`super::Command::DropScript`]) and will not happen: `dropped_ms` holds their times, in
     /// the order they would have applied. Empty when nothing was left for the node (the drop is
@@ -609,17 +631,10 @@ mod tests {
     /// `code` names each kind as the trace's JSON does.
     #[test]
     fn message_kind_codes_are_the_trace_names() {
-        let kinds = [
-            MessageKind::AcquireRequest,
-            MessageKind::AcquireReply,
-            MessageKind::RenewRequest,
-            MessageKind::RenewReply,
-            MessageKind::Write,
-            MessageKind::ReleaseRequest,
-        ];
-        for kind in kinds {
+        for kind in MessageKind::ALL {
             let json = serde_json::to_string(&kind).expect("plain data");
             assert_eq!(json, format!("\"{}\"", kind.code()));
+            assert_eq!(MessageKind::from_code(kind.code()), Some(kind));
         }
     }
 }

@@ -174,7 +174,7 @@ impl Fable {
 
     /// Its story template for log line `line` in `lang`.
     pub fn line(self, line: Line, lang: Lang) -> &'static str {
-        self.text(lang, Word::ALL.len() + self.def().own_words + line as usize)
+        self.text(lang, Word::ALL.len() + self.def().own_words + line.pack_place())
     }
 
     /// Its legend: `(key, what the fable shows, what that is)` per entry, in `lang`.
@@ -187,11 +187,18 @@ impl Fable {
         })
     }
 
-    /// How many texts its own pack holds: its words but the introduction (which is in the page's
-    /// first pack: [`Word::INTRODUCTION`]), its drawing's own, its story lines, its legend.
-    pub fn pack_len(self) -> usize {
+    /// How many texts part `part` of its own pack holds: the first part its words but the
+    /// introduction (which is in the page's first pack: [`Word::INTRODUCTION`]), its drawing's
+    /// own and the story lines the opening scenes tell ([`Line::FIRST_PART`]); the later part
+    /// its other story lines and its legend, which the later parts show.
+    pub fn pack_len(self, part: crate::story::packs::Part) -> usize {
         let def = self.def();
-        Word::ALL.len() - Word::INTRODUCTION + def.own_words + Line::ALL.len() + 2 * def.legend.len()
+        match part {
+            crate::story::packs::Part::First => {
+                Word::ALL.len() - Word::INTRODUCTION + def.own_words + Line::FIRST_PART.len()
+            }
+            crate::story::packs::Part::Later => Line::ALL.len() - Line::FIRST_PART.len() + 2 * def.legend.len(),
+        }
     }
 
     /// Its text number `i` in `lang`: its words, its drawing's own, its story lines, its legend.
@@ -211,7 +218,8 @@ impl Fable {
         }
     }
 
-    /// Its texts in `lang`, in order: its words, its drawing's own, its story lines, its legend
+    /// Its texts in `lang`, in order: its words, its drawing's own, its story lines (in
+    /// [`Line::pack_order`]), its legend
     /// (its pack holds them but the first [`Word::INTRODUCTION`]).
     #[cfg(not(target_arch = "wasm32"))]
     pub fn texts(self, lang: Lang) -> &'static [&'static str] {
@@ -227,7 +235,7 @@ impl Fable {
             let t = &def.texts;
             let mut out: Vec<&'static str> = Word::ALL.iter().map(|w| lang.pick((t.words)(*w))).collect();
             out.extend(t.own.iter().map(|pair| lang.pick(*pair)));
-            out.extend(Line::ALL.iter().map(|l| lang.pick((t.lines)(*l))));
+            out.extend(Line::pack_order().iter().map(|l| lang.pick((t.lines)(*l))));
             for [name, is] in t.legend {
                 out.push(lang.pick(*name));
                 out.push(lang.pick(*is));

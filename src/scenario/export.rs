@@ -7,7 +7,7 @@
 //! Also the scenario carried whole by a share link (`s=`): its JSON, compact, in base64url.
 
 use super::{parse, Scenario, ScenarioError};
-use crate::engine::{Command, Link, ScheduledCommand, WireToken, RATE_ONE_PPM};
+use crate::engine::{Command, Link, MessageFault, ScheduledCommand, WireToken, RATE_ONE_PPM};
 
 /// Longest `s=` value a share link may carry, in characters (about 36 KB of JSON).
 pub const MAX_LINK_SCENARIO_CHARS: usize = 48_000;
@@ -130,6 +130,14 @@ fn event(i: &ScheduledCommand) -> String {
         Command::RevokeLease => ("revoke_lease", String::new()),
         Command::SetFencing { on } => ("set_fencing", format!(r#","on":{on}"#)),
         Command::DelayNextWrite { node: n, by_ms } => ("delay_next_write", node(n) + &format!(r#","by_ms":{by_ms}"#)),
+        Command::NextMessage { node: n, kind, fault } => {
+            let message = node(n) + &format!(r#","message":"{}""#, kind.code());
+            match fault {
+                MessageFault::Lose => ("lose_next", message),
+                MessageFault::Hold { by_ms } => ("hold_next", message + &format!(r#","by_ms":{by_ms}"#)),
+                MessageFault::Copy => ("copy_next", message),
+            }
+        }
         Command::RawWrite { token, value, op_id, lock, resource } => {
             let mut f = match token {
                 WireToken::Missing => String::new(),

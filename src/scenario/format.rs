@@ -9,9 +9,10 @@ use serde_json::{Map, Value};
 
 use super::{Localized, Scenario, ScenarioError};
 use crate::engine::{
-    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, NetworkConfig,
-    NodeConfig, NodeLease, ObserverDuration, Protocol, ReleaseCheck, RenewPolicy, ResourceConfig, ScheduledCommand,
-    StoreKind, TimerClock, TokenCheck, TokenScope, WireToken, WorkConfig, RATE_ONE_PPM,
+    ClockConfig, Command, Config, EqualTokenPolicy, Expiry, IssuerConfig, LeaseConfig, Link, LockConfig, MessageFault,
+    MessageKind, NetworkConfig, NodeConfig, NodeLease, ObserverDuration, Protocol, ReleaseCheck, RenewPolicy,
+    ResourceConfig, ScheduledCommand, StoreKind, TimerClock, TokenCheck, TokenScope, WireToken, WorkConfig,
+    RATE_ONE_PPM,
 };
 use crate::vocab::Fable;
 
@@ -649,6 +650,9 @@ pub(crate) enum Action {
     ClockRate,
     DropScript,
     StoreFailover,
+    LoseNext,
+    HoldNext,
+    CopyNext,
 }
 
 const EVENT_FIELDS: &[&str] = &[
@@ -669,6 +673,7 @@ const EVENT_FIELDS: &[&str] = &[
     "high_water",
     "lag_ms",
     "resource",
+    "message",
 ];
 
 /// One entry of a scenario's `events` or `interventions` (and of a lesson step's `do`, which has
@@ -701,6 +706,8 @@ pub(crate) struct EventFile {
     lag_ms: Option<u64>,
     /// The resource a raw write, a restore or a restart acts on (a name in `resources`).
     resource: Option<String>,
+    /// The kind of message `lose_next`, `hold_next` and `copy_next` act on (`renew_reply`, …).
+    message: Option<String>,
 }
 
 impl EventFile {
@@ -730,6 +737,7 @@ impl EventFile {
             high_water: e.u64("high_water")?,
             lag_ms: e.u64("lag_ms")?,
             resource: string("resource")?,
+            message: string("message")?,
             path: e.path,
         })
     }
@@ -749,7 +757,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         }
     };
 
-    let given: [(&str, bool); 15] = [
+    let given: [(&str, bool); 16] = [
         ("from", e.from.is_some()),
         ("node", e.node.is_some()),
         ("target", e.target.is_some()),
@@ -765,6 +773,7 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         ("high_water", e.high_water.is_some()),
         ("lag_ms", e.lag_ms.is_some()),
         ("resource", e.resource.is_some()),
+        ("message", e.message.is_some()),
     ];
     let (name, required, optional): (&str, &[&str], &[&str]) = match e.action {
         Action::Pause => ("pause", &["node"], &["for_ms"]),
@@ -786,6 +795,9 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         Action::ClockRate => ("clock_rate", &["rate"], &["node", "target"]),
         Action::DropScript => ("drop_script", &["node"], &[]),
         Action::StoreFailover => ("store_failover", &[], &["lag_ms"]),
+        Action::LoseNext => ("lose_next", &["node", "message"], &[]),
+        Action::HoldNext => ("hold_next", &["node", "message", "by_ms"], &[]),
+        Action::CopyNext => ("copy_next", &["node", "message"], &[]),
     };
     for (field, is_given) in given {
         if is_given && !required.contains(&field) && !optional.contains(&field) {
@@ -801,10 +813,18 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
             "\"do\": \"clock_rate\" takes either \"node\" or \"target\" (a node id or \"store\")",
         ));
     }
-    let delay = |by: Option<i64>| -> Result<u64, ScenarioError> {
-        u64::try_from(by.unwrap_or(0)).map_err(|_| error(at("by_ms"), "must not be negative for \"delay_next_write\""))
-    };
     let node = || e.node.clone().unwrap_or_default();
+    let delay = |by: Option<i64>| -> Result<u64, ScenarioError> {
+        u64::try_from(by.unwrap_or(0)).map_err(|_| error(at("by_ms"), format!("must not be negative for \"{name}\"")))
+    };
+    let next_message = |fault: MessageFault| -> Result<Command, ScenarioError> {
+        let code = e.message.as_deref().unwrap_or_default();
+        let kind = MessageKind::from_code(code).ok_or_else(|| {
+            let known: Vec<&str> = MessageKind::ALL.iter().map(|k| k.code()).collect();
+            error(at("message"), format!("\"{code}\" is not a kind of message; one of {}", known.join(", ")))
+        })?;
+        Ok(Command::NextMessage { node: node(), kind, fault })
+    };
     let command = match e.action {
         Action::Pause => Command::Pause { node: node(), for_ms: e.for_ms },
         Action::Resume => Command::Resume { node: node() },
@@ -836,6 +856,9 @@ pub(crate) fn event(e: &EventFile, timed: bool) -> Result<ScheduledCommand, Scen
         },
         Action::DropScript => Command::DropScript { node: node() },
         Action::StoreFailover => Command::StoreFailover { lag_ms: e.lag_ms.unwrap_or(0) },
+        Action::LoseNext => next_message(MessageFault::Lose)?,
+        Action::HoldNext => next_message(MessageFault::Hold { by_ms: delay(e.by_ms)? })?,
+        Action::CopyNext => next_message(MessageFault::Copy)?,
     };
     Ok(ScheduledCommand { at_ms, command })
 }

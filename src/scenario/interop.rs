@@ -80,6 +80,7 @@ fn host(event: &TraceEvent) -> Option<String> {
         | E::PartitionedFrom { node, .. }
         | E::Healed { node }
         | E::WriteDelayArmed { node, .. }
+        | E::MessageFaultArmed { node, .. }
         | E::ScriptDropped { node, .. }
         | E::ReplyIgnored { node, .. } => Some(node.clone()),
         E::MessageDropped { .. }

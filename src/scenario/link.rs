@@ -29,7 +29,7 @@
 //! and "not an intervention this version of LeaseLab knows") and plays the scenario without its
 //! interventions; the version changes only when an existing code would read differently.
 
-use crate::engine::{Command, Link, ScheduledCommand};
+use crate::engine::{Command, Link, MessageFault, MessageKind, ScheduledCommand};
 
 /// The link format's version, written as `v=` in the address.
 pub const LINK_VERSION: u32 = 1;
@@ -120,6 +120,11 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
             Command::ClockJump { target, by_ms } => format!("j.{target}.{by_ms}"),
             Command::ClockRate { target, rate_ppm } => format!("k.{target}.{rate_ppm}"),
             Command::DropScript { node } => format!("o.{node}"),
+            Command::NextMessage { node, kind, fault } => match fault {
+                MessageFault::Lose => format!("m.{node}.{}.lose", kind.code()),
+                MessageFault::Hold { by_ms } => format!("m.{node}.{}.hold.{by_ms}", kind.code()),
+                MessageFault::Copy => format!("m.{node}.{}.copy", kind.code()),
+            },
             Command::RawWrite { .. }
             | Command::RollbackIssuer { .. }
             | Command::RestoreResource { .. }
@@ -194,6 +199,16 @@ pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
             },
             ["k", target, ppm] => Command::ClockRate { target: name(target)?, rate_ppm: number(ppm)? },
             ["o", node] => Command::DropScript { node: name(node)? },
+            ["m", node, kind, fault @ ..] => {
+                let kind = MessageKind::from_code(kind).ok_or_else(|| err("not a kind of message"))?;
+                let fault = match fault {
+                    ["lose"] => MessageFault::Lose,
+                    ["hold", ms] => MessageFault::Hold { by_ms: number(ms)? },
+                    ["copy"] => MessageFault::Copy,
+                    _ => return Err(err("a message's fault is lose, hold.MS or copy")),
+                };
+                Command::NextMessage { node: name(node)?, kind, fault }
+            }
             _ => return Err(err("not an intervention this version of LeaseLab knows")),
         };
         // Argument ranges (durations, rates) are the engine's own rules.
@@ -226,6 +241,14 @@ mod tests {
             ScheduledCommand { at_ms: 90, command: Command::ClockJump { target: "store".into(), by_ms: -60_000 } },
             ScheduledCommand { at_ms: 99, command: Command::ClockRate { target: "lin".into(), rate_ppm: 3_000_000 } },
             ScheduledCommand { at_ms: 99, command: Command::DropScript { node: "chen".into() } },
+            ScheduledCommand {
+                at_ms: 99,
+                command: Command::NextMessage {
+                    node: "lin".into(),
+                    kind: MessageKind::RenewReply,
+                    fault: MessageFault::Hold { by_ms: 700 },
+                },
+            },
         ];
         let text = encode(&all).expect("page commands encode");
         assert!(text.chars().all(|c| c.is_ascii_alphanumeric() || "-_.,".contains(c)), "URL-safe: {text}");

@@ -164,7 +164,7 @@ pub enum JobStep {
     /// A sweep's points so far (the newest last) and how many there will be.
     Points { points: Vec<Point>, of: u32 },
     /// A search's answer: what `leaselab search` prints.
-    Answer { answer: Answer },
+    Answer { answer: Box<Answer> },
     /// A sweep's answer: what `leaselab sweep` prints.
     Swept { answer: SweepAnswer },
     /// The job could not go on (a setting the scenario refuses).
@@ -203,7 +203,7 @@ impl Job {
             Job::Search { searcher, scenario, goals, space } => match searcher.run(budget) {
                 crate::engine::search::Status::Running(progress) => JobStep::Progress { progress },
                 crate::engine::search::Status::Done(outcome) => {
-                    JobStep::Answer { answer: Answer::new(scenario, goals, space, outcome) }
+                    JobStep::Answer { answer: Box::new(Answer::new(scenario, goals, space, outcome)) }
                 }
             },
             Job::Sweep { config, scenario, spec, points } => {

@@ -9,7 +9,8 @@ use serde::Serialize;
 use super::cast::Cast;
 use super::i18n::{fill, seconds, span, Ui};
 use crate::engine::{
-    Blocked, IgnoredBecause, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation, WireToken, WriteOutcome,
+    Blocked, IgnoredBecause, MessageFault, ReleaseOutcome, StepDownReason, TraceEntry, TraceEvent, Violation,
+    WireToken, WriteOutcome,
 };
 use crate::vocab::Fable;
 use crate::vocab::Lang;
@@ -40,6 +41,10 @@ pub struct Narration {
     /// Routine events (renewals, refused retries, writes in the same term, lost messages) that a
     /// compact log may hide.
     pub minor: bool,
+    /// The line of the log it is told with (which part of a telling's pack its story is in:
+    /// [`Line::in_first_part`]).
+    #[serde(skip)]
+    pub line: Line,
 }
 
 /// The log's translation table: `(story, technical)` templates in English and Chinese.
@@ -129,6 +134,10 @@ pub enum Line {
     MessageDuplicated,
     MessageHeldBack,
     ReplyIgnored,
+    // ----- one message's fault asked for (`lose_next`, `hold_next`, `copy_next`) -----
+    NextMessageLost,
+    NextMessageHeld,
+    NextMessageCopied,
     /// A one-way cut: requests arrive, replies are lost.
     PartitionedFromReplies,
     /// A one-way cut: requests are lost.
@@ -148,8 +157,59 @@ pub enum Line {
 }
 
 impl Line {
+    /// The lines a telling's pack holds in its first part, in this order (the rest follow in its
+    /// later part, in [`Line::ALL`]'s order, then the legend: `story::packs`): what the opening
+    /// scenes tell (a lease granted, renewed, lost; a nap, a crash; a write judged; the run's
+    /// end). `tests/packs.rs` checks that every scene a landing card opens is told from them.
+    pub const FIRST_PART: [Line; 18] = [
+        Line::NodeStarted,
+        Line::LeaseGranted,
+        Line::LeaseReacquired,
+        Line::AcquireRefused,
+        Line::LeaseRenewed,
+        Line::RenewRefused,
+        Line::LeaseExpired,
+        Line::BecameLeader,
+        Line::SteppedDownDeadline,
+        Line::WritePrepared,
+        Line::WriteAccepted,
+        Line::WriteRejectedStale,
+        Line::Paused,
+        Line::Resumed,
+        Line::Crashed,
+        Line::Restarted,
+        Line::WriteDelayArmed,
+        Line::RunEnded,
+    ];
+
+    /// Whether the line's story is in the first part of a telling's pack ([`Line::FIRST_PART`]).
+    pub fn in_first_part(self) -> bool {
+        Line::FIRST_PART.contains(&self)
+    }
+
+    /// Where the line's story is among a telling's story lines as its pack holds them: the first
+    /// part's in [`Line::FIRST_PART`]'s order, then the others in [`Line::ALL`]'s.
+    pub fn pack_place(self) -> usize {
+        match Line::FIRST_PART.iter().position(|l| *l == self) {
+            Some(k) => k,
+            None => {
+                let before = Line::FIRST_PART.iter().filter(|l| (**l as usize) < self as usize).count();
+                Line::FIRST_PART.len() + self as usize - before
+            }
+        }
+    }
+
+    /// Every line in the order a telling's pack holds their stories ([`Line::pack_place`]).
+    pub fn pack_order() -> Vec<Line> {
+        let mut order = Line::ALL.to_vec();
+        order.sort_by_key(|l| l.pack_place());
+        order
+    }
+}
+
+impl Line {
     /// Every line, for table checks.
-    pub const ALL: [Line; 81] = [
+    pub const ALL: [Line; 84] = [
         Line::NodeStarted,
         Line::MessageDropped,
         Line::LeaseGranted,
@@ -223,6 +283,9 @@ impl Line {
         Line::MessageDuplicated,
         Line::MessageHeldBack,
         Line::ReplyIgnored,
+        Line::NextMessageLost,
+        Line::NextMessageHeld,
+        Line::NextMessageCopied,
         Line::PartitionedFromReplies,
         Line::PartitionedFromRequests,
         Line::AcquireDelayed,
@@ -539,6 +602,18 @@ impl Line {
             MessageHeldBack => [
                 "Message #{msg} ({what}) held back {delay} s by the network: later ones may overtake it.",
                 "消息 #{msg}（{what}）被网络多扣 {delay} 秒：之后发出的可能先到。",
+            ],
+            NextMessageLost => [
+                "The network will lose the next {what} to or from {id}.",
+                "网络将丢掉 {id} 收发的下一条 {what}。",
+            ],
+            NextMessageHeld => [
+                "The network will hold back the next {what} to or from {id} by {delay} s.",
+                "网络将把 {id} 收发的下一条 {what} 多扣 {delay} 秒。",
+            ],
+            NextMessageCopied => [
+                "The network will deliver the next {what} to or from {id} twice.",
+                "网络将把 {id} 收发的下一条 {what} 送达两次。",
             ],
             ReplyIgnored => [
                 "{id} ignores reply #{msg} ({what}): its call already returned.",
@@ -1101,6 +1176,18 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         TraceEvent::WriteDelayArmed { node: id, by_ms } => {
             out("write-delayed", Line::WriteDelayArmed, Tone::Info, false, with(node(id), &[("delay", span(*by_ms))]))
         }
+        TraceEvent::MessageFaultArmed { node: id, kind, fault } => {
+            let (line, delay) = match fault {
+                MessageFault::Lose => (Line::NextMessageLost, None),
+                MessageFault::Hold { by_ms } => (Line::NextMessageHeld, Some(span(*by_ms))),
+                MessageFault::Copy => (Line::NextMessageCopied, None),
+            };
+            let mut values = node(id);
+            values.push(("what", kind.code().to_owned()));
+            values.push(("thing", fable.word(crate::story::picture::message_word(*kind), lang).to_owned()));
+            values.extend(delay.map(|d| ("delay", d)));
+            out("message-fault", line, Tone::Warn, false, values)
+        }
         TraceEvent::ScriptDropped { node: id, dropped_ms } => {
             let line = if dropped_ms.is_empty() { Line::ScriptDroppedNothing } else { Line::ScriptDropped };
             // Enumeration punctuation of the language: "20.0, 60.0" or "20.0、60.0".
@@ -1145,7 +1232,7 @@ pub fn narrate(entry: &TraceEntry, cast: &Cast, lang: Lang) -> Option<Narration>
         story = fill(Ui::AtResource.text(lang), &[("res", res), ("line", &story)]);
         technical = fill(Ui::ResourceSays.text(lang), &[("res", res), ("line", &technical)]);
     }
-    Some(Narration { kind: o.kind, story, technical, tone: o.tone, minor: o.minor })
+    Some(Narration { kind: o.kind, story, technical, tone: o.tone, minor: o.minor, line: o.line })
 }
 
 /// The resource an event names (a run with named resources, `resources`), if any.

@@ -8,9 +8,15 @@
 //!   `ui::later`): what only the parts of the page that come after the first scene show: the later parts' texts (the table [`Later`],
 //!   `story::i18n::later`: the side panel, the diagram, the lessons, the figures' menu, …), the
 //!   log's technical lines, and the built-in scenarios' titles, which only the scenario menu shows;
-//! - one pack per fable (`harbor.en.json`, `lantern.zh.json`, …): the fable's words, its
-//!   drawing's own, its story lines and its legend ([`Fable::pack_len`]), loaded when the fable is
-//!   first shown.
+//! - one pack per fable, in two parts: the first (`harbor.en.json`, `lantern.zh.json`, …) the
+//!   fable's words, its drawing's own and the story lines the opening scenes tell
+//!   ([`Line::FIRST_PART`]), loaded before the fable is first drawn; the later
+//!   (`harbor.en.later.json`, …) its other story lines and its legend ([`Fable::pack_len`]),
+//!   compiled into the later parts' chunk with every fable's in both languages. Those are for
+//!   the scenes one opens from the menu or a lesson, and the side panel (issue 30: the first
+//!   load had no room for more of the engine); in the chunk they cost no request of their own
+//!   (a page with a lesson fetches at most 12 files). A scene opened by its address at first
+//!   tells a later line with nothing until the chunk comes, then again ([`take_fable_missed`]).
 //!
 //! Native builds (the runner, the tests) compile the tables in. The page does not: it loads the
 //! first part of its language and the shown fable's pack before it is drawn, and the other
@@ -99,9 +105,22 @@ pub fn file_name(lang: Lang, part: Part) -> String {
     }
 }
 
-/// The file name of `fable`'s pack in `lang` under `i18n/`: `harbor.en.json`, …
-pub fn fable_file_name(fable: Fable, lang: Lang) -> String {
-    format!("{}.{}.json", fable.code(), lang.code())
+/// The file name of part `part` of `fable`'s pack in `lang` under `i18n/`: `harbor.en.json`,
+/// `harbor.en.later.json`, …
+pub fn fable_file_name(fable: Fable, lang: Lang, part: Part) -> String {
+    match part {
+        Part::First => format!("{}.{}.json", fable.code(), lang.code()),
+        Part::Later => format!("{}.{}.later.json", fable.code(), lang.code()),
+    }
+}
+
+/// Where part `part` of `fable`'s pack is among its own texts (its texts but its introduction).
+pub fn fable_range(fable: Fable, part: Part) -> std::ops::Range<usize> {
+    let first = fable.pack_len(Part::First);
+    match part {
+        Part::First => 0..first,
+        Part::Later => first..first + fable.pack_len(Part::Later),
+    }
 }
 
 /// The texts of `lang`'s pack, both parts, in pack order.
@@ -125,11 +144,11 @@ pub fn file(lang: Lang, part: Part) -> String {
     json_lines(&texts[part.range()])
 }
 
-/// `fable`'s pack in `lang` as its file holds it: a JSON array, one text per line (its texts but
-/// its introduction, which is in the first part of the page's pack).
+/// Part `part` of `fable`'s pack in `lang` as its file holds it: a JSON array, one text per line
+/// (of its texts but its introduction, which is in the first part of the page's pack).
 #[cfg(not(target_arch = "wasm32"))]
-pub fn fable_file(fable: Fable, lang: Lang) -> String {
-    json_lines(&fable.texts(lang)[Word::INTRODUCTION..])
+pub fn fable_file(fable: Fable, lang: Lang, part: Part) -> String {
+    json_lines(&fable.texts(lang)[Word::INTRODUCTION..][fable_range(fable, part)])
 }
 
 #[cfg(not(target_arch = "wasm32"))]
@@ -152,8 +171,12 @@ mod loaded {
         /// The parts loaded so far, English and Chinese, first and later, for the rest of the visit.
         static PACKS: [[Texts; 2]; 2] = const { [[Cell::new(None), Cell::new(None)], [Cell::new(None), Cell::new(None)]] };
 
-        /// Each fable's pack, English and Chinese, once loaded.
-        static FABLES: [[Texts; 2]; ALL.len()] = const { [const { [Cell::new(None), Cell::new(None)] }; ALL.len()] };
+        /// Each fable's pack, English and Chinese, first and later part, once loaded.
+        static FABLES: [[[Texts; 2]; 2]; ALL.len()] =
+            const { [const { [const { [Cell::new(None), Cell::new(None)] }; 2] }; ALL.len()] };
+
+        /// Whether a telling's later part was read before it was here.
+        static FABLE_MISSED: Cell<bool> = const { Cell::new(false) };
 
         /// The later parts' texts ([`super::Later`]) read before any later part was here: drawn
         /// empty, a text in the wrong table (see [`take_missed`]).
@@ -179,9 +202,9 @@ mod loaded {
         PACKS.with(|p| p[slot(lang)][part as usize].get().is_some())
     }
 
-    /// Whether `fable`'s pack in `lang` is loaded.
-    pub fn has_fable(fable: Fable, lang: Lang) -> bool {
-        FABLES.with(|p| p[fable.index()][slot(lang)].get().is_some())
+    /// Whether part `part` of `fable`'s pack in `lang` is loaded.
+    pub fn has_fable(fable: Fable, lang: Lang, part: Part) -> bool {
+        FABLES.with(|p| p[fable.index()][slot(lang)][part as usize].get().is_some())
     }
 
     /// `texts` kept for the rest of the visit, if there are `wanted` of them.
@@ -204,23 +227,36 @@ mod loaded {
         Ok(())
     }
 
-    /// Keeps `fable`'s pack in `lang`, as [`install`] does.
+    /// Keeps part `part` of `fable`'s pack in `lang`, as [`install`] does.
     ///
     /// # Errors
-    /// Not as many texts as the fable's pack holds ([`Fable::pack_len`]).
-    pub fn install_fable(fable: Fable, lang: Lang, texts: Vec<String>) -> Result<(), String> {
-        let texts = keep(texts, fable.pack_len())?;
-        FABLES.with(|p| p[fable.index()][slot(lang)].set(Some(texts)));
+    /// Not as many texts as the part holds ([`Fable::pack_len`]).
+    pub fn install_fable(fable: Fable, lang: Lang, part: Part, texts: Vec<String>) -> Result<(), String> {
+        let texts = keep(texts, fable.pack_len(part))?;
+        FABLES.with(|p| p[fable.index()][slot(lang)][part as usize].set(Some(texts)));
         Ok(())
     }
 
     /// Text `i` of `fable`'s pack in `lang`, or of the other language's while `lang`'s is not
     /// loaded; empty while neither is (the scene is drawn again when it comes: `ui::state`).
     pub fn fable_text(fable: Fable, lang: Lang, i: usize) -> &'static str {
-        FABLES.with(|p| {
+        let part = if i < fable.pack_len(Part::First) { Part::First } else { Part::Later };
+        let at = i - super::fable_range(fable, part).start;
+        let text = FABLES.with(|p| {
             let packs = &p[fable.index()];
-            packs[slot(lang)].get().or(packs[1 - slot(lang)].get()).and_then(|t| t.get(i).copied()).unwrap_or("")
-        })
+            let mine = packs[slot(lang)][part as usize].get();
+            mine.or(packs[1 - slot(lang)][part as usize].get()).and_then(|t| t.get(at).copied())
+        });
+        if text.is_none() && part == Part::Later {
+            FABLE_MISSED.with(|m| m.set(true));
+        }
+        text.unwrap_or("")
+    }
+
+    /// Whether a later part of a telling's pack was read before it was here, since the last
+    /// call (the page then says its texts again once the later parts' chunk has come).
+    pub fn take_fable_missed() -> bool {
+        FABLE_MISSED.with(|m| m.replace(false))
     }
 
     /// Text `i` of `lang`'s pack, or of the other language's while `lang`'s part is not loaded;
@@ -256,7 +292,7 @@ mod loaded {
 }
 
 #[cfg(target_arch = "wasm32")]
-pub use loaded::{fable_text, get, has, has_fable, install, install_fable, page_text, take_missed};
+pub use loaded::{fable_text, get, has, has_fable, install, install_fable, page_text, take_fable_missed, take_missed};
 
 /// Native builds carry the tables themselves: every pack is always here (the page's code
 /// compiled natively renders its first frame, `ui::first_frame`), and installing one does nothing.
@@ -272,7 +308,7 @@ mod carried {
     }
 
     /// Always: the tables are compiled in.
-    pub fn has_fable(_fable: Fable, _lang: Lang) -> bool {
+    pub fn has_fable(_fable: Fable, _lang: Lang, _part: Part) -> bool {
         true
     }
 
@@ -282,13 +318,18 @@ mod carried {
     }
 
     /// Nothing to keep: the tables are compiled in. Never fails.
-    pub fn install_fable(_fable: Fable, _lang: Lang, _texts: Vec<String>) -> Result<(), String> {
+    pub fn install_fable(_fable: Fable, _lang: Lang, _part: Part, _texts: Vec<String>) -> Result<(), String> {
         Ok(())
     }
 
     /// None: no text can be read before its part is here.
     pub fn take_missed() -> Vec<usize> {
         Vec::new()
+    }
+
+    /// Never: no text can be read before its part is here.
+    pub fn take_fable_missed() -> bool {
+        false
     }
 
     /// Text `i` of `lang`'s pack (empty past its end).
@@ -298,4 +339,4 @@ mod carried {
 }
 
 #[cfg(not(target_arch = "wasm32"))]
-pub use carried::{get, has, has_fable, install, install_fable, take_missed};
+pub use carried::{get, has, has_fable, install, install_fable, take_fable_missed, take_missed};

@@ -15,8 +15,8 @@ use wasm_bindgen::prelude::*;
 use wasm_bindgen::JsCast;
 
 use crate::actions::Action;
-use crate::engine::search::Goal;
-use crate::engine::{Command, ScheduledCommand};
+use crate::engine::search::{Goal, Lever, Space};
+use crate::engine::{Command, MessageFault, ScheduledCommand};
 use crate::fables::Said;
 use crate::story::fill;
 use crate::story::i18n::Later;
@@ -69,6 +69,10 @@ enum Status {
 #[derive(Clone, Copy)]
 struct Asking {
     goal: RwSignal<Goal>,
+    /// More goals: the search stops at the first run that meets any of them or `goal`.
+    also: RwSignal<Vec<Goal>>,
+    /// What the search may do (the default space's to begin with).
+    levers: RwSignal<Vec<Lever>>,
     depth: RwSignal<u64>,
     scripted: RwSignal<bool>,
     status: RwSignal<Status>,
@@ -94,6 +98,8 @@ fn asking() -> Asking {
     ASKING.with(|a| {
         *a.borrow_mut().get_or_insert_with(|| Asking {
             goal: RwSignal::new(Goal::StaleWriteAccepted),
+            also: RwSignal::new(Vec::new()),
+            levers: RwSignal::new(Lever::ALL.into_iter().filter(|l| l.default_on()).collect()),
             depth: RwSignal::new(1),
             scripted: RwSignal::new(true),
             status: RwSignal::new(Status::Idle),
@@ -124,6 +130,48 @@ fn goal_words(goal: Goal) -> Later {
     }
 }
 
+/// A check box that puts `item` in `chosen` while it is ticked, and takes it out when not.
+fn check_box<T: Copy + PartialEq + Send + Sync + 'static>(
+    chosen: RwSignal<Vec<T>>,
+    item: T,
+    testid: String,
+    words: impl Fn() -> &'static str + Send + Sync + 'static,
+) -> impl IntoView {
+    let on = move || chosen.with(|c| c.contains(&item));
+    let set = move |ev| {
+        let checked = event_target_checked(&ev);
+        chosen.update(|c| {
+            c.retain(|x| *x != item);
+            if checked {
+                c.push(item);
+            }
+        });
+    };
+    view! {
+        <label class="ask-check">
+            <input type="checkbox" data-testid=testid prop:checked=on on:change=set />
+            <span>{words}</span>
+        </label>
+    }
+}
+
+/// A lever's words on the page: what may go wrong, with its bounds.
+fn lever_words(lever: Lever) -> Later {
+    match lever {
+        Lever::Pause => Later::LeverPause,
+        Lever::Cut => Later::LeverCut,
+        Lever::DelayWrite => Later::LeverDelayWrite,
+        Lever::Crash => Later::LeverCrash,
+        Lever::LoseMessage => Later::LeverLoseMessage,
+        Lever::HoldMessage => Later::LeverHoldMessage,
+        Lever::CopyMessage => Later::LeverCopyMessage,
+        Lever::ClockJump => Later::LeverClockJump,
+        Lever::ClockRate => Later::LeverClockRate,
+        Lever::Revoke => Later::LeverRevoke,
+        Lever::FencingOff => Later::LeverFencingOff,
+    }
+}
+
 /// Carries out an Ask action (`ui::act::perform_later` sends them here, in the later parts).
 pub(crate) fn act(app: AppState, action: Action) {
     let a = asking();
@@ -133,11 +181,14 @@ pub(crate) fn act(app: AppState, action: Action) {
             let had_focus = focus_in_panel();
             a.asked_by.set(None);
             a.open_when_found.set_value(None);
-            let space = serde_json::json!({
-                "max_interventions": a.depth.get_untracked(),
-                "scripted": a.scripted.get_untracked(),
-            });
-            search(app, a, a.goal.get_untracked(), space);
+            let depth = usize::try_from(a.depth.get_untracked()).unwrap_or(1);
+            let mut space =
+                Space { max_interventions: depth, scripted: a.scripted.get_untracked(), ..Space::default() };
+            a.levers.with_untracked(|on| Lever::ALL.into_iter().for_each(|l| space.allow(l, on.contains(&l))));
+            let main = a.goal.get_untracked();
+            let mut goals = vec![main];
+            a.also.with_untracked(|also| goals.extend(also.iter().filter(|g| **g != main)));
+            search(app, a, &goals, serde_json::to_value(space).unwrap_or_default());
             if had_focus {
                 super::focus::hand_to(&[".asking .ask-stop"]);
             }
@@ -184,7 +235,7 @@ fn witness(app: AppState, a: Asking) {
     a.open_when_found.set_value(Some(app));
     // The bounds are the lesson checker's (`Witness::space`), whole.
     let space = serde_json::to_value(w.space()).unwrap_or_default();
-    search(app, a, w.goal, space);
+    search(app, a, &[w.goal], space);
 }
 
 /// The file of the scenario on screen, as the worker reads it: the imported text (`source`), or
@@ -197,11 +248,11 @@ pub(super) async fn scenario_file(id: &str, source: Option<String>) -> Result<se
     text.and_then(|t| serde_json::from_str::<serde_json::Value>(&t).map_err(|e| e.to_string()))
 }
 
-/// Starts a search of the scenario on screen for `goal` within `space` (a [`Space`]'s fields as
-/// JSON; the ones missing default).
-///
-/// [`Space`]: crate::engine::search::Space
-fn search(app: AppState, a: Asking, goal: Goal, space: serde_json::Value) {
+/// Starts a search of the scenario on screen for any of `goals` within `space` (a [`Space`]'s
+/// fields as JSON; the ones missing default).
+fn search(app: AppState, a: Asking, goals: &[Goal], space: serde_json::Value) {
+    let goals: Vec<&str> = goals.iter().map(|g| g.code()).collect();
+    let goals = serde_json::json!(goals);
     let scenario = app.scenario.get_untracked();
     let source = app.source.get_untracked();
     a.status.set(Status::Starting);
@@ -212,7 +263,7 @@ fn search(app: AppState, a: Asking, goal: Goal, space: serde_json::Value) {
             Err(e) => return a.status.set(Status::Failed(e)),
         };
         let request = serde_json::json!({
-            "leaselab": 1, "type": "search", "scenario": file, "goals": [goal.code()], "space": space,
+            "leaselab": 1, "type": "search", "scenario": file, "goals": goals, "space": space,
         });
         a.searched.set_value(Some(scenario));
         post(a, &request.to_string());
@@ -365,6 +416,8 @@ fn heard(a: Asking, message: &serde_json::Value) {
             a.open_when_found.set_value(None);
             if let (true, Some(app)) = (found, opener) {
                 act(app, Action::OpenFound);
+                // Its answer, under the button, in view once drawn.
+                request_animation_frame(|| super::lesson::show_in_panel(".witness [data-testid=witness-steps]"));
             }
         }
         "stopped" => finish(a, Status::Stopped { states: states_so_far() }),
@@ -451,7 +504,9 @@ fn run_lines(app: AppState, status: &Status, l: crate::vocab::Lang) -> Vec<Strin
                 // The scenario's script set aside is the learner's choice, not the run's.
                 Command::DropScript { .. } => continue,
                 Command::Heal { .. } if healed[k] => continue,
-                Command::Pause { for_ms: Some(ms), .. } | Command::DelayNextWrite { by_ms: ms, .. } => Some(*ms),
+                Command::Pause { for_ms: Some(ms), .. } => Some(*ms),
+                Command::DelayNextWrite { by_ms: ms, .. } => Some(*ms),
+                Command::NextMessage { fault: MessageFault::Hold { by_ms: ms }, .. } => Some(*ms),
                 Command::Partition { node, .. } => steps.iter().enumerate().skip(k + 1).find_map(|(j, later)| {
                     let heals = match &later.command {
                         Command::Heal { node: n } => n == node,
@@ -493,6 +548,25 @@ pub fn Ask(app: AppState) -> impl IntoView {
             view! { <option value=d.to_string() selected=move || a.depth.get() == d>{words}</option> }
         })
         .collect_view();
+    let levers = Lever::ALL
+        .into_iter()
+        .map(|lever| {
+            let words = move || lever_words(lever).text(lang());
+            check_box(a.levers, lever, format!("lever-{}", lever.code()), words)
+        })
+        .collect_view();
+    // Every goal but the one chosen above (which is looked for anyway).
+    let also = move || {
+        let main = a.goal.get();
+        Goal::ALL
+            .into_iter()
+            .filter(|g| *g != main)
+            .map(|goal| {
+                let words = move || goal_words(goal).text(lang());
+                check_box(a.also, goal, format!("also-{}", goal.code()), words)
+            })
+            .collect_view()
+    };
     let running = move || matches!(a.status.get(), Status::Running { .. } | Status::Starting);
     // The progress while it works (not a live region: it changes five times a second), and the
     // outcome (a live region: said once when it comes).
@@ -500,9 +574,10 @@ pub fn Ask(app: AppState) -> impl IntoView {
     let status = move || a.status.with(|status| status_words(status, lang()));
     // A changed question, or another scenario, and the answer on screen is no longer this
     // one's: it goes (a search under way for the old scenario is stopped).
-    let question = Memo::new(move |_| (a.goal.get(), a.depth.get(), a.scripted.get()));
+    let question = Memo::new(move |_| (a.goal.get(), a.depth.get(), a.scripted.get(), a.also.get(), a.levers.get()));
     let scenario = Memo::new(move |_| app.scenario.with(|s| s.id.clone()));
-    let seen = StoredValue::new_local(None::<((Goal, u64, bool), String)>);
+    type Question = (Goal, u64, bool, Vec<Goal>, Vec<Lever>);
+    let seen = StoredValue::new_local(None::<(Question, String)>);
     super::effect(move || {
         let now = (question.get(), scenario.get());
         let before = seen.get_value();
@@ -552,6 +627,17 @@ pub fn Ask(app: AppState) -> impl IntoView {
                 />
                 <span>{tr(app, Later::AskScripted)}</span>
             </label>
+            <details class="ask-more" data-testid="ask-more">
+                <summary>{tr(app, Later::AskMore)}</summary>
+                <fieldset>
+                    <legend>{tr(app, Later::AskLevers)}</legend>
+                    {levers}
+                </fieldset>
+                <fieldset>
+                    <legend>{tr(app, Later::AskAlso)}</legend>
+                    {also}
+                </fieldset>
+            </details>
             <div class="ask-buttons">
                 <Show
                     when=running

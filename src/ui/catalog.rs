@@ -161,19 +161,21 @@ pub async fn load_pack(lang: Lang) -> Result<(), String> {
     packs::install(lang, part, texts).map_err(|e| format!("{url}: {e}"))
 }
 
-/// Loads `fable`'s pack in `lang` (`i18n/<fable>.<lang>.json`, stamped as the others) unless it
-/// is already here (see `story::packs`).
+/// Loads the first part of `fable`'s pack in `lang` (`i18n/<fable>.<lang>.json`, stamped as the
+/// others) unless it is already here (see `story::packs`; its later part is in the later parts'
+/// chunk).
 ///
 /// # Errors
 /// Why it could not be fetched or read (in English).
 pub async fn load_fable_pack(fable: Fable, lang: Lang) -> Result<(), String> {
-    if packs::has_fable(fable, lang) {
+    let part = Part::First;
+    if packs::has_fable(fable, lang, part) {
         return Ok(());
     }
-    let url = format!("i18n/{}?v={}", packs::fable_file_name(fable, lang), packs::PACK_STAMP);
+    let url = format!("i18n/{}?v={}", packs::fable_file_name(fable, lang, part), packs::PACK_STAMP);
     let text = fetch_text(&url).await?;
     let texts = pack_texts(&text).map_err(|e| format!("{url}: {e}"))?;
-    packs::install_fable(fable, lang, texts).map_err(|e| format!("{url}: {e}"))
+    packs::install_fable(fable, lang, part, texts).map_err(|e| format!("{url}: {e}"))
 }
 
 /// A pack's texts: its file is a JSON array of strings, read with the browser's `JSON.parse`

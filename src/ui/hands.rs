@@ -393,6 +393,14 @@ pub(crate) fn script_step(command: &Command, cast: &Cast, lang: Lang) -> String 
         Command::SetFencing { on: true } => word(Word::FigureFencingOn),
         Command::SetFencing { on: false } => word(Word::FigureFencingOff),
         Command::DelayNextWrite { .. } => say(Ui::ScriptDelay),
+        Command::NextMessage { kind, fault, .. } => {
+            let said = match fault {
+                crate::engine::MessageFault::Lose => Later::ScriptLose,
+                crate::engine::MessageFault::Hold { .. } => Later::ScriptHold,
+                crate::engine::MessageFault::Copy => Later::ScriptCopy,
+            };
+            fill(said.text(lang), &[("what", &word(crate::story::picture::message_word(*kind)))])
+        }
         Command::RawWrite { .. } => say(Ui::ScriptRawWrite),
         Command::RollbackIssuer { .. } => say(Ui::ScriptRollback),
         Command::RestoreResource { .. } => say(Ui::ScriptRestore),

@@ -100,13 +100,20 @@ struct Own {
     sheet: &'static str,
     /// The later part of the English and the Chinese pack, as their files hold them.
     texts: [&'static str; 2],
+    /// The later part of every fable's pack (its story lines and legend), English and Chinese:
+    /// `(fable code, [en, zh])`.
+    fables: &'static [(&'static str, [&'static str; 2])],
 }
+
+// `FABLE_LATER`: every `assets/i18n/<fable>.<lang>.later.json`, listed by `build.rs`.
+include!(concat!(env!("OUT_DIR"), "/fable_later.rs"));
 
 /// The chunk's own data ([`Own`]), compiled into it.
 fn own() -> Own {
     Own {
         sheet: include_str!("../../assets/later.css"),
         texts: [include_str!("../../assets/i18n/en.later.json"), include_str!("../../assets/i18n/zh.later.json")],
+        fables: FABLE_LATER,
     }
 }
 
@@ -364,7 +371,23 @@ fn install_own(own: Own, app: AppState) {
             leptos::logging::error!("LeaseLab: the later parts' {} texts: {e}", lang.code());
         }
     }
+    for (code, texts) in own.fables {
+        let Some(fable) = Fable::from_code(code) else { continue };
+        for (lang, json) in [crate::vocab::Lang::En, crate::vocab::Lang::Zh].into_iter().zip(texts) {
+            let installed = super::catalog::pack_texts(json)
+                .and_then(|texts| packs::install_fable(fable, lang, packs::Part::Later, texts));
+            if let Err(e) = installed {
+                leptos::logging::error!("LeaseLab: the {code} telling's later {} texts: {e}", lang.code());
+            }
+        }
+    }
+    // A scene opened by its address may have told a line of a telling's later part before it
+    // came: told again now.
+    let fable_missed = packs::take_fable_missed();
     let missed = packs::take_missed();
+    if missed.is_empty() && fable_missed {
+        app.lang.notify();
+    }
     if !missed.is_empty() {
         let places: Vec<String> = missed.iter().map(usize::to_string).collect();
         leptos::logging::error!(

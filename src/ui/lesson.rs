@@ -266,6 +266,19 @@ fn stacked() -> bool {
         .is_some_and(|m| m.matches())
 }
 
+/// Brings the first element `selector` finds into view inside the lesson panel, where the panel
+/// scrolls by itself beside the scene (a witness's answer under its button, below the fold of a
+/// 1280 × 720 screen). Not on a page in one column: there the player, which has just taken the
+/// focus, is what the learner watches.
+pub(crate) fn show_in_panel(selector: &str) {
+    if stacked() {
+        return;
+    }
+    if let Some(el) = document().query_selector(selector).ok().flatten() {
+        scroll_to(&el, web_sys::ScrollLogicalPosition::Nearest);
+    }
+}
+
 /// Scrolls `el` into view (and its scrolling panel, if any), placed at `block`.
 fn scroll_to(el: &web_sys::Element, block: web_sys::ScrollLogicalPosition) {
     let options = web_sys::ScrollIntoViewOptions::new();

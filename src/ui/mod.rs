@@ -87,6 +87,7 @@ use crate::fables::{Said, Word};
 use crate::scenario::{library, Localized};
 use crate::story::fill;
 use crate::story::i18n::{Later, PageText, Ui};
+use crate::story::packs::Part;
 use crate::story::theme::Theme;
 use crate::vocab::Fable;
 use crate::vocab::Lang;
@@ -150,11 +151,12 @@ async fn mount_with_words(start: url::Start) {
 }
 
 /// Loads the words of the fable shown, in the page's language, whenever either changes to one
-/// whose pack is not here yet, and tells the page again once they have come.
+/// whose pack is not here yet, and tells the page again once they have come (the first part of
+/// its pack: its later part, its story lines and legend, comes in the later parts' chunk).
 fn follow_fable_words(app: AppState) {
     effect(move || {
         let (fable, lang) = (app.fable.get(), app.lang.get_untracked());
-        if crate::story::packs::has_fable(fable, lang) {
+        if crate::story::packs::has_fable(fable, lang, Part::First) {
             return;
         }
         wasm_bindgen_futures::spawn_local(async move {

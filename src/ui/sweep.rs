@@ -46,6 +46,8 @@ struct Sweeping {
     state: RwSignal<State>,
     spec: RwSignal<Option<SweepSpec>>,
     points: RwSignal<Vec<Point>>,
+    /// The end of the range (0 from, 1 to) last typed as something that is not a number.
+    unread: RwSignal<Option<usize>>,
     /// The scenario swept and its file: a point's run is this file with the point's knob, seed
     /// and fencing set.
     swept: StoredValue<Option<(Scenario, serde_json::Value)>, LocalStorage>,
@@ -65,6 +67,7 @@ fn sweeping() -> Sweeping {
                 state: RwSignal::new(State::Idle),
                 spec: RwSignal::new(None),
                 points: RwSignal::new(Vec::new()),
+                unread: RwSignal::new(None),
                 swept: StoredValue::new_local(None),
             }
         })
@@ -119,6 +122,16 @@ fn start(app: AppState, s: Sweeping) {
         return;
     }
     let scenario = app.scenario.get_untracked();
+    // An end the engine would refuse (a lease of days, a clock at a hundred times true speed):
+    // said here, in the learner's words, rather than by the worker in the engine's.
+    let refused = [spec.from, spec.to].into_iter().find(|v| spec.knob.apply(&scenario.config, *v).is_err());
+    if let Some(value) = refused {
+        let l = app.lang.get_untracked();
+        let knob = crate::draw::plot::knob_words(spec.knob).text(l);
+        let value = crate::scenario::live::shown(spec.knob, value);
+        s.state.set(State::Failed(fill(Later::SweepNotAccepted.text(l), &[("knob", knob), ("value", &value)])));
+        return;
+    }
     let source = app.source.get_untracked();
     s.state.set(State::Running);
     s.spec.set(Some(spec));
@@ -224,11 +237,26 @@ pub fn SweepPanel(app: AppState) -> impl IntoView {
                     step="any"
                     data-testid=testid
                     prop:value=shown
+                    aria-invalid=move || (s.unread.get() == Some(end)).then_some("true")
                     on:change=move |ev| {
                         match crate::scenario::live::read(s.knob.get_untracked(), &event_target_value(&ev)) {
-                            Some(v) => s.range.update(|r| if end == 0 { r.0 = v as u64 } else { r.1 = v as u64 }),
-                            // Not a number: the field shows the setting again.
-                            None => s.range.update(|_| {}),
+                            Some(v) => {
+                                s.range.update(|r| if end == 0 { r.0 = v as u64 } else { r.1 = v as u64 });
+                                if s.unread.get_untracked() == Some(end) {
+                                    s.unread.set(None);
+                                    s.state.set(State::Idle);
+                                }
+                            }
+                            // Not a number (or nothing): the field shows the setting again, and
+                            // the status says why.
+                            None => {
+                                s.range.update(|_| {});
+                                if s.state.get_untracked() != State::Running {
+                                    let said = fill(Later::SweepNotNumber.text(app.lang.get_untracked()), &[("field", words.text(app.lang.get_untracked()))]);
+                                    s.unread.set(Some(end));
+                                    s.state.set(State::Failed(said));
+                                }
+                            }
                         }
                     }
                 />

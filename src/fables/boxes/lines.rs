@@ -296,6 +296,18 @@ pub(super) fn lines(line: Line) -> [&'static str; 2] {
             "A message is held back {delay} s: later ones may overtake it.",
             "一条消息被延迟 {delay} 秒：之后发出的可能先到。",
         ],
+        NextMessageLost => [
+            "The network will lose the next message between {name} and the store or resource: {thing}.",
+            "网络会丢掉{name}与存储或资源之间的下一条消息：{thing}。",
+        ],
+        NextMessageHeld => [
+            "The network will hold back the next message between {name} and the store or resource by {delay} s: {thing}.",
+            "网络会把{name}与存储或资源之间的下一条消息延迟 {delay} 秒：{thing}。",
+        ],
+        NextMessageCopied => [
+            "The network will deliver the next message between {name} and the store or resource twice: {thing}.",
+            "网络会把{name}与存储或资源之间的下一条消息送达两次：{thing}。",
+        ],
         ReplyIgnored => [
             "{name} has stopped waiting and ignores this reply.",
             "{name}早已不再等待，忽略这条回复。",

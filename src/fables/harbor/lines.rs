@@ -295,6 +295,18 @@ pub(super) fn lines(line: Line) -> [&'static str; 2] {
             "A message drifts in the fog: {delay} s late.",
             "一条消息在雾里漂着：晚到 {delay} 秒。",
         ],
+        NextMessageLost => [
+            "The fog will swallow the next message between {name} and the harbor: {thing}.",
+            "雾会吞掉{name}与港口之间的下一条消息：{thing}。",
+        ],
+        NextMessageHeld => [
+            "The fog will slow the next message between {name} and the harbor by {delay} s: {thing}.",
+            "雾会让{name}与港口之间的下一条消息晚到 {delay} 秒：{thing}。",
+        ],
+        NextMessageCopied => [
+            "An echo in the fog will carry the next message between {name} and the harbor twice: {thing}.",
+            "雾里的回声会把{name}与港口之间的下一条消息送到两次：{thing}。",
+        ],
         ReplyIgnored => [
             "{name} already has the dockmaster's answer and ignores the echo.",
             "{name}已经得到领班的答复，不理会这声回音。",

@@ -295,6 +295,18 @@ pub(super) fn lines(line: Line) -> [&'static str; 2] {
             "A word takes the long way through the lanes: {delay} s late.",
             "一句话在巷子里绕了远路：晚到 {delay} 秒。",
         ],
+        NextMessageLost => [
+            "The lanes will swallow the next word between {name} and the tablet: {thing}.",
+            "巷子会吞掉{name}与木牌之间的下一句话：{thing}。",
+        ],
+        NextMessageHeld => [
+            "The next word between {name} and the tablet will take the long way, {delay} s late: {thing}.",
+            "{name}与木牌之间的下一句话会绕远路，晚到 {delay} 秒：{thing}。",
+        ],
+        NextMessageCopied => [
+            "An echo in the lanes will carry the next word between {name} and the tablet twice: {thing}.",
+            "巷子里的回声会把{name}与木牌之间的下一句话传两遍：{thing}。",
+        ],
         ReplyIgnored => [
             "{name} already has an answer and pays the echo no mind.",
             "{name}已经得到答复，不理会这声回音。",

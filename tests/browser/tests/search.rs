@@ -3,7 +3,7 @@
 //! opens in the player as a share link that replays to the answer's trace hash.
 
 use anyhow::{ensure, Context, Result};
-use leaselab::engine::search::{Goal, Outcome, Searcher, Space};
+use leaselab::engine::search::{Goal, Lever, Outcome, Searcher, Space};
 use leaselab::engine::sweep::{sweep, Knob, SweepSpec};
 use leaselab::scenario::search::{Answer, SweepAnswer};
 use leaselab::scenario::{self, library};
@@ -151,6 +151,26 @@ async fn the_worker_reports_progress_stops_when_told_and_sweeps() -> Result<()> 
     .await
 }
 
+/// The first line of the Ask tab's run in words.
+async fn first_step(b: &Browser) -> Result<String> {
+    let first = b.eval("return document.querySelector('[data-testid=\"ask-steps\"] li').textContent;", vec![]).await?;
+    Ok(first.as_str().unwrap_or_default().to_owned())
+}
+
+/// Opens the Ask tab's answer in the player, waits for it to stand at `at_ms`, and returns the
+/// interventions (`do=`) the page's share link then carries.
+async fn open_and_share(b: &Browser, at_ms: u64) -> Result<Option<String>> {
+    b.click("ask-open").await?;
+    b.wait_for("sim-time", |el| el.attr("data-ms") == Some(at_ms.to_string().as_str()), SECS(30))
+        .await
+        .context("the player is at the moment the goal was met")?;
+    b.click("share").await?;
+    b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
+    let link = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
+    let link = url::Url::parse(link.as_str().context("a link")?)?;
+    Ok(link.query_pairs().find(|(k, _)| k == "do").map(|(_, v)| v.into_owned()))
+}
+
 /// The Ask tab, as a learner uses it: a question, a search, and the shortest run found opened
 /// in the player at its moment; the page's share link then carries the answer's interventions.
 #[tokio::test]
@@ -187,22 +207,12 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
             .filter(|i| !matches!(i.command, leaselab::engine::Command::DropScript { .. }))
             .collect();
         ensure!(steps == chosen.len(), "{steps} lines for {chosen:?}");
-        let first =
-            b.eval("return document.querySelector('[data-testid=\"ask-steps\"] li').textContent;", vec![]).await?;
-        let first = first.as_str().unwrap_or_default().to_owned();
+        let first = first_step(b).await?;
         let when = format!("{:.1}", chosen[0].at_ms as f64 / 1000.0);
         ensure!(first.starts_with(&format!("At {when} s: ")), "{first}");
         let serious = b.axe_serious("the Ask tab with an answer").await?;
         ensure!(serious.is_empty(), "axe-core on the Ask tab:\n{}", serious.join("\n"));
-        b.click("ask-open").await?;
-        b.wait_for("sim-time", |el| el.attr("data-ms") == Some(found.at_ms.to_string().as_str()), SECS(30))
-            .await
-            .context("the player is at the moment the goal was met")?;
-        b.click("share").await?;
-        b.wait_for("share-link", |e| e.value.as_deref().is_some_and(|v| !v.is_empty()), SECS(10)).await?;
-        let link = b.eval("return document.querySelector('[data-testid=\"share-link\"]').value;", vec![]).await?;
-        let link = url::Url::parse(link.as_str().context("a link")?)?;
-        let carried = link.query_pairs().find(|(k, _)| k == "do").map(|(_, v)| v.into_owned());
+        let carried = open_and_share(b, found.at_ms).await?;
         ensure!(
             carried.as_deref() == native.link.as_deref(),
             "the share link carries {carried:?}, the answer {:?}",
@@ -217,6 +227,67 @@ async fn the_ask_tab_finds_a_run_and_opens_it_in_the_player() -> Result<()> {
             SECS(10),
         )
         .await?;
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// The Ask tab's bounds and extra goals: a learner folds out "What may go wrong", keeps only a
+/// copied message, and also asks for a duplicated write beside the question chosen above. The
+/// page finds what `leaselab search --property two_holders,duplicate_side_effect --copy-message`
+/// finds, says it in words, and its share link carries the copied message.
+#[tokio::test]
+async fn the_ask_tab_searches_the_faults_and_goals_ticked() -> Result<()> {
+    let s = scenario::parse(builtin_json("harbor-zombie"))?;
+    let mut space = Space { scripted: false, max_interventions: 1, ..Space::default() };
+    for lever in Lever::ALL {
+        space.allow(lever, lever == Lever::CopyMessage);
+    }
+    let goals = [Goal::TwoHolders, Goal::DuplicateSideEffect];
+    let native = Answer::new(&s.id, &goals, &space, Searcher::new(s.config.clone(), &goals, &space)?.finish());
+    let Outcome::Found { found, .. } = &native.outcome else { anyhow::bail!("the engine finds one") };
+    ensure!(found.goal == Goal::DuplicateSideEffect && found.depth == 1, "{found:?}");
+    with_browser("ask-levers", SECS(180), async |b| {
+        b.open("?scenario=harbor-zombie").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.click("tab-ask").await?;
+        b.wait_exists("ask-goal", SECS(30)).await?;
+        b.eval(
+            "const g = document.querySelector('[data-testid=\"ask-goal\"]'); g.value = 'two_holders'; \
+             g.dispatchEvent(new Event('change', { bubbles: true })); return true;",
+            vec![],
+        )
+        .await?;
+        b.click("ask-script").await?;
+        b.eval("document.querySelector('[data-testid=\"ask-more\"] summary').click(); return true;", vec![]).await?;
+        for lever in Lever::ALL {
+            let testid = format!("lever-{}", lever.code());
+            let checked = b
+                .eval(&format!("return document.querySelector('[data-testid=\"{testid}\"]').checked;"), vec![])
+                .await?;
+            ensure!(checked.as_bool() == Some(lever.default_on()), "{testid} starts as the default space has it");
+            if checked.as_bool() != Some(lever == Lever::CopyMessage) {
+                b.click(&testid).await?;
+            }
+        }
+        ensure!(b.count("[data-testid=\"also-two_holders\"]").await? == 0, "the goal above is not offered again");
+        b.click("also-duplicate_side_effect").await?;
+        b.click("ask-search").await?;
+        b.wait_exists("ask-open", SECS(60)).await.context("the search finds a run")?;
+        let status = b.text_of("ask-status").await?;
+        ensure!(status.contains("one intervention"), "{status}");
+        let first = first_step(b).await?;
+        ensure!(first.contains("Old Chen") && first.contains("arrives twice"), "{first}");
+        let serious = b.axe_serious("the Ask tab's bounds, unfolded").await?;
+        ensure!(serious.is_empty(), "axe-core on the Ask tab:\n{}", serious.join("\n"));
+        let carried = open_and_share(b, found.at_ms).await?;
+        ensure!(
+            carried.as_deref() == native.link.as_deref(),
+            "the link carries {carried:?}, the answer {:?}",
+            native.link
+        );
+        ensure!(carried.as_deref().is_some_and(|c| c.contains(".m.chen.write.copy")), "{carried:?}");
         b.assert_no_console_errors().await?;
         Ok(())
     })
