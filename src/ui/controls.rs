@@ -188,29 +188,39 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
         let ahead = app.script_ahead(None);
         let (now, until) = app.snapshot.with(|s| (s.now_ms, s.until_ms.max(1)));
         let events = app.scenario.with(|s| s.config.events.clone());
-        events
+        let left = |at_ms: u64| format!("left:{}%", super::coord(at_ms as f64 * 100.0 / until as f64));
+        let said = |c: &crate::engine::Command| app.cast.with(|cast| super::hands::script_step(c, cast, lang));
+        let scripted = events.into_iter().filter(|e| e.at_ms <= until).map(|e| {
+            let dropped = e.at_ms > now && !ahead.contains(&e);
+            let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
+            let title = fill(template.text(lang), &[("what", &said(&e.command)), ("s", &seconds(e.at_ms))]);
+            let class = if dropped { "script-mark dropped" } else { "script-mark" };
+            (e.at_ms, class, "script-mark", left(e.at_ms), title)
+        });
+        // The run's own interventions (the learner's, a link's, a search's answer's) under the
+        // same track; a script set aside is said by the script's marks.
+        let interventions = app.interventions();
+        let made = interventions
             .into_iter()
-            .filter(|e| e.at_ms <= until)
-            .map(|e| {
-                let dropped = e.at_ms > now && !ahead.contains(&e);
-                let what = app.cast.with(|c| super::hands::script_step(&e.command, c, lang));
-                let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
-                let left = format!("left:{}%", super::coord(e.at_ms as f64 * 100.0 / until as f64));
-                (e.at_ms, dropped, left, fill(template.text(lang), &[("what", &what), ("s", &seconds(e.at_ms))]))
-            })
-            .collect::<Vec<_>>()
+            .filter(|i| i.at_ms <= until && !matches!(i.command, crate::engine::Command::DropScript { .. }))
+            .map(|i| {
+                let title =
+                    fill(Later::InterventionMark.text(lang), &[("what", &said(&i.command)), ("s", &seconds(i.at_ms))]);
+                (i.at_ms, "script-mark made", "intervention-mark", left(i.at_ms), title)
+            });
+        scripted.chain(made).collect::<Vec<_>>()
     });
     move || {
         marks
             .get()
             .into_iter()
-            .map(|(at_ms, dropped, left, title)| {
+            .map(|(at_ms, class, testid, left, title)| {
                 view! {
                     <span
-                        class=if dropped { "script-mark dropped" } else { "script-mark" }
-                        data-testid="script-mark"
+                        class=class
+                        data-testid=testid
                         data-ms=at_ms
-                        data-dropped=if dropped { "true" } else { "false" }
+                        data-dropped=if class.ends_with("dropped") { "true" } else { "false" }
                         style=left
                         title=title
                     ></span>

@@ -649,6 +649,12 @@ impl AppState {
             && self.timeline.with_value(|t| t.interventions() == interventions)
     }
 
+    /// The interventions made on this run, in time order (the learner's, a share link's, a
+    /// search's answer's).
+    pub fn interventions(&self) -> Vec<ScheduledCommand> {
+        self.timeline.with_value(|t| t.interventions().to_vec())
+    }
+
     /// Whether the learner changed this run (an action on it, a dropped script step): it need not
     /// end as the scenario's summary tells.
     pub fn changed(&self) -> bool {

@@ -443,6 +443,7 @@ text_table! {
     ScriptAheadOne => ["The script is not done with {name}: one more step, at {s} s ({what}).",
         "剧本对{name}还没演完：还有一步，在 {s} 秒（{what}）。"],
     ScriptDrop => ["Drop the script's steps for {name}", "取消剧本里{name}的后续步骤"],
+    InterventionMark => ["Intervention at {s} s: {what}", "{s} 秒的干预：{what}"],
     ScriptLose => ["its next message is lost: {what}", "它的下一条消息丢失：{what}"],
     ScriptHold => ["its next message is held up: {what}", "它的下一条消息被耽搁：{what}"],
     ScriptCopy => ["its next message arrives twice: {what}", "它的下一条消息送达两次：{what}"],

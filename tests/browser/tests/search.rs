@@ -288,6 +288,15 @@ async fn the_ask_tab_searches_the_faults_and_goals_ticked() -> Result<()> {
             native.link
         );
         ensure!(carried.as_deref().is_some_and(|c| c.contains(".m.chen.write.copy")), "{carried:?}");
+        // The answer's intervention is marked on the time bar, said as the Ask tab says it.
+        let mark = b
+            .eval(
+                "const m = document.querySelector('[data-testid=\"intervention-mark\"][data-ms=\"0\"]'); \
+                 return m ? m.title : null;",
+                vec![],
+            )
+            .await?;
+        ensure!(mark.as_str().is_some_and(|t| t.contains("arrives twice")), "the time bar's mark: {mark}");
         b.assert_no_console_errors().await?;
         Ok(())
     })
