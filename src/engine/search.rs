@@ -181,17 +181,18 @@ pub struct Space {
 
 impl Default for Space {
     /// A 1 s grid, two interventions, pauses of 5, 10 and 20 s, a 10 s cut, a 10 s held-up
-    /// write, crashes, and at most two million states.
+    /// write, crashes (those levers with the values [`Space::allow`] gives them), and at most two
+    /// million states.
     fn default() -> Self {
-        Self {
+        let mut space = Self {
             grid_ms: 1_000,
             max_interventions: 2,
-            pause_ms: vec![5_000, 10_000, 20_000],
-            cut_ms: vec![10_000],
-            delay_write_ms: vec![10_000],
+            pause_ms: Vec::new(),
+            cut_ms: Vec::new(),
+            delay_write_ms: Vec::new(),
             clock_jump_ms: Vec::new(),
             clock_rate_ppm: Vec::new(),
-            crash: true,
+            crash: false,
             lose_message: false,
             hold_message_ms: Vec::new(),
             copy_message: false,
@@ -199,7 +200,11 @@ impl Default for Space {
             fencing_off: false,
             max_states: 2_000_000,
             scripted: true,
+        };
+        for lever in [Lever::Pause, Lever::Cut, Lever::DelayWrite, Lever::Crash] {
+            space.allow(lever, true);
         }
+        space
     }
 }
 

@@ -180,8 +180,9 @@ pub(crate) fn Pace(app: AppState) -> impl IntoView {
 /// script will do before it does it. A step the learner dropped is shown struck out.
 #[component]
 pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
-    // Where each mark is, whether it was dropped and what it says: a memo, so that the marks are
-    // drawn again only when one of them changes, not with every frame of the run.
+    // Each mark as `(at_ms, dropped from the script, made on the run, where, what it says)`: a
+    // memo, so that the marks are drawn again only when one of them changes, not with every
+    // frame of the run.
     let marks = Memo::new(move |_| {
         app.snapshot.track();
         let lang = app.lang.get();
@@ -194,8 +195,7 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
             let dropped = e.at_ms > now && !ahead.contains(&e);
             let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
             let title = fill(template.text(lang), &[("what", &said(&e.command)), ("s", &seconds(e.at_ms))]);
-            let class = if dropped { "script-mark dropped" } else { "script-mark" };
-            (e.at_ms, class, "script-mark", left(e.at_ms), title)
+            (e.at_ms, dropped, false, left(e.at_ms), title)
         });
         // The run's own interventions (the learner's, a link's, a search's answer's) under the
         // same track; a script set aside is said by the script's marks.
@@ -206,7 +206,7 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
             .map(|i| {
                 let title =
                     fill(Later::InterventionMark.text(lang), &[("what", &said(&i.command)), ("s", &seconds(i.at_ms))]);
-                (i.at_ms, "script-mark made", "intervention-mark", left(i.at_ms), title)
+                (i.at_ms, false, true, left(i.at_ms), title)
             });
         scripted.chain(made).collect::<Vec<_>>()
     });
@@ -214,13 +214,18 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
         marks
             .get()
             .into_iter()
-            .map(|(at_ms, class, testid, left, title)| {
+            .map(|(at_ms, dropped, made, left, title)| {
+                let class = match (dropped, made) {
+                    (true, _) => "script-mark dropped",
+                    (false, true) => "script-mark made",
+                    (false, false) => "script-mark",
+                };
                 view! {
                     <span
                         class=class
-                        data-testid=testid
+                        data-testid=if made { "intervention-mark" } else { "script-mark" }
                         data-ms=at_ms
-                        data-dropped=if class.ends_with("dropped") { "true" } else { "false" }
+                        data-dropped=if dropped { "true" } else { "false" }
                         style=left
                         title=title
                     ></span>

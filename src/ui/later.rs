@@ -18,7 +18,7 @@ use crate::draw::Drawing;
 use crate::engine::Sim;
 use crate::scenario::lesson::Element;
 use crate::story::packs;
-use crate::vocab::Fable;
+use crate::vocab::{Fable, Lang};
 
 /// One of the parts drawn once the chunk has come.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -364,22 +364,20 @@ fn install_own(own: Own, app: AppState) {
         let first = doc.query_selector("link[rel=stylesheet]").ok().flatten();
         let _ = head.insert_before(&style, first.as_ref().map(|l| l.as_ref()));
     }
-    for (lang, json) in [crate::vocab::Lang::En, crate::vocab::Lang::Zh].into_iter().zip(own.texts) {
-        let installed =
-            super::catalog::pack_texts(json).and_then(|texts| packs::install(lang, packs::Part::Later, texts));
-        if let Err(e) = installed {
-            leptos::logging::error!("LeaseLab: the later parts' {} texts: {e}", lang.code());
-        }
-    }
-    for (code, texts) in own.fables {
-        let Some(fable) = Fable::from_code(code) else { continue };
-        for (lang, json) in [crate::vocab::Lang::En, crate::vocab::Lang::Zh].into_iter().zip(texts) {
-            let installed = super::catalog::pack_texts(json)
-                .and_then(|texts| packs::install_fable(fable, lang, packs::Part::Later, texts));
-            if let Err(e) = installed {
-                leptos::logging::error!("LeaseLab: the {code} telling's later {} texts: {e}", lang.code());
+    // Each language's copy of a pack's later part read and kept by `keep`; what could not be,
+    // said on the console as `whose` texts.
+    let install = |whose: &str, jsons: [&str; 2], keep: &dyn Fn(Lang, Vec<String>) -> Result<(), String>| {
+        for (lang, json) in [Lang::En, Lang::Zh].into_iter().zip(jsons) {
+            if let Err(e) = super::catalog::pack_texts(json).and_then(|texts| keep(lang, texts)) {
+                leptos::logging::error!("LeaseLab: {whose} {} texts: {e}", lang.code());
             }
         }
+    };
+    install("the later parts'", own.texts, &|lang, texts| packs::install(lang, packs::Part::Later, texts));
+    for (code, texts) in own.fables {
+        let Some(fable) = Fable::from_code(code) else { continue };
+        let whose = format!("the {code} telling's later");
+        install(&whose, *texts, &|lang, texts| packs::install_fable(fable, lang, packs::Part::Later, texts));
     }
     // A scene opened by its address may have told a line of a telling's later part before it
     // came: told again now.
