@@ -62,8 +62,11 @@ fn a_bound_number_is_shown_in_seconds_and_held_to_its_steps() {
     assert_eq!(lease.read("fifteen"), None);
     assert_eq!(lease.read("NaN"), None);
     let rate = bound("rate", Knob::ClockRatePpm, 1_000_000, 500_000, 1_500_000, 50_000);
-    assert_eq!(rate.shown(1_000_000), "1000000");
-    assert_eq!(rate.read("1020000"), Some(1_000_000));
+    // A clock rate reads as a multiple of true speed.
+    assert_eq!(rate.shown(1_000_000), "1");
+    assert_eq!(rate.shown(550_000), "0.55");
+    assert_eq!(rate.read("1.02"), Some(1_000_000), "the nearest step");
+    assert_eq!(rate.read("1.03"), Some(1_050_000));
 }
 
 /// The outcome numbers are read from the report, and `leaselab run --set` plays the same run.

@@ -80,6 +80,9 @@ fn waking_chen_and_dropping_his_script_keeps_him_awake() {
     let kept = live(&config, &[at(19_000, resume("chen")), at(19_000, drop_script("chen"))]);
     assert_eq!(pauses_and_resumes(&kept, "chen"), (vec![], vec![]), "neither scripted step happens");
     assert_eq!(drops(&kept), vec![(19_000, "chen".to_owned(), vec![PAUSE_MS, RESUME_MS])]);
+    // Past their times, the steps are still known as set aside (the time bar marks them so).
+    assert!(kept.script_ahead().is_empty());
+    assert_eq!(kept.script_dropped(), vec![("chen".to_owned(), PAUSE_MS), ("chen".to_owned(), RESUME_MS)]);
     assert_ne!(kept.trace_hash(), plain.trace_hash());
     // Awake, Chen goes on renewing: Lin is never granted the lease and nothing of Chen's is voided.
     assert!(events(&kept, |e| matches!(e, TraceEvent::LeaseGranted { node, .. } if node == "lin")).is_empty());
@@ -97,6 +100,7 @@ fn a_drop_after_a_step_keeps_that_step_and_sets_the_rest_aside() {
     let sim = live(&config, &[at(30_000, drop_script("chen"))]);
     assert_eq!(pauses_and_resumes(&sim, "chen"), (vec![PAUSE_MS], vec![]));
     assert_eq!(drops(&sim), vec![(30_000, "chen".to_owned(), vec![RESUME_MS])]);
+    assert_eq!(sim.script_dropped(), vec![("chen".to_owned(), RESUME_MS)], "the pause happened; it is not set aside");
     assert_eq!(role(&sim, "chen"), Role::Paused);
 }
 

@@ -109,6 +109,37 @@ fn bad_sweeps_are_refused_with_what_and_where() {
     assert!(e.path.starts_with("clock_rate_ppm=5"), "{e}");
 }
 
+/// An end the engine refuses is answered with the nearest setting it takes: the bounds the
+/// configuration's rules state (a lease of at most 24 h; a clock between 0.1 and 10 times true
+/// speed, `engine::clock`), reached from either side.
+#[test]
+fn a_refused_end_finds_the_nearest_setting_the_engine_takes() {
+    let zombie = common::builtin("harbor-zombie").config;
+    let day_ms = 24 * 60 * 60 * 1000;
+    assert!(Knob::LeaseDurationMs.apply(&zombie, day_ms + 1).is_err());
+    assert_eq!(Knob::LeaseDurationMs.nearest_accepted(&zombie, u64::MAX, 15_000), Some(day_ms));
+    assert_eq!(Knob::ClockRatePpm.nearest_accepted(&zombie, 50_000_000, 1_000_000), Some(10_000_000));
+    assert_eq!(Knob::ClockRatePpm.nearest_accepted(&zombie, 0, 1_000_000), Some(100_000));
+    // A setting it refuses is no place to look from.
+    assert_eq!(Knob::ClockRatePpm.nearest_accepted(&zombie, 0, 5), None);
+}
+
+/// A knob's setting as a person reads and types it: seconds for times, a multiple of true speed
+/// for a clock rate; what is not a number is `None`, and a negative number is read as typed.
+#[test]
+fn knob_settings_read_as_they_are_shown() {
+    use leaselab::scenario::live::{read, shown};
+    assert_eq!(shown(Knob::LeaseDurationMs, 15_500), "15.5");
+    assert_eq!(shown(Knob::ClockRatePpm, 500_000), "0.5");
+    assert_eq!(shown(Knob::ClockRatePpm, 1_000_100), "1.0001");
+    assert_eq!(shown(Knob::ClockRatePpm, 2_000_000), "2");
+    assert_eq!(read(Knob::ClockRatePpm, " 0.5 "), Some(500_000.0));
+    assert_eq!(read(Knob::PauseMs, "0.25"), Some(250.0));
+    assert_eq!(read(Knob::PauseMs, "-5"), Some(-5_000.0));
+    assert_eq!(read(Knob::NetworkDelayMs, ""), None);
+    assert_eq!(read(Knob::NetworkDelayMs, "inf"), None);
+}
+
 /// `leaselab sweep` prints the same answer every time.
 #[test]
 fn the_command_line_sweeps_the_same_every_time() {

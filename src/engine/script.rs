@@ -40,6 +40,20 @@ impl Sim {
         self.script_ahead().into_iter().filter(|s| s.command.node() == Some(node)).collect()
     }
 
+    /// The scripted steps set aside so far by [`Command::DropScript`](super::Command::DropScript),
+    /// as `(node, at_ms)` in the order they were dropped, read from the trace
+    /// ([`TraceEvent::ScriptDropped`]). A step stays set aside once the run has passed its time,
+    /// where [`Sim::script_ahead`] no longer tells it from one that happened.
+    pub fn script_dropped(&self) -> Vec<(String, u64)> {
+        let mut out = Vec::new();
+        for entry in self.trace() {
+            if let TraceEvent::ScriptDropped { node, dropped_ms } = &entry.event {
+                out.extend(dropped_ms.iter().map(|ms| (node.clone(), *ms)));
+            }
+        }
+        out
+    }
+
     /// The queue keys and `events` indices of the steps still ahead, in queue order.
     fn script_steps(&self) -> impl Iterator<Item = ((u64, u64), usize)> + '_ {
         let until = self.config.until_ms;

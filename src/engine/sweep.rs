@@ -116,6 +116,30 @@ impl Knob {
     }
 }
 
+impl Knob {
+    /// The setting nearest `value` that [`Knob::apply`] accepts for `config`, found by bisection
+    /// between `value` and `accepted`, a setting it accepts; `None` when it refuses `accepted`
+    /// too. For saying what the engine takes when an end of a range is refused. The settings a
+    /// knob accepts form one interval: each rule [`Config::check`] applies to them is a bound on
+    /// the value, or on a period that keeps its proportion to it.
+    pub fn nearest_accepted(self, config: &Config, value: u64, accepted: u64) -> Option<u64> {
+        let ok = |v: u64| self.apply(config, v).is_ok();
+        if !ok(accepted) {
+            return None;
+        }
+        let (mut good, mut bad) = (accepted, value);
+        while good.abs_diff(bad) > 1 {
+            let mid = u64::try_from((u128::from(good) + u128::from(bad)) / 2).unwrap_or(good);
+            if ok(mid) {
+                good = mid;
+            } else {
+                bad = mid;
+            }
+        }
+        Some(good)
+    }
+}
+
 /// Most points on one curve.
 pub const MAX_POINTS: u32 = 200;
 /// Most seeds per point.

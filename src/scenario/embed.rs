@@ -320,7 +320,7 @@ pub fn read(mut fields: Vec<(String, Field)>) -> Result<Option<Request>, Rejecte
             match link::decode(&format!("0.{code}")) {
                 Ok(mut list) if list.len() == 1 => Request::Intervene { command: list.remove(0).command },
                 Ok(_) => return Err(fail("\"do\" must hold one intervention".into())),
-                Err(e) => return Err(fail(["\"do\": ", &e.message].concat())),
+                Err(e) => return Err(fail(format!("\"do\": {}", e.problem))),
             }
         }
         _ => {

@@ -84,18 +84,98 @@ pub fn repeated<'a>(keys: impl IntoIterator<Item = &'a str>) -> Vec<&'static str
 pub struct LinkError {
     /// 1-based position of the item, 0 for the whole value.
     pub item: usize,
-    /// What is wrong, in English.
-    pub message: String,
+    pub problem: LinkProblem,
+}
+
+/// What is wrong with a link's item (or the whole value), as data: the page says it in the
+/// learner's language (`ui::url`), the embed API and the command line in English ([`Display`]).
+///
+/// [`Display`]: std::fmt::Display
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkProblem {
+    /// The value is longer than [`MAX_LINK_BYTES`].
+    TooLong { bytes: usize },
+    /// More items than [`MAX_LINK_INTERVENTIONS`].
+    TooMany { items: usize },
+    /// The time is not a whole number of ms.
+    Time,
+    /// The time is earlier than the item before.
+    Backwards,
+    /// A node name outside `A–Z a–z 0–9 - _`, or longer than 32.
+    NodeName,
+    /// An argument that should be a whole number is not.
+    Number,
+    /// A clock jump that is not a whole number of ms.
+    ClockJump,
+    /// A message kind that does not exist (`kind` as written, cut to 32 characters).
+    MessageKind { kind: String },
+    /// A message fault other than `lose`, `hold.MS` or `copy`.
+    MessageFault,
+    /// A code (or a number of arguments) this version does not know.
+    Unknown,
+    /// An argument outside what the engine accepts ([`Command::check`]): the field, and the
+    /// range, in the field's unit; `nonzero` when 0 is refused inside it (a clock jump).
+    OutOfRange { field: &'static str, low: i64, high: i64, nonzero: bool },
+    /// The engine refused the command when it applied it: a node the scenario does not have.
+    UnknownNode { node: String },
+    /// The engine refused the command when it applied it, for another reason (its words).
+    Refused { reason: String },
+}
+
+impl std::fmt::Display for LinkProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            LinkProblem::TooLong { bytes } => {
+                write!(f, "the interventions are {bytes} bytes long; at most {MAX_LINK_BYTES} are read")
+            }
+            LinkProblem::TooMany { items } => {
+                write!(f, "{items} interventions; at most {MAX_LINK_INTERVENTIONS} are read")
+            }
+            LinkProblem::Time => f.write_str("the time is not a whole number of ms"),
+            LinkProblem::Backwards => f.write_str("times must not go backwards"),
+            LinkProblem::NodeName => f.write_str("a node name must be 1 to 32 of A–Z a–z 0–9 - _"),
+            LinkProblem::Number => f.write_str("not a whole number"),
+            LinkProblem::ClockJump => f.write_str("a clock jump is a whole number of ms, possibly negative"),
+            LinkProblem::MessageKind { kind } => {
+                write!(f, "\"{kind}\" is not a kind of message; one of {}", message_kinds())
+            }
+            LinkProblem::MessageFault => f.write_str("a message's fault is lose, hold.MS or copy"),
+            LinkProblem::Unknown => f.write_str("not an intervention this version of LeaseLab knows"),
+            LinkProblem::OutOfRange { field, low, high, nonzero } => {
+                write!(f, "{field} must be between {low} and {high}{}", if *nonzero { ", and not 0" } else { "" })
+            }
+            LinkProblem::UnknownNode { node } => write!(f, "unknown node \"{node}\""),
+            LinkProblem::Refused { reason } => f.write_str(reason),
+        }
+    }
+}
+
+/// The message kinds' names, comma-separated, as a link writes them.
+pub fn message_kinds() -> String {
+    MessageKind::ALL.iter().map(|k| k.code()).collect::<Vec<_>>().join(", ")
 }
 
 impl std::fmt::Display for LinkError {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         if self.item == 0 {
-            write!(f, "{}", self.message)
+            write!(f, "{}", self.problem)
         } else {
-            write!(f, "item {}: {}", self.item, self.message)
+            write!(f, "item {}: {}", self.item, self.problem)
         }
     }
+}
+
+/// The range [`Command::check`] holds `command`'s argument to, when it refused it: the bounds
+/// are the engine's (`MAX_COMMAND_MS`, `engine::clock`'s rates), said as a link writes them.
+fn range_of(command: &Command, field: &'static str) -> LinkProblem {
+    use crate::engine::clock::{RATE_MAX_PPM, RATE_MIN_PPM};
+    let max = i64::try_from(crate::engine::command::MAX_COMMAND_MS).unwrap_or(i64::MAX);
+    let (low, high, nonzero) = match command {
+        Command::ClockJump { .. } => (-max, max, true),
+        Command::ClockRate { .. } => (RATE_MIN_PPM as i64, RATE_MAX_PPM as i64, false),
+        _ => (1, max, false),
+    };
+    LinkProblem::OutOfRange { field, low, high, nonzero }
 }
 
 /// The interventions as a link's `do=` value, or `None` for a command a link cannot carry.
@@ -144,39 +224,36 @@ pub fn encode(interventions: &[ScheduledCommand]) -> Option<String> {
 /// is not a whole number in range, a time earlier than the item before; or a value that is too
 /// long or carries too many items.
 pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
-    let whole = |message: String| LinkError { item: 0, message };
+    let whole = |problem: LinkProblem| LinkError { item: 0, problem };
     if value.len() > MAX_LINK_BYTES {
-        return Err(whole(format!(
-            "the interventions are {} bytes long; at most {MAX_LINK_BYTES} are read",
-            value.len()
-        )));
+        return Err(whole(LinkProblem::TooLong { bytes: value.len() }));
     }
     if value.trim().is_empty() {
         return Ok(Vec::new());
     }
     let items: Vec<&str> = value.split(',').collect();
     if items.len() > MAX_LINK_INTERVENTIONS {
-        return Err(whole(format!("{} interventions; at most {MAX_LINK_INTERVENTIONS} are read", items.len())));
+        return Err(whole(LinkProblem::TooMany { items: items.len() }));
     }
     let mut out = Vec::with_capacity(items.len());
     let mut last = 0u64;
     for (n, item) in items.iter().enumerate() {
-        let err = |message: &str| LinkError { item: n + 1, message: message.to_owned() };
+        let err = |problem: LinkProblem| LinkError { item: n + 1, problem };
         let parts: Vec<&str> = item.split('.').collect();
-        let at: u64 = parts[0].parse().map_err(|_| err("the time is not a whole number of ms"))?;
+        let at: u64 = parts[0].parse().map_err(|_| err(LinkProblem::Time))?;
         if at < last {
-            return Err(err("times must not go backwards"));
+            return Err(err(LinkProblem::Backwards));
         }
         last = at;
         let args = &parts[1..];
         let name = |s: &str| -> Result<String, LinkError> {
             if s.is_empty() || s.len() > 32 || !s.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '_') {
-                Err(err("a node name must be 1 to 32 of A–Z a–z 0–9 - _"))
+                Err(err(LinkProblem::NodeName))
             } else {
                 Ok(s.to_owned())
             }
         };
-        let number = |s: &str| -> Result<u64, LinkError> { s.parse().map_err(|_| err("not a whole number")) };
+        let number = |s: &str| -> Result<u64, LinkError> { s.parse().map_err(|_| err(LinkProblem::Number)) };
         let command = match args {
             ["p", node] => Command::Pause { node: name(node)?, for_ms: None },
             ["p", node, ms] => Command::Pause { node: name(node)?, for_ms: Some(number(ms)?) },
@@ -195,24 +272,25 @@ pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
             ["d", node, ms] => Command::DelayNextWrite { node: name(node)?, by_ms: number(ms)? },
             ["j", target, by] => Command::ClockJump {
                 target: name(target)?,
-                by_ms: by.parse().map_err(|_| err("a clock jump is a whole number of ms, possibly negative"))?,
+                by_ms: by.parse().map_err(|_| err(LinkProblem::ClockJump))?,
             },
             ["k", target, ppm] => Command::ClockRate { target: name(target)?, rate_ppm: number(ppm)? },
             ["o", node] => Command::DropScript { node: name(node)? },
             ["m", node, kind, fault @ ..] => {
-                let kind = MessageKind::from_code(kind).ok_or_else(|| err("not a kind of message"))?;
+                let kind = MessageKind::from_code(kind)
+                    .ok_or_else(|| err(LinkProblem::MessageKind { kind: kind.chars().take(32).collect() }))?;
                 let fault = match fault {
                     ["lose"] => MessageFault::Lose,
                     ["hold", ms] => MessageFault::Hold { by_ms: number(ms)? },
                     ["copy"] => MessageFault::Copy,
-                    _ => return Err(err("a message's fault is lose, hold.MS or copy")),
+                    _ => return Err(err(LinkProblem::MessageFault)),
                 };
                 Command::NextMessage { node: name(node)?, kind, fault }
             }
-            _ => return Err(err("not an intervention this version of LeaseLab knows")),
+            _ => return Err(err(LinkProblem::Unknown)),
         };
         // Argument ranges (durations, rates) are the engine's own rules.
-        command.check().map_err(|(field, message)| err(&format!("{field} {message}")))?;
+        command.check().map_err(|(field, _)| err(range_of(&command, field)))?;
         out.push(ScheduledCommand { at_ms: at, command });
     }
     Ok(out)
@@ -295,7 +373,7 @@ mod tests {
         for (value, item) in cases {
             let e = decode(value).expect_err(value);
             assert_eq!(e.item, item, "{value}: {e}");
-            assert!(!e.message.is_empty());
+            assert!(!e.to_string().is_empty());
         }
         let many = vec!["1.v"; MAX_LINK_INTERVENTIONS + 1].join(",");
         assert_eq!(decode(&many).map_err(|e| e.item), Err(0));

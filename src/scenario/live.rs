@@ -38,20 +38,28 @@ pub struct Bound {
 }
 
 /// A knob's `value` as a person reads it: a time in seconds with the decimals it needs
-/// ([`crate::story::i18n::span`]: `15`, `0.5`), a rate in ppm as it is.
+/// ([`crate::story::i18n::span`]: `15`, `0.5`), a clock rate as a multiple of true speed
+/// (`500000` ppm: `0.5`).
 pub fn shown(knob: Knob, value: u64) -> String {
     if knob.in_seconds() {
         crate::story::i18n::span(value)
     } else {
-        value.to_string()
+        let (whole, frac) = (value / PPM, value % PPM);
+        match frac {
+            0 => whole.to_string(),
+            _ => format!("{whole}.{}", format!("{frac:06}").trim_end_matches('0')),
+        }
     }
 }
 
-/// A number a person typed in the unit [`shown`], as the knob's value (rounded to a whole ms or
-/// ppm, and 0 for a number below it; `None`: not a finite number).
+/// Parts per million in one: a clock rate of 1 is true speed.
+const PPM: u64 = 1_000_000;
+
+/// A number a person typed in the unit [`shown`], in the knob's own unit (ms or ppm), not yet
+/// rounded and possibly below 0. `None`: not a finite number.
 pub fn read(knob: Knob, text: &str) -> Option<f64> {
-    let x: f64 = text.trim().parse::<f64>().ok().filter(|x| x.is_finite())?.max(0.0);
-    Some(if knob.in_seconds() { (x * 1000.0).round() } else { x.round() })
+    let x: f64 = text.trim().parse::<f64>().ok().filter(|x| x.is_finite())?;
+    Some(if knob.in_seconds() { x * 1000.0 } else { x * PPM as f64 })
 }
 
 impl Bound {

@@ -601,7 +601,7 @@ impl Line {
             ],
             MessageHeldBack => [
                 "Message #{msg} ({what}) held back {delay} s by the network: later ones may overtake it.",
-                "消息 #{msg}（{what}）被网络多扣 {delay} 秒：之后发出的可能先到。",
+                "消息 #{msg}（{what}）被网络推迟 {delay} 秒：之后发出的可能先到。",
             ],
             NextMessageLost => [
                 "The network will lose the next {what} to or from {id}.",
@@ -609,7 +609,7 @@ impl Line {
             ],
             NextMessageHeld => [
                 "The network will hold back the next {what} to or from {id} by {delay} s.",
-                "网络将把 {id} 收发的下一条 {what} 多扣 {delay} 秒。",
+                "网络将把 {id} 收发的下一条 {what} 推迟 {delay} 秒。",
             ],
             NextMessageCopied => [
                 "The network will deliver the next {what} to or from {id} twice.",

@@ -43,6 +43,8 @@ enum Status {
         at_ms: u64,
         states: u64,
         steps: Vec<ScheduledCommand>,
+        /// The goal the run met, said when the search looked for more than one.
+        met: Option<Goal>,
     },
     NoneFound {
         states: u64,
@@ -58,6 +60,8 @@ enum Status {
     Stopped {
         states: u64,
     },
+    /// Search was asked with nothing allowed to go wrong (no lever ticked): nothing was sent.
+    NothingMayGoWrong,
     /// The worker did not start (it could not be fetched).
     NoWorker,
     Failed(String),
@@ -181,6 +185,11 @@ pub(crate) fn act(app: AppState, action: Action) {
             let had_focus = focus_in_panel();
             a.asked_by.set(None);
             a.open_when_found.set_value(None);
+            if a.levers.with_untracked(Vec::is_empty) {
+                // Only the scenario as it is would be played: say what to tick instead.
+                a.status.set(Status::NothingMayGoWrong);
+                return;
+            }
             let depth = usize::try_from(a.depth.get_untracked()).unwrap_or(1);
             let mut space =
                 Space { max_interventions: depth, scripted: a.scripted.get_untracked(), ..Space::default() };
@@ -400,7 +409,9 @@ fn heard(a: Asking, message: &serde_json::Value) {
                     let at_ms = n(&found["at_ms"]);
                     let link = answer["link"].as_str().unwrap_or_default();
                     let steps = crate::scenario::link::decode(link).unwrap_or_default();
-                    Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]), steps }
+                    let several = answer["goals"].as_array().is_some_and(|g| g.len() > 1);
+                    let met = found["goal"].as_str().and_then(Goal::from_code).filter(|_| several);
+                    Status::Found { depth: n(&found["depth"]), at_ms, states: n(&p["states"]), steps, met }
                 }
                 "none_within_bounds" => Status::NoneFound {
                     states: n(&p["states"]),
@@ -442,16 +453,27 @@ fn count(n: u64, lang: crate::vocab::Lang) -> String {
     out
 }
 
+/// `n` interventions in words: "1 intervention", "3 interventions".
+fn interventions(n: u64, l: crate::vocab::Lang) -> String {
+    match n {
+        1 => Later::AskDepthOne.text(l).to_owned(),
+        n => fill(Later::AskDepthOption.text(l), &[("n", &count(n, l))]),
+    }
+}
+
 /// Where a search under way stands, in words (empty once it has ended).
 fn progress_words(status: &Status, l: crate::vocab::Lang) -> String {
     match status {
         Status::Starting => Later::AskStarting.text(l).to_owned(),
         Status::Running { states, runs, depth, rate } => fill(
-            Later::AskProgress.text(l),
+            match depth {
+                0 => Later::AskProgressScript.text(l),
+                _ => Later::AskProgress.text(l),
+            },
             &[
                 ("states", &count(*states, l)),
                 ("runs", &count(*runs, l)),
-                ("depth", &count(*depth, l)),
+                ("depth", &interventions(*depth, l)),
                 ("rate", &count(*rate, l)),
             ],
         ),
@@ -464,14 +486,19 @@ fn status_words(status: &Status, l: crate::vocab::Lang) -> String {
     let count = |n: u64| count(n, l);
     match status.clone() {
         Status::Idle | Status::Starting | Status::Running { .. } => String::new(),
-        Status::Found { depth: 0, at_ms, states, .. } => {
-            fill(Later::AskFoundScript.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
-        }
-        Status::Found { depth: 1, at_ms, states, .. } => {
-            fill(Later::AskFoundOne.text(l), &[("s", &seconds(at_ms)), ("states", &count(states))])
-        }
-        Status::Found { depth, at_ms, states, .. } => {
-            fill(Later::AskFound.text(l), &[("n", &count(depth)), ("s", &seconds(at_ms)), ("states", &count(states))])
+        Status::Found { depth, at_ms, states, met, .. } => {
+            let (s, states) = (seconds(at_ms), count(states));
+            let said = match depth {
+                0 => fill(Later::AskFoundScript.text(l), &[("s", &s), ("states", &states)]),
+                1 => fill(Later::AskFoundOne.text(l), &[("s", &s), ("states", &states)]),
+                n => fill(Later::AskFound.text(l), &[("n", &count(n)), ("s", &s), ("states", &states)]),
+            };
+            match met {
+                Some(goal) => {
+                    format!("{said} {}", fill(Later::AskFoundGoal.text(l), &[("goal", goal_words(goal).text(l))]))
+                }
+                None => said,
+            }
         }
         Status::NoneFound { states, runs, depth: 1 } => {
             fill(Later::AskNoneOne.text(l), &[("states", &count(states)), ("runs", &count(runs))])
@@ -482,9 +509,10 @@ fn status_words(status: &Status, l: crate::vocab::Lang) -> String {
         Status::Budget { states, depth: 0 | 1 } => fill(Later::AskBudget.text(l), &[("states", &count(states))]),
         Status::Budget { states, depth } => fill(
             Later::AskBudgetDeeper.text(l),
-            &[("states", &count(states)), ("n", &count(depth)), ("done", &count(depth - 1))],
+            &[("states", &count(states)), ("n", &interventions(depth, l)), ("done", &interventions(depth - 1, l))],
         ),
         Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
+        Status::NothingMayGoWrong => Later::AskNothingMayGoWrong.text(l).to_owned(),
         Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
         Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
     }
@@ -541,10 +569,7 @@ pub fn Ask(app: AppState) -> impl IntoView {
     let shows = Goal::ALL.into_iter().filter(|g| g.is_witness()).map(option).collect_view();
     let depths = (1..=3u64)
         .map(|d| {
-            let words = move || match d {
-                1 => Later::AskDepthOne.text(lang()).to_owned(),
-                _ => fill(Later::AskDepthOption.text(lang()), &[("n", &d.to_string())]),
-            };
+            let words = move || interventions(d, lang());
             view! { <option value=d.to_string() selected=move || a.depth.get() == d>{words}</option> }
         })
         .collect_view();
@@ -601,6 +626,8 @@ pub fn Ask(app: AppState) -> impl IntoView {
                 <span>{tr(app, Later::AskLookFor)}</span>
                 <select data-testid="ask-goal" on:change=move |ev| {
                     if let Some(goal) = Goal::from_code(&event_target_value(&ev)) {
+                        // The goal looked for first is not also among the extra ones, hidden.
+                        a.also.update(|also| also.retain(|g| *g != goal));
                         a.goal.set(goal);
                     }
                 }>

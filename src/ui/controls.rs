@@ -6,6 +6,7 @@
 use leptos::prelude::*;
 
 use crate::actions::Action;
+use crate::engine::Command;
 use crate::scenario::library;
 use crate::story::fill;
 use crate::story::i18n::{Later, Ui};
@@ -191,30 +192,44 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
         let events = app.scenario.with(|s| s.config.events.clone());
         let left = |at_ms: u64| format!("left:{}%", super::coord(at_ms as f64 * 100.0 / until as f64));
         let said = |c: &crate::engine::Command| app.cast.with(|cast| super::hands::script_step(c, cast, lang));
+        // The steps set aside so far (the trace says which, by node and time): a step dropped
+        // stays dropped once the run has passed its time.
+        let interventions = app.interventions();
+        let set_aside = match interventions.iter().any(|i| matches!(i.command, Command::DropScript { .. })) {
+            true => app.script_dropped(),
+            false => Vec::new(),
+        };
         let scripted = events.into_iter().filter(|e| e.at_ms <= until).map(|e| {
-            let dropped = e.at_ms > now && !ahead.contains(&e);
+            let gone = e.command.node().is_some_and(|n| set_aside.iter().any(|(node, ms)| node == n && *ms == e.at_ms));
+            let dropped = gone || (e.at_ms > now && !ahead.contains(&e));
             let template = if dropped { Ui::ScriptMarkDropped } else { Ui::ScriptMark };
             let title = fill(template.text(lang), &[("what", &said(&e.command)), ("s", &seconds(e.at_ms))]);
             (e.at_ms, dropped, false, left(e.at_ms), title)
         });
         // The run's own interventions (the learner's, a link's, a search's answer's) under the
         // same track; a script set aside is said by the script's marks.
-        let interventions = app.interventions();
         let made = interventions
             .into_iter()
-            .filter(|i| i.at_ms <= until && !matches!(i.command, crate::engine::Command::DropScript { .. }))
+            .filter(|i| i.at_ms <= until && !matches!(i.command, Command::DropScript { .. }))
             .map(|i| {
                 let title =
                     fill(Later::InterventionMark.text(lang), &[("what", &said(&i.command)), ("s", &seconds(i.at_ms))]);
                 (i.at_ms, false, true, left(i.at_ms), title)
             });
-        scripted.chain(made).collect::<Vec<_>>()
+        // Marks that would cover one another (within half a percent of the track) stand side by
+        // side: each one's place among them, from 0.
+        let mut marks: Vec<_> = scripted.chain(made).map(|m| (m, 0usize)).collect();
+        let spot = |at_ms: u64| at_ms * 200 / until;
+        for k in 1..marks.len() {
+            marks[k].1 = marks[..k].iter().filter(|((at, ..), _)| spot(*at) == spot(marks[k].0 .0)).count();
+        }
+        marks
     });
     move || {
         marks
             .get()
             .into_iter()
-            .map(|(at_ms, dropped, made, left, title)| {
+            .map(|((at_ms, dropped, made, left, title), beside)| {
                 let class = match (dropped, made) {
                     (true, _) => "script-mark dropped",
                     (false, true) => "script-mark made",
@@ -226,7 +241,7 @@ pub(crate) fn ScriptMarks(app: AppState) -> impl IntoView {
                         data-testid=if made { "intervention-mark" } else { "script-mark" }
                         data-ms=at_ms
                         data-dropped=if dropped { "true" } else { "false" }
-                        style=left
+                        style=format!("{left};--beside:{beside}")
                         title=title
                     ></span>
                 }

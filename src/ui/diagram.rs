@@ -297,7 +297,9 @@ fn draw(
     let mut t = fr.origin.div_ceil(step) * step;
     while t <= fr.end {
         let x = fr.x(t);
-        ticks.push_raw(r#"<g class="tick">"#);
+        // A label at the right edge ends there rather than straddling it (the axis overhangs
+        // only by `RIGHT`).
+        ticks.push_raw(if x > PLOT_W - 16.0 { r#"<g class="tick end">"# } else { r#"<g class="tick">"# });
         ticks.tag("line").num("x1", x).num("y1", TOP).num("x2", x).num("y2", axis_y).close();
         ticks.tag("text").num("x", x).num("y", axis_y + 14.0).text(&fill(unit, &[("s", &(t / 1000).to_string())]));
         ticks.push_raw("</g>");

@@ -410,7 +410,7 @@ pub(crate) fn script_step(command: &Command, cast: &Cast, lang: Lang) -> String 
         Command::StoreFailover { .. } => say(Ui::ScriptFailover),
     };
     match who {
-        Some(name) => format!("{name}: {what}"),
+        Some(name) => fill(Later::WhoDoes.text(lang), &[("who", &name), ("what", &what)]),
         None => what,
     }
 }

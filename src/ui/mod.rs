@@ -621,6 +621,39 @@ pub(crate) fn url_warning_view(app: AppState, issues: Vec<UrlIssue>) -> AnyView 
     .into_any()
 }
 
+/// What is wrong with a link's interventions ([`crate::scenario::link::LinkProblem`]), in `lang`.
+fn link_error(error: &crate::scenario::link::LinkError, lang: Lang) -> String {
+    use crate::scenario::link::{self, LinkProblem as P};
+    let say = |text: Later, args: &[(&str, &str)]| fill(text.text(lang), args);
+    let what = match &error.problem {
+        P::TooLong { bytes } => {
+            say(Later::UrlLinkTooLong, &[("bytes", &bytes.to_string()), ("max", &link::MAX_LINK_BYTES.to_string())])
+        }
+        P::TooMany { items } => say(
+            Later::UrlLinkTooMany,
+            &[("items", &items.to_string()), ("max", &link::MAX_LINK_INTERVENTIONS.to_string())],
+        ),
+        P::Time => say(Later::UrlLinkTime, &[]),
+        P::Backwards => say(Later::UrlLinkBackwards, &[]),
+        P::NodeName => say(Later::UrlLinkNodeName, &[]),
+        P::Number => say(Later::UrlLinkNumber, &[]),
+        P::ClockJump => say(Later::UrlLinkClockJump, &[]),
+        P::MessageKind { kind } => say(Later::UrlLinkMessageKind, &[("kind", kind), ("kinds", &link::message_kinds())]),
+        P::MessageFault => say(Later::UrlLinkMessageFault, &[]),
+        P::Unknown => say(Later::UrlLinkUnknown, &[]),
+        P::OutOfRange { field, low, high, nonzero } => say(
+            if *nonzero { Later::UrlLinkRangeNonZero } else { Later::UrlLinkRange },
+            &[("field", field), ("low", &low.to_string()), ("high", &high.to_string())],
+        ),
+        P::UnknownNode { node } => say(Later::UrlLinkUnknownNode, &[("node", node)]),
+        P::Refused { reason } => say(Later::UrlLinkRefused, &[("reason", reason)]),
+    };
+    match error.item {
+        0 => what,
+        item => say(Later::UrlLinkItem, &[("item", &item.to_string()), ("what", &what)]),
+    }
+}
+
 /// What the page says about a problem in its address, in `lang`; `default` is the title of the
 /// scenario it fell back to, `start_fable` the fable it opened with.
 fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -> String {
@@ -638,7 +671,7 @@ fn issue_line(issue: &UrlIssue, lang: Lang, default: &str, start_fable: Fable) -
         }
         UrlIssue::BadAutoplay { value } => fill(Later::UrlBadAutoplay.text(lang), &[("value", value)]),
         UrlIssue::BadView { value } => fill(Later::UrlBadView.text(lang), &[("value", value)]),
-        UrlIssue::BadLink { error } => fill(Later::UrlBadLink.text(lang), &[("error", error)]),
+        UrlIssue::BadLink { error } => fill(Later::UrlBadLink.text(lang), &[("error", &link_error(error, lang))]),
         UrlIssue::NewerLink { value } => fill(Later::UrlNewerLink.text(lang), &[("value", value)]),
         UrlIssue::BadVersion { value } => fill(Later::UrlBadVersion.text(lang), &[("value", value)]),
         UrlIssue::BadTime { value } => fill(Later::UrlBadTime.text(lang), &[("value", value)]),

@@ -614,6 +614,11 @@ impl AppState {
         })
     }
 
+    /// The scripted steps set aside so far: [`Sim::script_dropped`].
+    pub fn script_dropped(&self) -> Vec<(String, u64)> {
+        self.sim.with_value(Sim::script_dropped)
+    }
+
     /// [`apply`](Self::apply), saying why the engine refused the command (an unknown node, a
     /// bad argument; in English).
     ///
@@ -678,7 +683,7 @@ impl AppState {
         } else {
             self.load(scenario);
         }
-        self.replay_link(interventions, Some(at_ms))
+        self.replay_link(interventions, Some(at_ms)).map_err(|e| e.to_string())
     }
 
     /// Compares this run with the same run, `setting` flipped (`None`: no comparison).
@@ -826,14 +831,19 @@ impl AppState {
         &self,
         interventions: &[crate::engine::ScheduledCommand],
         at_ms: Option<u64>,
-    ) -> Result<(), String> {
+    ) -> Result<(), crate::scenario::link::LinkError> {
+        use crate::scenario::link::{LinkError, LinkProblem};
         if interventions.is_empty() && at_ms.is_none() {
             return Ok(());
         }
         let refused = self.timeline.try_update_value(|timeline| {
             for (n, i) in interventions.iter().enumerate() {
                 if let Err(e) = timeline.intervene(i.at_ms, i.command.clone()) {
-                    return Some(format!("item {}: {e}", n + 1));
+                    let problem = match i.command.node() {
+                        Some(node) if e.path == "node" => LinkProblem::UnknownNode { node: node.to_owned() },
+                        _ => LinkProblem::Refused { reason: e.to_string() },
+                    };
+                    return Some(LinkError { item: n + 1, problem });
                 }
             }
             None

@@ -124,12 +124,27 @@ fn start(app: AppState, s: Sweeping) {
     let scenario = app.scenario.get_untracked();
     // An end the engine would refuse (a lease of days, a clock at a hundred times true speed):
     // said here, in the learner's words, rather than by the worker in the engine's.
-    let refused = [spec.from, spec.to].into_iter().find(|v| spec.knob.apply(&scenario.config, *v).is_err());
-    if let Some(value) = refused {
+    let accepts = |v: u64| spec.knob.apply(&scenario.config, v).is_ok();
+    if let Some(value) = [spec.from, spec.to].into_iter().find(|v| !accepts(*v)) {
         let l = app.lang.get_untracked();
         let knob = crate::draw::plot::knob_words(spec.knob).text(l);
-        let value = crate::scenario::live::shown(spec.knob, value);
-        s.state.set(State::Failed(fill(Later::SweepNotAccepted.text(l), &[("knob", knob), ("value", &value)])));
+        let shown = |v: u64| crate::scenario::live::shown(spec.knob, v);
+        // The nearest setting it takes, looked for from one it takes: the range's other end, or
+        // the knob's usual range.
+        let (usual_from, usual_to) = range(spec.knob);
+        let nearest = [spec.from, spec.to, usual_from, usual_to]
+            .into_iter()
+            .find(|v| accepts(*v))
+            .and_then(|ok| spec.knob.nearest_accepted(&scenario.config, value, ok));
+        let said = match nearest {
+            Some(near) => fill(
+                Later::SweepNotAcceptedNearest.text(l),
+                &[("knob", knob), ("value", &shown(value)), ("near", &shown(near))],
+            ),
+            // Nothing to turn (a pause knob where nobody pauses).
+            None => fill(Later::SweepNothingToTurn.text(l), &[("knob", knob)]),
+        };
+        s.state.set(State::Failed(said));
         return;
     }
     let source = app.source.get_untracked();
@@ -239,22 +254,26 @@ pub fn SweepPanel(app: AppState) -> impl IntoView {
                     prop:value=shown
                     aria-invalid=move || (s.unread.get() == Some(end)).then_some("true")
                     on:change=move |ev| {
+                        let l = app.lang.get_untracked();
+                        let said = |text: Later| fill(text.text(l), &[("field", words.text(l))]);
                         match crate::scenario::live::read(s.knob.get_untracked(), &event_target_value(&ev)) {
-                            Some(v) => {
-                                s.range.update(|r| if end == 0 { r.0 = v as u64 } else { r.1 = v as u64 });
+                            Some(v) if v >= 0.0 => {
+                                // Whole ms (or ppm): the engine's grain.
+                                let v = v.round() as u64;
+                                s.range.update(|r| if end == 0 { r.0 = v } else { r.1 = v });
                                 if s.unread.get_untracked() == Some(end) {
                                     s.unread.set(None);
                                     s.state.set(State::Idle);
                                 }
                             }
-                            // Not a number (or nothing): the field shows the setting again, and
-                            // the status says why.
-                            None => {
+                            // Not a number, nothing, or below zero: the field shows the setting
+                            // again, and the status says why.
+                            wrong => {
                                 s.range.update(|_| {});
                                 if s.state.get_untracked() != State::Running {
-                                    let said = fill(Later::SweepNotNumber.text(app.lang.get_untracked()), &[("field", words.text(app.lang.get_untracked()))]);
+                                    let text = if wrong.is_some() { Later::SweepNegative } else { Later::SweepNotNumber };
                                     s.unread.set(Some(end));
-                                    s.state.set(State::Failed(said));
+                                    s.state.set(State::Failed(said(text)));
                                 }
                             }
                         }

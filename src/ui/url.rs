@@ -49,7 +49,7 @@ pub enum UrlIssue {
     },
     /// A share link's interventions could not be read or applied; the scenario plays without them.
     BadLink {
-        error: String,
+        error: crate::scenario::link::LinkError,
     },
     /// A share link written by a newer LeaseLab (`v` above [`LINK_VERSION`]).
     NewerLink {
@@ -341,7 +341,7 @@ pub fn parse_link(version: Option<String>, actions: Option<String>, t: Option<St
     if let Some(raw) = actions {
         match link::decode(&raw) {
             Ok(list) => start.interventions = list,
-            Err(e) => start.issues.push(UrlIssue::BadLink { error: echo_long(&e.to_string()) }),
+            Err(error) => start.issues.push(UrlIssue::BadLink { error }),
         }
     }
 }

@@ -115,8 +115,10 @@ mod tests {
         assert_eq!(fill("{missing}", &[]), "{missing}");
     }
 
+    /// Chinese: an ideograph, or (for a text that is only placeholders and punctuation, such as
+    /// "{who}：{what}") a full-width punctuation mark, which the English text would not use.
     fn has_cjk(s: &str) -> bool {
-        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c))
+        s.chars().any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c) || ('\u{ff01}'..='\u{ff1f}').contains(&c))
     }
 
     /// Every text of both tables in both languages, with its name.

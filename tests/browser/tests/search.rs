@@ -272,11 +272,23 @@ async fn the_ask_tab_searches_the_faults_and_goals_ticked() -> Result<()> {
             }
         }
         ensure!(b.count("[data-testid=\"also-two_holders\"]").await? == 0, "the goal above is not offered again");
+        // With nothing allowed to go wrong, Search says what to tick, and searches nothing.
+        b.click("lever-copy_message").await?;
+        b.click("ask-search").await?;
+        let said = b.text_of("ask-status").await?;
+        ensure!(said.contains("Nothing may go wrong"), "no lever ticked: {said}");
+        ensure!(b.text_of("ask-progress").await?.is_empty(), "nothing searched");
+        b.click("lever-copy_message").await?;
         b.click("also-duplicate_side_effect").await?;
         b.click("ask-search").await?;
         b.wait_exists("ask-open", SECS(60)).await.context("the search finds a run")?;
         let status = b.text_of("ask-status").await?;
         ensure!(status.contains("one intervention"), "{status}");
+        // Two goals asked: the answer says which one the run met (the native search's).
+        ensure!(
+            found.goal == Goal::DuplicateSideEffect && status.contains("What happens: A side effect applied twice"),
+            "{status}"
+        );
         let first = first_step(b).await?;
         ensure!(first.contains("Old Chen") && first.contains("arrives twice"), "{first}");
         let serious = b.axe_serious("the Ask tab's bounds, unfolded").await?;
@@ -297,6 +309,22 @@ async fn the_ask_tab_searches_the_faults_and_goals_ticked() -> Result<()> {
             )
             .await?;
         ensure!(mark.as_str().is_some_and(|t| t.contains("arrives twice")), "the time bar's mark: {mark}");
+        // The script was set aside at 0 s: Old Chen's nap (20 s) and waking (60 s) stay marked as
+        // dropped once the playhead has passed them.
+        b.eval(
+            "const r = document.querySelector('[data-testid=\"scrubber\"]'); r.value = r.max; \
+             r.dispatchEvent(new Event('input', { bubbles: true })); return true;",
+            vec![],
+        )
+        .await?;
+        b.wait_until_js(
+            "the script's marks, dropped, at the end of the run",
+            "const m = [...document.querySelectorAll('[data-testid=\"script-mark\"]')]; \
+             return m.length === 2 && m.every(e => e.dataset.dropped === 'true') \
+               && document.querySelector('[data-testid=\"sim-time\"]')?.dataset.ms === '90000';",
+            SECS(20),
+        )
+        .await?;
         b.assert_no_console_errors().await?;
         Ok(())
     })
@@ -468,6 +496,53 @@ async fn a_live_number_typed_or_dragged_gives_the_engines_outcome() -> Result<()
         ensure!(text.contains("渔船听从的过期旗语") && shown(b).await? == first, "{text}");
         let serious = b.axe_serious("a lesson step with live numbers").await?;
         ensure!(serious.is_empty(), "axe-core:\n{}", serious.join("\n"));
+        b.assert_no_console_errors().await?;
+        Ok(())
+    })
+    .await
+}
+
+/// A sweep's range is read as the page shows it and said wrong in the learner's words: a clock
+/// rate as a multiple of true speed, a number below 0 or no number refused with the field marked,
+/// and an end the engine refuses answered with the nearest setting it takes (a clock at most 10
+/// times true speed, a lease of at most 24 h: the engine's rules), before anything is swept.
+#[tokio::test]
+async fn a_sweeps_range_is_said_wrong_in_the_learners_words() -> Result<()> {
+    async fn set(b: &Browser, testid: &str, value: &str) -> Result<()> {
+        b.eval(
+            &format!(
+                "const e = document.querySelector('[data-testid=\"{testid}\"]'); e.value = {value:?}; \
+                 e.dispatchEvent(new Event('change', {{ bubbles: true }})); return true;"
+            ),
+            vec![],
+        )
+        .await?;
+        Ok(())
+    }
+    with_browser("sweep-range", SECS(120), async |b| {
+        b.open("?scenario=harbor-zombie").await?;
+        b.wait_exists("scene-harbor", SECS(30)).await?;
+        b.click("tab-ask").await?;
+        b.wait_exists("sweep-knob", SECS(30)).await?;
+        set(b, "sweep-knob", "clock_rate_ppm").await?;
+        b.wait_for("sweep-from", |el| el.value.as_deref() == Some("0.5"), SECS(10)).await.context("half speed")?;
+        ensure!(b.element("sweep-to").await?.and_then(|e| e.value).as_deref() == Some("1.5"), "1.5 times true speed");
+        set(b, "sweep-from", "-5").await?;
+        b.wait_for("sweep-status", |el| el.text.contains("“From” takes a number of 0 or more"), SECS(10)).await?;
+        ensure!(b.attr_of("sweep-from", "aria-invalid").await?.as_deref() == Some("true"), "the field is marked");
+        ensure!(b.element("sweep-from").await?.and_then(|e| e.value).as_deref() == Some("0.5"), "the setting it had");
+        set(b, "sweep-to", "").await?;
+        b.wait_for("sweep-status", |el| el.text.contains("“To” takes a number"), SECS(10)).await?;
+        set(b, "sweep-from", "0.5").await?;
+        set(b, "sweep-to", "50").await?;
+        b.click("sweep-run").await?;
+        b.wait_for("sweep-status", |el| el.text.contains("the nearest setting it takes is 10."), SECS(10)).await?;
+        ensure!(b.attr_of("sweep-from", "aria-invalid").await?.is_none(), "From is read again");
+        set(b, "sweep-knob", "lease_duration_ms").await?;
+        set(b, "sweep-to", "100000").await?;
+        b.click("sweep-run").await?;
+        b.wait_for("sweep-status", |el| el.text.contains("the nearest setting it takes is 86400."), SECS(10)).await?;
+        ensure!(b.count("[data-testid=\"sweep-plot\"] [data-point]").await? == 0, "nothing swept");
         b.assert_no_console_errors().await?;
         Ok(())
     })

@@ -239,8 +239,18 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
         let many = vec!["1.v"; 3_000].join(",");
         let cases: Vec<(String, &str)> = vec![
             ("?scenario=harbor-zombie&do=5.q.chen".into(), "could not be replayed"),
-            ("?scenario=harbor-zombie&do=5.p.ghost".into(), "item 1"),
-            ("?scenario=harbor-zombie&do=5.p.chen,4.r.chen".into(), "backwards"),
+            ("?scenario=harbor-zombie&do=5.p.ghost".into(), "item 1: this scenario has no node called “ghost”"),
+            ("?scenario=harbor-zombie&do=5.d.chen.0".into(), "item 1: by_ms must be between 1 and 86400000"),
+            // Said in the page's language, with the kinds that exist.
+            (
+                "?scenario=harbor-zombie&lang=zh&do=5.m.chen.bogus.lose".into(),
+                "第 1 项：“bogus”不是一种消息；消息种类有 ",
+            ),
+            (
+                "?scenario=harbor-zombie&lang=zh&do=5.j.chen.0".into(),
+                "by_ms 必须在 -86400000 到 86400000 之间，且不能为 0",
+            ),
+            ("?scenario=harbor-zombie&do=5.p.chen,4.r.chen".into(), "item 2: its time is earlier than the item before"),
             ("?scenario=harbor-zombie&v=9&do=5.p.chen".into(), "newer LeaseLab"),
             ("?scenario=harbor-zombie&v=0&do=5.p.chen".into(), "not a link version"),
             ("?scenario=harbor-zombie&t=soon".into(), "whole number"),
