@@ -265,12 +265,15 @@ fn lanes_svg(lanes: &[LaneKey], cast: &Cast, lang: Lang) -> Markup {
 /// The drawing's markup for `fr`: time axis, bars, arrows and marks (`d.now_ms` is the moment
 /// the trace reaches), with the first difference from the compared run marked at `diverge`.
 /// Only this run's drawing (`main`) carries test ids.
-/// A step of the scenario's script still to be drawn ahead of time: when, on whose lane (`None`:
-/// the store's, for a step on no node), and what it does in words.
+/// A step of the scenario's script still to be drawn ahead of time, or one of the run's own
+/// interventions (`made`: the learner's, a link's, a search's answer's, before and after the
+/// playhead): when, on whose lane (`None`: the store's, for a step on no node), and what it does
+/// in words.
 struct ScriptStep {
     at_ms: u64,
     node: Option<String>,
     title: String,
+    made: bool,
 }
 
 fn draw(
@@ -310,12 +313,11 @@ fn draw(
     for step in script.iter().filter(|s| fr.visible(s.at_ms, s.at_ms)) {
         let lane = step.node.as_deref().and_then(|n| d.node_lane(n)).unwrap_or(d.lanes.len().saturating_sub(2));
         let (x, y) = (fr.x(step.at_ms), lane_y(lane) + 1.0);
-        ticks
-            .tag("g")
-            .lit("class", "script-step")
-            .lit("data-testid", "diagram-script-mark")
-            .int("data-ms", step.at_ms)
-            .open();
+        let (class, testid) = match step.made {
+            true => ("script-step made", "diagram-intervention-mark"),
+            false => ("script-step", "diagram-script-mark"),
+        };
+        ticks.tag("g").lit("class", class).lit("data-testid", testid).int("data-ms", step.at_ms).open();
         ticks.tag("title").text(&step.title);
         ticks
             .tag("path")
@@ -454,18 +456,27 @@ pub fn SpaceTime(app: AppState) -> impl IntoView {
         app.set_diagram_horizon(if ahead == 0 { u64::MAX } else { end.saturating_sub(width / 4) });
         app.cast.with(|cast| {
             app.with_trace(|trace, ids, now, store_judges| {
-                // The script's steps still ahead (a dropped step is gone from the drawing).
-                let script: Vec<ScriptStep> = app
-                    .script_ahead(None)
+                // The script's steps still ahead (a dropped step is gone from the drawing), and
+                // the run's interventions (a script set aside is not drawn: its steps go).
+                let peg = |s: &crate::engine::ScheduledCommand, said: &str, made: bool| ScriptStep {
+                    at_ms: s.at_ms,
+                    node: s.command.node().map(str::to_owned),
+                    title: fill(
+                        said,
+                        &[("s", &seconds(s.at_ms)), ("what", &super::hands::script_step(&s.command, cast, lang))],
+                    ),
+                    made,
+                };
+                let ahead = app.script_ahead(None);
+                let made = app.interventions();
+                let script: Vec<ScriptStep> = ahead
                     .iter()
-                    .map(|s| ScriptStep {
-                        at_ms: s.at_ms,
-                        node: s.command.node().map(str::to_owned),
-                        title: fill(
-                            Ui::ScriptMark.text(lang),
-                            &[("s", &seconds(s.at_ms)), ("what", &super::hands::script_step(&s.command, cast, lang))],
-                        ),
-                    })
+                    .map(|s| peg(s, Ui::ScriptMark.text(lang), false))
+                    .chain(
+                        made.iter()
+                            .filter(|i| !matches!(i.command, crate::engine::Command::DropScript { .. }))
+                            .map(|i| peg(i, Later::InterventionMark.text(lang), true)),
+                    )
                     .collect();
                 draw(&diagram(trace, ids, now, store_judges), fr, cast, lang, diverge, true, &script)
             })

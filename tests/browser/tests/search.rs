@@ -309,6 +309,9 @@ async fn the_ask_tab_searches_the_faults_and_goals_ticked() -> Result<()> {
             )
             .await?;
         ensure!(mark.as_str().is_some_and(|t| t.contains("arrives twice")), "the time bar's mark: {mark}");
+        // And on the space-time diagram, a peg on Old Chen's lane.
+        b.wait_exists("diagram-intervention-mark", SECS(20)).await.context("the diagram's peg")?;
+        ensure!(b.attr_of("diagram-intervention-mark", "data-ms").await?.as_deref() == Some("0"), "at 0 s");
         // The script was set aside at 0 s: Old Chen's nap (20 s) and waking (60 s) stay marked as
         // dropped once the playhead has passed them.
         b.eval(
