@@ -185,9 +185,11 @@ fn the_plot_has_a_button_per_point_that_opens_a_run_of_its_class() {
     // A short nap breaks nothing; the longest lets every unfenced run through (seed 000).
     assert_eq!(points[0].violating_unfenced, 0);
     assert_eq!(points[19].violating_unfenced, 4);
-    assert!(svg.contains("Pause length (s) 40: 4 of 4 runs without fencing break safety"), "{svg}");
+    assert!(svg.contains("Pause length (s) = 40: 4 of 4 runs without fencing break safety"), "{svg}");
+    // Where none broke, the point says so, and opens a safe run.
+    assert!(svg.contains("Pause length (s) = 1: none of 4 runs without fencing breaks safety"), "{svg}");
     let zh = sweep_plot(&spec, &points, Lang::Zh);
-    assert!(zh.contains("出现安全违规的运行") && zh.contains("暂停时长（秒） 40"), "{zh}");
+    assert!(zh.contains("出现安全违规的运行") && zh.contains("暂停时长（秒） = 40："), "{zh}");
     // Progressive: with the first points only, the curves stop there.
     assert_eq!(sweep_plot(&spec, &points[..3], Lang::En).matches("data-point=").count(), 12);
 }

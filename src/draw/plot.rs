@@ -74,7 +74,7 @@ pub fn sweep_plot(spec: &SweepSpec, points: &[Point], lang: Lang) -> String {
     let said_share = |k: usize, n: u32, with: Later| {
         let p = &points[k];
         fill(
-            Later::SweepPointShare.text(lang),
+            if n > 0 { Later::SweepPointShare } else { Later::SweepPointNone }.text(lang),
             &[
                 ("knob", knob),
                 ("value", &shown(spec.knob, p.value)),

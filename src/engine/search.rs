@@ -419,7 +419,8 @@ impl Choice {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Found {
     pub goal: Goal,
-    /// The interventions, in time order (a cut's heal included, also one due after `at_ms`).
+    /// The interventions, in time order (a cut's heal included, also one due after `at_ms`, but not
+    /// one due after the run's end, which never happens in it).
     pub interventions: Vec<ScheduledCommand>,
     /// How many choices the search made (a cut and its heal are one).
     pub depth: usize,
@@ -723,7 +724,10 @@ impl Searcher {
     /// none found rather than a wrong run).
     fn found(&self, walker: Walker, hit: Hit) -> Outcome {
         let mut interventions = walker.sim.interventions().to_vec();
-        interventions.extend(walker.owed);
+        // An undoing owed after the run's end (a cut's heal) never happens in it: a link carries
+        // only what does (the page refuses an item after the end).
+        let until_ms = self.config.until_ms;
+        interventions.extend(walker.owed.into_iter().filter(|c| c.at_ms <= until_ms));
         let depth = self.depth;
         let at_ms = hit.1.at_ms;
         match confirm(&self.config, &self.goals, &interventions, &hit) {

@@ -644,7 +644,7 @@ mod tests {
             (r#"{"leaselab":1,"type":"load","scenario":"harbor-zombie","fable":"moon"}"#, "load", "unknown fable"),
             (r#"{"leaselab":1,"type":"intervene","do":"p.chen,r.chen"}"#, "intervene", "one intervention"),
             (r#"{"leaselab":1,"type":"intervene","do":"q.chen"}"#, "intervene", "not an intervention"),
-            (r#"{"leaselab":1,"type":"intervene","do":"o"}"#, "intervene", "not an intervention"),
+            (r#"{"leaselab":1,"type":"intervene","do":"o"}"#, "intervene", "not with these arguments"),
             (r#"{"leaselab":1,"type":"intervene","do":"p.<script>"}"#, "intervene", "node name"),
             (r#"{"leaselab":1,"type":"intervene","do":"d.chen.99999999999"}"#, "intervene", "by_ms"),
             (r#"{"leaselab":1,"type":"intervene","do":{"pause":"chen"}}"#, "intervene", "must be a string"),

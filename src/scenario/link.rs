@@ -111,11 +111,18 @@ pub enum LinkProblem {
     MessageKind { kind: String },
     /// A message fault other than `lose`, `hold.MS` or `copy`.
     MessageFault,
-    /// A code (or a number of arguments) this version does not know.
+    /// A code this version does not know.
     Unknown,
+    /// A known code (one of the module's table) with arguments it does not take: missing, extra,
+    /// or not one of its words (`f.2`, `c.chen.moon`).
+    Arguments { code: String },
     /// An argument outside what the engine accepts ([`Command::check`]): the field, and the
-    /// range, in the field's unit; `nonzero` when 0 is refused inside it (a clock jump).
-    OutOfRange { field: &'static str, low: i64, high: i64, nonzero: bool },
+    /// range, in the field's `unit` (`ms` or `ppm`); `nonzero` when 0 is refused inside it (a
+    /// clock jump).
+    OutOfRange { field: &'static str, low: i64, high: i64, unit: &'static str, nonzero: bool },
+    /// The item's time is after the end of the run it was to replay in (`end_ms`, the
+    /// scenario's `until_ms`): it would never happen.
+    AfterEnd { at_ms: u64, end_ms: u64 },
     /// The engine refused the command when it applied it: a node the scenario does not have.
     UnknownNode { node: String },
     /// The engine refused the command when it applied it, for another reason (its words).
@@ -141,14 +148,27 @@ impl std::fmt::Display for LinkProblem {
             }
             LinkProblem::MessageFault => f.write_str("a message's fault is lose, hold.MS or copy"),
             LinkProblem::Unknown => f.write_str("not an intervention this version of LeaseLab knows"),
-            LinkProblem::OutOfRange { field, low, high, nonzero } => {
-                write!(f, "{field} must be between {low} and {high}{}", if *nonzero { ", and not 0" } else { "" })
+            LinkProblem::Arguments { code } => {
+                write!(f, "\"{code}\" is an intervention, but not with these arguments (see the link format)")
+            }
+            LinkProblem::OutOfRange { field, low, high, unit, nonzero } => {
+                write!(
+                    f,
+                    "{field} must be between {low} and {high} {unit}{}",
+                    if *nonzero { ", and not 0" } else { "" }
+                )
+            }
+            LinkProblem::AfterEnd { at_ms, end_ms } => {
+                write!(f, "at {at_ms} ms, after the end of the run ({end_ms} ms)")
             }
             LinkProblem::UnknownNode { node } => write!(f, "unknown node \"{node}\""),
             LinkProblem::Refused { reason } => f.write_str(reason),
         }
     }
 }
+
+/// The codes of the module's table.
+const CODES: [&str; 13] = ["p", "r", "x", "s", "c", "h", "v", "f", "d", "j", "k", "o", "m"];
 
 /// The message kinds' names, comma-separated, as a link writes them.
 pub fn message_kinds() -> String {
@@ -170,12 +190,12 @@ impl std::fmt::Display for LinkError {
 fn range_of(command: &Command, field: &'static str) -> LinkProblem {
     use crate::engine::clock::{RATE_MAX_PPM, RATE_MIN_PPM};
     let max = i64::try_from(crate::engine::command::MAX_COMMAND_MS).unwrap_or(i64::MAX);
-    let (low, high, nonzero) = match command {
-        Command::ClockJump { .. } => (-max, max, true),
-        Command::ClockRate { .. } => (RATE_MIN_PPM as i64, RATE_MAX_PPM as i64, false),
-        _ => (1, max, false),
+    let (low, high, unit, nonzero) = match command {
+        Command::ClockJump { .. } => (-max, max, "ms", true),
+        Command::ClockRate { .. } => (RATE_MIN_PPM as i64, RATE_MAX_PPM as i64, "ppm", false),
+        _ => (1, max, "ms", false),
     };
-    LinkProblem::OutOfRange { field, low, high, nonzero }
+    LinkProblem::OutOfRange { field, low, high, unit, nonzero }
 }
 
 /// The interventions as a link's `do=` value, or `None` for a command a link cannot carry.
@@ -287,6 +307,9 @@ pub fn decode(value: &str) -> Result<Vec<ScheduledCommand>, LinkError> {
                 };
                 Command::NextMessage { node: name(node)?, kind, fault }
             }
+            [code, ..] if CODES.contains(code) => {
+                return Err(err(LinkProblem::Arguments { code: (*code).to_owned() }));
+            }
             _ => return Err(err(LinkProblem::Unknown)),
         };
         // Argument ranges (durations, rates) are the engine's own rules.
@@ -375,6 +398,18 @@ mod tests {
             assert_eq!(e.item, item, "{value}: {e}");
             assert!(!e.to_string().is_empty());
         }
+        // What is wrong, as data the page says in its language.
+        let problem = |value: &str| decode(value).expect_err(value).problem;
+        assert_eq!(problem("5.f.2"), LinkProblem::Arguments { code: "f".into() });
+        assert_eq!(problem("5.c.chen.moon"), LinkProblem::Arguments { code: "c".into() });
+        assert_eq!(problem("5.q.chen"), LinkProblem::Unknown);
+        assert_eq!(problem("5.m.chen.bogus.lose"), LinkProblem::MessageKind { kind: "bogus".into() });
+        // The engine's ranges (`MAX_COMMAND_MS`, 24 h; clock rates 0.1 to 10 times true speed).
+        let day = 86_400_000;
+        let range = |field, low, high, unit, nonzero| LinkProblem::OutOfRange { field, low, high, unit, nonzero };
+        assert_eq!(problem("5.d.chen.0"), range("by_ms", 1, day, "ms", false));
+        assert_eq!(problem("5.j.store.0"), range("by_ms", -day, day, "ms", true));
+        assert_eq!(problem("5.k.store.1"), range("rate", 100_000, 10_000_000, "ppm", false));
         let many = vec!["1.v"; MAX_LINK_INTERVENTIONS + 1].join(",");
         assert_eq!(decode(&many).map_err(|e| e.item), Err(0));
         assert_eq!(decode(&"1".repeat(MAX_LINK_BYTES + 1)).map_err(|e| e.item), Err(0));

@@ -60,6 +60,8 @@ enum Status {
     Stopped {
         states: u64,
     },
+    /// Search was asked while a sweep runs in the worker: nothing was sent.
+    SweepBusy,
     /// Search was asked with nothing allowed to go wrong (no lever ticked): nothing was sent.
     NothingMayGoWrong,
     /// The worker did not start (it could not be fetched).
@@ -90,6 +92,33 @@ struct Asking {
     asked_by: RwSignal<Option<(String, usize)>>,
     /// A witness question's page: the run found opens in its player at once.
     open_when_found: StoredValue<Option<AppState>, LocalStorage>,
+    /// The question the search under way answers, as the panel had it when it started: a search
+    /// whose question has changed since is stopped (its answer would be another question's).
+    searching_for: StoredValue<Option<Question>, LocalStorage>,
+    /// When the search under way started, in ms of real time: a Stop sooner than [`STOP_GUARD_MS`]
+    /// after it is the second click of a double click on Search (Stop takes its place) and is
+    /// not obeyed.
+    started_ms: StoredValue<f64, LocalStorage>,
+}
+
+/// How soon after Search a Stop is taken for the rest of a double click, in ms of real time.
+const STOP_GUARD_MS: f64 = 400.0;
+
+/// The panel's question: the goal, the depth, whether the script is kept, the extra goals, and
+/// what may go wrong.
+type Question = (Goal, u64, bool, Vec<Goal>, Vec<Lever>);
+
+impl Asking {
+    /// The question as the panel has it now (untracked).
+    fn question(&self) -> Question {
+        (
+            self.goal.get_untracked(),
+            self.depth.get_untracked(),
+            self.scripted.get_untracked(),
+            self.also.get_untracked(),
+            self.levers.get_untracked(),
+        )
+    }
 }
 
 thread_local! {
@@ -112,6 +141,8 @@ fn asking() -> Asking {
             searched: StoredValue::new_local(None),
             asked_by: RwSignal::new(None),
             open_when_found: StoredValue::new_local(None),
+            searching_for: StoredValue::new_local(None),
+            started_ms: StoredValue::new_local(f64::NEG_INFINITY),
         })
     })
 }
@@ -180,17 +211,20 @@ fn lever_words(lever: Lever) -> Later {
 pub(crate) fn act(app: AppState, action: Action) {
     let a = asking();
     match action {
-        Action::Search if super::sweep::running() => {}
+        // One job at a time in the worker: the sweep goes on, and the panel says so.
+        Action::Search if super::sweep::running() => a.status.set(Status::SweepBusy),
         Action::Search => {
             let had_focus = focus_in_panel();
             a.asked_by.set(None);
             a.open_when_found.set_value(None);
-            if a.levers.with_untracked(Vec::is_empty) {
-                // Only the scenario as it is would be played: say what to tick instead.
+            let nothing = a.levers.with_untracked(Vec::is_empty);
+            if nothing && !a.scripted.get_untracked() {
+                // Not even the script would act: say what to tick instead.
                 a.status.set(Status::NothingMayGoWrong);
                 return;
             }
-            let depth = usize::try_from(a.depth.get_untracked()).unwrap_or(1);
+            // Nothing may go wrong: the scenario's own run is the one to look at.
+            let depth = if nothing { 0 } else { usize::try_from(a.depth.get_untracked()).unwrap_or(1) };
             let mut space =
                 Space { max_interventions: depth, scripted: a.scripted.get_untracked(), ..Space::default() };
             a.levers.with_untracked(|on| Lever::ALL.into_iter().for_each(|l| space.allow(l, on.contains(&l))));
@@ -203,6 +237,9 @@ pub(crate) fn act(app: AppState, action: Action) {
             }
         }
         Action::Witness => witness(app, a),
+        Action::StopSearch
+            if (searching() || super::sweep::running())
+                && super::lesson::real_now() - a.started_ms.get_value() < STOP_GUARD_MS => {}
         Action::StopSearch if searching() || super::sweep::running() => {
             post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
         }
@@ -247,6 +284,15 @@ fn witness(app: AppState, a: Asking) {
     search(app, a, &[w.goal], space);
 }
 
+/// Whether the run on screen is the one step `step` (from 0) of lesson `lesson` had the engine find
+/// for its witness question (its interventions exactly): the lesson waits beside it, but the
+/// learner did not leave the lesson's path by hand. Tracks the answer shown.
+pub(super) fn witness_run_on_screen(app: AppState, lesson: &str, step: usize) -> bool {
+    let a = asking();
+    let ours = a.asked_by.with(|by| by.as_ref().is_some_and(|(l, s)| l == lesson && *s == step));
+    ours && a.status.with(|status| matches!(status, Status::Found { steps, .. } if app.interventions() == *steps))
+}
+
 /// The file of the scenario on screen, as the worker reads it: the imported text (`source`), or
 /// built-in `id`'s, fetched (it is cached). A search and a sweep both send it.
 pub(super) async fn scenario_file(id: &str, source: Option<String>) -> Result<serde_json::Value, String> {
@@ -265,6 +311,8 @@ fn search(app: AppState, a: Asking, goals: &[Goal], space: serde_json::Value) {
     let scenario = app.scenario.get_untracked();
     let source = app.source.get_untracked();
     a.status.set(Status::Starting);
+    a.searching_for.set_value(Some(a.question()));
+    a.started_ms.set_value(super::lesson::real_now());
     a.searched.set_value(None);
     wasm_bindgen_futures::spawn_local(async move {
         let file = match scenario_file(&scenario.id, source).await {
@@ -288,9 +336,14 @@ pub(super) fn searching() -> bool {
     })
 }
 
-/// Sends a request to the worker (a sweep's, `ui::sweep`), starting it the first time.
-pub(super) fn post_request(text: &str) {
-    post(asking(), text);
+/// Sends a request to the worker (a sweep's, `ui::sweep`), starting it the first time. `job`: it
+/// starts a job (a sweep), which a Stop within [`STOP_GUARD_MS`] does not end.
+pub(super) fn post_request(text: &str, job: bool) {
+    let a = asking();
+    if job {
+        a.started_ms.set_value(super::lesson::real_now());
+    }
+    post(a, text);
 }
 
 /// Sends a request to the worker, starting it the first time. Until the worker says it is
@@ -500,6 +553,7 @@ fn status_words(status: &Status, l: crate::vocab::Lang) -> String {
                 None => said,
             }
         }
+        Status::NoneFound { states, depth: 0, .. } => fill(Later::AskNoneScript.text(l), &[("states", &count(states))]),
         Status::NoneFound { states, runs, depth: 1 } => {
             fill(Later::AskNoneOne.text(l), &[("states", &count(states)), ("runs", &count(runs))])
         }
@@ -513,6 +567,7 @@ fn status_words(status: &Status, l: crate::vocab::Lang) -> String {
         ),
         Status::Stopped { states } => fill(Later::AskStopped.text(l), &[("states", &count(states))]),
         Status::NothingMayGoWrong => Later::AskNothingMayGoWrong.text(l).to_owned(),
+        Status::SweepBusy => Later::AskSweepBusy.text(l).to_owned(),
         Status::NoWorker => Later::AskNoWorker.text(l).to_owned(),
         Status::Failed(message) => fill(Later::AskError.text(l), &[("message", &message)]),
     }
@@ -601,7 +656,6 @@ pub fn Ask(app: AppState) -> impl IntoView {
     // one's: it goes (a search under way for the old scenario is stopped).
     let question = Memo::new(move |_| (a.goal.get(), a.depth.get(), a.scripted.get(), a.also.get(), a.levers.get()));
     let scenario = Memo::new(move |_| app.scenario.with(|s| s.id.clone()));
-    type Question = (Goal, u64, bool, Vec<Goal>, Vec<Lever>);
     let seen = StoredValue::new_local(None::<(Question, String)>);
     super::effect(move || {
         let now = (question.get(), scenario.get());
@@ -609,7 +663,8 @@ pub fn Ask(app: AppState) -> impl IntoView {
         seen.set_value(Some(now.clone()));
         let Some(before) = before else { return };
         let running = matches!(a.status.get_untracked(), Status::Running { .. } | Status::Starting);
-        if before.1 != now.1 && running {
+        let asked_otherwise = a.searching_for.with_value(|q| q.as_ref().is_some_and(|q| *q != now.0));
+        if running && (before.1 != now.1 || asked_otherwise) {
             post(a, &serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
             a.status.set(Status::Idle);
         } else if before != now && !running {

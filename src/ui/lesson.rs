@@ -87,7 +87,7 @@ fn storage() -> Option<web_sys::Storage> {
 }
 
 /// Real time now, in ms.
-fn real_now() -> f64 {
+pub(super) fn real_now() -> f64 {
     crate::ui::window().and_then(|w| w.performance()).map_or(0.0, |p| p.now())
 }
 
@@ -482,6 +482,9 @@ fn LessonShown(app: AppState, lesson: Arc<Lesson>) -> impl IntoView {
 enum Waiting {
     /// The learner changed the run: it left the lesson's path (with a button back to it).
     OffPath,
+    /// The run the step's witness question found is on screen, off the lesson's path (with the
+    /// same button back).
+    WitnessRun,
     /// Paused by the learner (a step back, the Pause button), with a button to play.
     Paused,
     /// The run plays on to the step's moment.
@@ -513,10 +516,14 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     // narration may scroll in a box of its own above it (`data-asks`, see `later.css`): a
     // keyboard reaches it too.
     let scrolls = move || (asks && matches!(phase.get(), Phase::Asking | Phase::Playing)).then_some("0");
+    let lesson_id = lesson.id.clone();
     let waiting = Memo::new(move |_| {
         (phase.get() == Phase::Playing).then(|| {
             if app.tutor.0.with(Tour::off_path) {
-                Waiting::OffPath
+                match super::ask::witness_run_on_screen(app, &lesson_id, i) {
+                    true => Waiting::WitnessRun,
+                    false => Waiting::OffPath,
+                }
             } else if !app.playing.get() && !app.finished.get() {
                 Waiting::Paused
             } else {
@@ -526,9 +533,9 @@ fn StepShown(app: AppState, lesson: Arc<Lesson>, i: usize, phase: Memo<Phase>) -
     });
     let waiting = move || {
         waiting.get().map(|w| match w {
-            Waiting::OffPath => view! {
+            Waiting::OffPath | Waiting::WitnessRun => view! {
                 <p class="lesson-off" data-testid="lesson-off-path" role="status">
-                    {tr(app, Later::LessonOffPath)}
+                    {tr(app, if w == Waiting::WitnessRun { Later::LessonWitnessRun } else { Later::LessonOffPath })}
                     " "
                     <button
                         data-testid="lesson-back-to-path"

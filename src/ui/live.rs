@@ -10,6 +10,8 @@ use leptos::prelude::*;
 
 use crate::scenario::live::{self, Bound, Figure, Piece};
 use crate::scenario::Localized;
+use crate::story::fill;
+use crate::story::i18n::Later;
 
 use super::state::AppState;
 
@@ -131,6 +133,14 @@ fn BoundNumber(app: AppState, bound: Bound, k: usize, values: RwSignal<Vec<u64>>
     let label = bound.label.clone();
     let label = move || crate::story::tour::pick(&label, app.lang.get()).to_owned();
     let label2 = label.clone();
+    // Its range, said where a pointer rests on it (a number typed outside it is held to it).
+    let range = {
+        let bound = bound.clone();
+        move || {
+            let (min, max, step) = (bound.shown(bound.min), bound.shown(bound.max), bound.shown(bound.step));
+            fill(Later::LiveRange.text(app.lang.get()), &[("min", &min), ("max", &max), ("step", &step)])
+        }
+    };
     view! {
         <span class="live-bound">
             <input
@@ -142,6 +152,7 @@ fn BoundNumber(app: AppState, bound: Bound, k: usize, values: RwSignal<Vec<u64>>
                 step=bound.shown(bound.step)
                 prop:value=shown
                 aria-label=label
+                title=range
                 on:input=typing
                 on:change=done
             />

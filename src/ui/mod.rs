@@ -641,10 +641,14 @@ fn link_error(error: &crate::scenario::link::LinkError, lang: Lang) -> String {
         P::MessageKind { kind } => say(Later::UrlLinkMessageKind, &[("kind", kind), ("kinds", &link::message_kinds())]),
         P::MessageFault => say(Later::UrlLinkMessageFault, &[]),
         P::Unknown => say(Later::UrlLinkUnknown, &[]),
-        P::OutOfRange { field, low, high, nonzero } => say(
+        P::Arguments { code } => say(Later::UrlLinkArguments, &[("code", code)]),
+        P::OutOfRange { field, low, high, unit, nonzero } => say(
             if *nonzero { Later::UrlLinkRangeNonZero } else { Later::UrlLinkRange },
-            &[("field", field), ("low", &low.to_string()), ("high", &high.to_string())],
+            &[("field", field), ("low", &low.to_string()), ("high", &high.to_string()), ("unit", unit)],
         ),
+        P::AfterEnd { at_ms, end_ms } => {
+            say(Later::UrlLinkAfterEnd, &[("at", &crate::story::i18n::span(*at_ms)), ("end", &seconds(*end_ms))])
+        }
         P::UnknownNode { node } => say(Later::UrlLinkUnknownNode, &[("node", node)]),
         P::Refused { reason } => say(Later::UrlLinkRefused, &[("reason", reason)]),
     };

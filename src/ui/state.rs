@@ -836,8 +836,13 @@ impl AppState {
         if interventions.is_empty() && at_ms.is_none() {
             return Ok(());
         }
+        let end_ms = self.scenario.with_untracked(|s| s.config.until_ms);
         let refused = self.timeline.try_update_value(|timeline| {
             for (n, i) in interventions.iter().enumerate() {
+                if i.at_ms > end_ms {
+                    let problem = LinkProblem::AfterEnd { at_ms: i.at_ms, end_ms };
+                    return Some(LinkError { item: n + 1, problem });
+                }
                 if let Err(e) = timeline.intervene(i.at_ms, i.command.clone()) {
                     let problem = match i.command.node() {
                         Some(node) if e.path == "node" => LinkProblem::UnknownNode { node: node.to_owned() },

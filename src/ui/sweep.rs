@@ -102,7 +102,11 @@ pub(crate) fn act(app: AppState, action: Action) {
 
 /// Starts a sweep of the scenario on screen.
 fn start(app: AppState, s: Sweeping) {
-    if running() || super::ask::searching() {
+    if running() {
+        return;
+    }
+    if super::ask::searching() {
+        s.state.set(State::Failed(Later::SweepSearchBusy.text(app.lang.get_untracked()).to_owned()));
         return;
     }
     let spec = SweepSpec {
@@ -115,6 +119,12 @@ fn start(app: AppState, s: Sweeping) {
     // The range in the learner's own words and units (the engine's check names ms).
     if spec.to <= spec.from {
         s.state.set(State::Failed(Later::SweepRangeBackwards.text(app.lang.get_untracked()).to_owned()));
+        return;
+    }
+    // Settings are whole ms (or ppm): a range narrower than the points would repeat settings.
+    if spec.to - spec.from < u64::from(POINTS - 1) {
+        let said = fill(Later::SweepTooNarrow.text(app.lang.get_untracked()), &[("n", &POINTS.to_string())]);
+        s.state.set(State::Failed(said));
         return;
     }
     if let Err(e) = spec.check() {
@@ -148,7 +158,14 @@ fn start(app: AppState, s: Sweeping) {
         return;
     }
     let source = app.source.get_untracked();
+    // Sweep gives way to Stop: a focus on it goes there.
+    let had_focus = leptos::prelude::document()
+        .active_element()
+        .is_some_and(|el| el.closest(".sweeping .sweep-run").ok().flatten().is_some());
     s.state.set(State::Running);
+    if had_focus {
+        super::focus::hand_to(&[".sweeping .sweep-stop"]);
+    }
     s.spec.set(Some(spec));
     s.points.set(Vec::new());
     s.swept.set_value(None);
@@ -162,7 +179,7 @@ fn start(app: AppState, s: Sweeping) {
             "from": spec.from, "to": spec.to, "points": spec.points, "seeds": spec.seeds,
         });
         s.swept.set_value(Some((scenario, file)));
-        super::ask::post_request(&request.to_string());
+        super::ask::post_request(&request.to_string(), true);
     });
 }
 
@@ -174,8 +191,15 @@ pub(super) fn heard(message: &serde_json::Value) -> bool {
     }
     // Read from the message in place (`&Value` is a deserializer of its own).
     let points = |v: &serde_json::Value| <Vec<Point> as serde::Deserialize>::deserialize(v).unwrap_or_default();
+    // Stop goes when the sweep ends: a focus on it moves to Sweep, once drawn.
+    let had_focus = leptos::prelude::document()
+        .active_element()
+        .is_some_and(|el| el.closest(".sweeping .sweep-stop").ok().flatten().is_some());
     match message["type"].as_str().unwrap_or_default() {
-        "points" => s.points.set(points(&message["points"])),
+        "points" => {
+            s.points.set(points(&message["points"]));
+            return true;
+        }
         "swept" => {
             s.points.set(points(&message["answer"]["points"]));
             s.state.set(State::Done);
@@ -183,6 +207,9 @@ pub(super) fn heard(message: &serde_json::Value) -> bool {
         "stopped" => s.state.set(State::Stopped),
         "failed" | "error" => s.state.set(State::Failed(message["message"].as_str().unwrap_or_default().to_owned())),
         _ => return false,
+    }
+    if had_focus {
+        super::focus::hand_to(&[".sweeping .sweep-run"]);
     }
     true
 }
@@ -258,11 +285,16 @@ pub fn SweepPanel(app: AppState) -> impl IntoView {
                         let said = |text: Later| fill(text.text(l), &[("field", words.text(l))]);
                         match crate::scenario::live::read(s.knob.get_untracked(), &event_target_value(&ev)) {
                             Some(v) if v >= 0.0 => {
-                                // Whole ms (or ppm): the engine's grain.
-                                let v = v.round() as u64;
+                                // Whole ms (or ppm): the engine's grain. Far beyond what any
+                                // knob takes (a trillion ms, a million times true speed), a
+                                // number is held there, to be refused with the nearest setting.
+                                let v = v.min(1e12).round() as u64;
                                 s.range.update(|r| if end == 0 { r.0 = v } else { r.1 = v });
                                 if s.unread.get_untracked() == Some(end) {
                                     s.unread.set(None);
+                                }
+                                // What was said of the range before is of another range.
+                                if matches!(s.state.get_untracked(), State::Failed(_)) {
                                     s.state.set(State::Idle);
                                 }
                             }
@@ -322,7 +354,7 @@ pub fn SweepPanel(app: AppState) -> impl IntoView {
         seen.set_value(Some(id.clone()));
         if before.is_some_and(|b| b != id) {
             if s.state.get_untracked() == State::Running {
-                super::ask::post_request(&serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string());
+                super::ask::post_request(&serde_json::json!({ "leaselab": 1, "type": "stop" }).to_string(), false);
             }
             s.state.set(State::Idle);
             s.spec.set(None);
@@ -340,6 +372,10 @@ pub fn SweepPanel(app: AppState) -> impl IntoView {
                         let (from, to) = range(k);
                         s.knob.set(k);
                         s.range.set((from, to));
+                        s.unread.set(None);
+                        if matches!(s.state.get_untracked(), State::Failed(_)) {
+                            s.state.set(State::Idle);
+                        }
                     }
                 }>
                     {knobs}

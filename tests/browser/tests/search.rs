@@ -367,6 +367,7 @@ async fn every_lessons_witness_button_opens_the_shortest_run() -> Result<()> {
     }
     ensure!(asked.len() >= library::lessons::MENU.len(), "every lesson asks one: {}", asked.len());
     with_browser("witness", SECS(300), async |b| {
+        let mut beside_found = 0;
         for (k, (id, w)) in asked.iter().enumerate() {
             // The first in Chinese: the words under the button are the tables' too.
             let lang = if k == 0 { "zh" } else { "en" };
@@ -392,6 +393,17 @@ async fn every_lessons_witness_button_opens_the_shortest_run() -> Result<()> {
                 "{id}: at {:?}",
                 at.attr("data-ms")
             );
+            // Off the lesson's path, the lesson says it waits beside the run its own question
+            // found, not that the learner changed the run.
+            if let Ok(off) = b.wait_exists("lesson-off-path", SECS(5)).await {
+                let says = if k == 0 {
+                    "这是引擎为这一步的问题找到的运行"
+                } else {
+                    "the run the engine found for this step's question"
+                };
+                ensure!(off.text.contains(says), "{id}: {}", off.text);
+                beside_found += 1;
+            }
             let status = b.text_of("witness-status").await?;
             let seconds = format!("{:.1}", w.found.at_ms as f64 / 1000.0);
             ensure!(status.contains(&seconds), "{id}: {status}");
@@ -418,6 +430,7 @@ async fn every_lessons_witness_button_opens_the_shortest_run() -> Result<()> {
                 ensure!(serious.is_empty(), "axe-core:\n{}", serious.join("\n"));
             }
         }
+        ensure!(beside_found > 0, "a lesson waited beside a run its witness found");
         b.assert_no_console_errors().await?;
         Ok(())
     })

@@ -240,7 +240,7 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
         let cases: Vec<(String, &str)> = vec![
             ("?scenario=harbor-zombie&do=5.q.chen".into(), "could not be replayed"),
             ("?scenario=harbor-zombie&do=5.p.ghost".into(), "item 1: this scenario has no node called “ghost”"),
-            ("?scenario=harbor-zombie&do=5.d.chen.0".into(), "item 1: by_ms must be between 1 and 86400000"),
+            ("?scenario=harbor-zombie&do=5.d.chen.0".into(), "item 1: by_ms must be between 1 and 86400000 ms"),
             // Said in the page's language, with the kinds that exist.
             (
                 "?scenario=harbor-zombie&lang=zh&do=5.m.chen.bogus.lose".into(),
@@ -248,8 +248,13 @@ async fn broken_links_say_what_is_wrong() -> Result<()> {
             ),
             (
                 "?scenario=harbor-zombie&lang=zh&do=5.j.chen.0".into(),
-                "by_ms 必须在 -86400000 到 86400000 之间，且不能为 0",
+                "by_ms 必须在 -86400000 到 86400000 ms 之间，且不能为 0",
             ),
+            (
+                "?scenario=harbor-zombie&do=100000.p.chen".into(),
+                "item 1: its time, 100 s, is after the end of this run (90.0 s)",
+            ),
+            ("?scenario=harbor-zombie&do=5.f.2".into(), "item 1: “f” is an intervention, but not with these arguments"),
             ("?scenario=harbor-zombie&do=5.p.chen,4.r.chen".into(), "item 2: its time is earlier than the item before"),
             ("?scenario=harbor-zombie&v=9&do=5.p.chen".into(), "newer LeaseLab"),
             ("?scenario=harbor-zombie&v=0&do=5.p.chen".into(), "not a link version"),
