@@ -105,6 +105,12 @@ fn start(app: AppState, s: Sweeping) {
     if running() {
         return;
     }
+    // An end just refused (typed wrong, then Sweep pressed, which left the field): the refusal
+    // stays on screen and nothing is swept; Sweep again plays the range the fields show.
+    if s.unread.get_untracked().is_some() {
+        s.unread.set(None);
+        return;
+    }
     if super::ask::searching() {
         s.state.set(State::Failed(Later::SweepSearchBusy.text(app.lang.get_untracked()).to_owned()));
         return;

@@ -547,6 +547,13 @@ async fn a_sweeps_range_is_said_wrong_in_the_learners_words() -> Result<()> {
         b.wait_for("sweep-status", |el| el.text.contains("“From” takes a number of 0 or more"), SECS(10)).await?;
         ensure!(b.attr_of("sweep-from", "aria-invalid").await?.as_deref() == Some("true"), "the field is marked");
         ensure!(b.element("sweep-from").await?.and_then(|e| e.value).as_deref() == Some("0.5"), "the setting it had");
+        // Sweep pressed straight after (the field left by the click): the refusal stays, nothing
+        // is swept.
+        b.click("sweep-run").await?;
+        b.frames(3).await?;
+        let said = b.text_of("sweep-status").await?;
+        ensure!(said.contains("takes a number of 0 or more"), "the refusal stays: {said}");
+        ensure!(b.count("[data-testid=\"sweep-stop\"]").await? == 0, "nothing swept");
         set(b, "sweep-to", "").await?;
         b.wait_for("sweep-status", |el| el.text.contains("“To” takes a number"), SECS(10)).await?;
         set(b, "sweep-from", "0.5").await?;
